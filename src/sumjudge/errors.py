@@ -1,0 +1,71 @@
+"""The one small hierarchy of errors that sumjudge raises to its users.
+
+Everything raised on purpose derives from :class:`SumjudgeError`. Errors about bad
+configuration or bad input also derive from :class:`ValueError`, so code written
+against the spec's "raises ValueError" keeps working.
+"""
+
+from __future__ import annotations
+
+
+class SumjudgeError(Exception):
+    """Base class of every error sumjudge raises on purpose."""
+
+
+class ConfigurationError(SumjudgeError, ValueError):
+    """A scorer or judge was configured wrongly (bad option, unknown provider, missing key)."""
+
+
+class MissingAPIKeyError(ConfigurationError):
+    """A hosted provider needs an API key and none was given."""
+
+    def __init__(self, provider: str, env_var: str) -> None:
+        self.provider = provider
+        self.env_var = env_var
+        super().__init__(
+            f"provider {provider!r} needs an API key: set {env_var} "
+            f"or pass ModelConfig(id=..., api_key=...)"
+        )
+
+
+class MissingDependencyError(ConfigurationError):
+    """An optional extra is not installed."""
+
+    def __init__(self, what: str, install: str) -> None:
+        self.install = install
+        super().__init__(f"{what} is not installed; fix it with: {install}")
+
+
+class InputError(SumjudgeError, ValueError):
+    """The run input or output could not be read (for example a non-string source)."""
+
+
+class JudgeError(SumjudgeError):
+    """The judge kept failing for one step: what step, and what came back."""
+
+    def __init__(self, message: str, *, step: str | None = None, returned: str | None = None) -> None:
+        self.step = step
+        self.returned = returned
+        detail = message
+        if step:
+            detail = f"[{step}] {detail}"
+        if returned is not None:
+            shown = returned if len(returned) <= 500 else returned[:500] + "..."
+            detail = f"{detail}; the judge returned: {shown!r}"
+        super().__init__(detail)
+
+
+class JudgeRequestError(JudgeError):
+    """A request the judge will never accept (400, 401, 403, 404, unknown model): not retried."""
+
+    def __init__(self, message: str, *, status: int | None = None, step: str | None = None) -> None:
+        self.status = status
+        super().__init__(message, step=step)
+
+
+class JudgeUnavailableError(JudgeError):
+    """The judge could not be reached or kept failing transiently after every retry."""
+
+
+class JudgeOutputError(JudgeError):
+    """The judge kept returning output that does not match the step's schema."""

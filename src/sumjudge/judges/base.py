@@ -1,0 +1,125 @@
+"""What every judge model is: a request (prompt, schema, typed inputs) in, a validated object out.
+
+This is the only meeting point between scorers and providers. A scorer builds a
+:class:`JudgeRequest`; a provider (OpenAI-compatible HTTP, Anthropic, llama.cpp in process,
+the offline lexical judge, a scripted test judge) turns it into a :class:`JudgeReply` whose
+``output`` is an instance of ``request.output_type``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+OutputT = TypeVar("OutputT", bound=BaseModel)
+
+Role = Literal["system", "user", "assistant"]
+
+
+class ChatMessage(BaseModel):
+    """One rendered prompt message."""
+
+    model_config = ConfigDict(frozen=True)
+
+    role: Role
+    content: str
+
+
+class Usage(BaseModel):
+    """Token usage of one or more judge calls."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    calls: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            calls=self.calls + other.calls,
+        )
+
+
+class StepInputs(BaseModel):
+    """The typed inputs of a step, beside its rendered prompt.
+
+    A judge that reads no prompt (the offline judge, a scripted test judge) answers from
+    these. ``source`` is never set for the coverage step and ``summary`` never for the
+    questions step: the same rule the prompts keep.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    source: str | None = None
+    summary: str | None = None
+    questions: list[str] | None = None
+    max_questions: int | None = None
+
+
+@dataclass(frozen=True)
+class JudgeRequest(Generic[OutputT]):
+    """One structured judge call."""
+
+    step: str
+    """Name of the step, e.g. ``"alignment"``, ``"questions"``, ``"coverage"``."""
+    messages: list[ChatMessage]
+    output_type: type[OutputT]
+    """The pydantic model the reply must validate against; its JSON schema is sent."""
+    inputs: StepInputs = field(default_factory=StepInputs)
+    max_output_tokens: int | None = None
+
+
+@dataclass(frozen=True)
+class JudgeReply(Generic[OutputT]):
+    """A validated reply and what it cost."""
+
+    output: OutputT
+    usage: Usage = field(default_factory=Usage)
+    raw: str | None = None
+    """The text the model produced, when there was one (for debugging and storage)."""
+
+
+@runtime_checkable
+class JudgeModel(Protocol):
+    """Anything that can answer a :class:`JudgeRequest`. Pass your own to ``create_summarization_scorer``.
+
+    Implementations must be safe to call concurrently from one event loop, and hold no
+    per-evaluation state.
+    """
+
+    @property
+    def model_id(self) -> str:
+        """A stable ``"provider/model"`` name; used in cache keys and run records."""
+        ...
+
+    async def generate(self, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
+        """Answer one request with an object of ``request.output_type``, or raise ``JudgeError``."""
+        ...
+
+
+class ModelConfig(BaseModel):
+    """A judge model named by ``"provider/model"`` with explicit settings.
+
+    Values left ``None`` come from the provider registry and the environment
+    (``<PROVIDER>_API_KEY``, ``<PROVIDER>_BASE_URL``).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    api_key: SecretStr | None = None
+    base_url: str | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
+    temperature: float = 0.0
+    timeout: float = Field(default=60.0, gt=0, description="seconds per request")
+    max_retries: int = Field(default=4, ge=0, description="retries of transient failures per call")
+    max_retry_time: float = Field(default=120.0, gt=0, description="seconds spent retrying one call, at most")
+    max_reasks: int = Field(default=2, ge=0, description="re-asks on invalid or truncated output")
+    max_output_tokens: int | None = None
+    extra: dict[str, Any] = Field(default_factory=dict, description="provider-specific settings")

@@ -1,0 +1,48 @@
+"""The verdict types of the summarization scorer: what each judge step must return.
+
+These pydantic models are both the JSON schema sent to the judge and the shape stored in
+the result. Step names are constants so judges that read no prompt can dispatch on them.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ALIGNMENT_STEP = "alignment"
+QUESTIONS_STEP = "questions"
+COVERAGE_STEP = "coverage"
+
+
+class _Strict(BaseModel):
+    # extra="forbid" puts additionalProperties: false in the schema, as strict json_schema wants.
+    model_config = ConfigDict(extra="forbid")
+
+
+class AlignmentVerdict(_Strict):
+    claim: str = Field(description="one atomic claim from the summary, in the summary's language")
+    supported: bool = Field(description="true only if the source states or directly implies the claim")
+    reason: str = Field(description="why, quoting the source or naming what differs or is missing")
+
+
+class CoverageVerdict(_Strict):
+    question: str = Field(description="the question, copied as given")
+    answered: bool = Field(description="true only if the summary alone answers the question with yes")
+    reason: str = Field(description="why, quoting the summary or naming what is missing")
+
+
+class AlignmentOutput(_Strict):
+    """Call A: the claims of the summary, each judged against the source."""
+
+    alignment: list[AlignmentVerdict]
+
+
+class QuestionsOutput(_Strict):
+    """Call B: closed questions that the source answers with yes (source only)."""
+
+    questions: list[str]
+
+
+class CoverageOutput(_Strict):
+    """Call C: each question answered from the summary alone, in the order given."""
+
+    coverage: list[CoverageVerdict]
