@@ -1,0 +1,172 @@
+"""``run_evals``: score many items with one or more scorers, a bounded number at a time.
+
+Items are pulled from the data as workers free up (a generator or async iterator is read
+lazily, so memory stays flat however long the data is).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import AsyncIterable, Callable, Iterable, Mapping
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ._sync import run_sync
+from .errors import ConfigurationError, InputError
+
+
+class Scorer(Protocol):
+    """What ``run_evals`` needs of a scorer."""
+
+    id: str
+
+    async def run(self, input: Any = None, output: Any = None, *, run_id: str | None = None) -> Any: ...
+
+
+Item = Mapping[str, Any]
+Target = Callable[[Any], Any]
+"""Turns an item's ``input`` into the output to score; sync or async."""
+OnItemComplete = Callable[[Item, Any, dict[str, Any]], Any]
+"""``(item, target_result, scorer_results)``; sync or async; results keyed by scorer id."""
+
+
+class ItemResult(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    index: int
+    item: Any
+    output: Any = None
+    results: dict[str, Any] = Field(default_factory=dict)
+    error: str | None = None
+
+
+class EvalSummary(BaseModel):
+    total_items: int = 0
+    failed_items: int = 0
+
+
+class EvalResult(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    scores: dict[str, float] = Field(default_factory=dict)
+    """Mean score per scorer id, over the items that scored."""
+    summary: EvalSummary = Field(default_factory=EvalSummary)
+    items: list[ItemResult] = Field(default_factory=list)
+
+
+async def _aiter(data: Iterable[Item] | AsyncIterable[Item]) -> Any:
+    if isinstance(data, AsyncIterable):
+        async for item in data:
+            yield item
+    else:
+        for item in data:
+            yield item
+
+
+async def _call(fn: Callable[..., Any], *args: Any) -> Any:
+    if inspect.iscoroutinefunction(fn):
+        return await fn(*args)
+    result = await asyncio.to_thread(fn, *args)
+    if inspect.isawaitable(result):
+        return await result
+    return result
+
+
+async def run_evals(
+    data: Iterable[Item] | AsyncIterable[Item],
+    scorers: list[Scorer],
+    target: Target | None = None,
+    concurrency: int = 8,
+    on_item_complete: OnItemComplete | None = None,
+    *,
+    on_error: Literal["raise", "record"] = "raise",
+    keep_items: bool = True,
+) -> EvalResult:
+    """Score every item with every scorer, ``concurrency`` items at a time.
+
+    Each item is a mapping with ``input`` and, without a ``target``, ``output``. With
+    ``on_error="record"`` an item whose target or scorer fails is recorded with its error and
+    the others go on; with ``"raise"`` (default) the first failure is raised.
+    """
+    if not scorers:
+        raise ConfigurationError("run_evals needs at least one scorer")
+    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
+        raise ConfigurationError(f"concurrency must be an integer >= 1, got {concurrency!r}")
+    ids = [s.id for s in scorers]
+    if len(set(ids)) != len(ids):
+        raise ConfigurationError(f"scorer ids must be unique, got {ids}")
+
+    totals = {sid: 0.0 for sid in ids}
+    counts = {sid: 0 for sid in ids}
+    result = EvalResult()
+    source = _aiter(data)
+    next_index = 0
+    lock = asyncio.Lock()
+
+    async def take() -> tuple[int, Item] | None:
+        nonlocal next_index
+        async with lock:
+            try:
+                item = await source.__anext__()
+            except StopAsyncIteration:
+                return None
+            index, next_index = next_index, next_index + 1
+            return index, item
+
+    async def one(index: int, item: Item) -> ItemResult:
+        if not isinstance(item, Mapping):
+            raise InputError(f"item {index} must be a mapping with 'input' and 'output', got {type(item).__name__}")
+        if target is None and "output" not in item:
+            raise InputError(f"item {index} has no 'output' and run_evals was given no target")
+        output = await _call(target, item.get("input")) if target is not None else item["output"]
+        runs = await asyncio.gather(*(s.run(input=item.get("input"), output=output) for s in scorers))
+        return ItemResult(index=index, item=item, output=output, results=dict(zip(ids, runs)))
+
+    async def worker() -> None:
+        while (taken := await take()) is not None:
+            index, item = taken
+            try:
+                done = await one(index, item)
+            except Exception as exc:
+                if on_error == "raise":
+                    raise
+                done = ItemResult(index=index, item=item, error=f"{type(exc).__name__}: {exc}")
+            result.summary.total_items += 1
+            if done.error:
+                result.summary.failed_items += 1
+            for sid, res in done.results.items():
+                totals[sid] += float(getattr(res, "score", res))
+                counts[sid] += 1
+            if keep_items:
+                result.items.append(done)
+            if on_item_complete is not None:
+                await _call(on_item_complete, item, done.output, done.results)
+
+    tasks = [asyncio.create_task(worker()) for _ in range(concurrency)]
+    try:
+        await asyncio.gather(*tasks)
+    except BaseException:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+    result.items.sort(key=lambda r: r.index)
+    result.scores = {sid: (totals[sid] / counts[sid] if counts[sid] else 0.0) for sid in ids}
+    return result
+
+
+def run_evals_sync(
+    data: Iterable[Item],
+    scorers: list[Scorer],
+    target: Target | None = None,
+    concurrency: int = 8,
+    on_item_complete: OnItemComplete | None = None,
+    **kwargs: Any,
+) -> EvalResult:
+    """:func:`run_evals` for scripts; works inside a running event loop too."""
+    return run_sync(lambda: run_evals(data, scorers, target, concurrency, on_item_complete, **kwargs))
+
+
+__all__ = ["EvalResult", "EvalSummary", "ItemResult", "run_evals", "run_evals_sync"]

@@ -1,0 +1,366 @@
+"""The summarization scorer: alignment (claims supported by the source) and coverage (source facts
+kept by the summary); the score is the lower of the two.
+
+The way of one evaluation: pick source and summary -> ask the judge for alignment (A) and
+questions (B) at once, B cached per source -> ask for coverage (C) from the summary alone ->
+score from the verdicts -> reason from the verdicts, with no model call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import sys
+import threading
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from pydantic import BaseModel, computed_field
+
+from ...errors import ConfigurationError
+from ...judges.base import ChatMessage, JudgeModel, JudgeRequest, ModelConfig, StepInputs, Usage
+from ...judges.registry import DEFAULT_MODEL, MODEL_ENV_VAR, resolve_judge
+from ...messages import SourceExtractor, select_source, select_summary
+from ..pipeline import PipelineScorer, RunContext
+from . import prompts
+from .verdicts import (
+    ALIGNMENT_STEP,
+    COVERAGE_STEP,
+    QUESTIONS_STEP,
+    AlignmentOutput,
+    AlignmentVerdict,
+    CoverageOutput,
+    CoverageVerdict,
+    QuestionsOutput,
+)
+
+SCORER_ID = "summarization-scorer"
+QUESTION_CACHE_SIZE = 4096
+"""Sources whose questions a scorer remembers; old ones are dropped first, so memory stays flat."""
+
+
+@dataclass(frozen=True)
+class SummarizationOptions:
+    """Options of the summarization scorer (a plain dict with these keys works too)."""
+
+    source: str | None = None
+    """The text to judge against (default: the run input's first user message)."""
+    source_extractor: SourceExtractor | None = None
+    """``callable(input, output) -> str``; wins over ``source``."""
+    max_questions: int = 10
+    """Upper bound on coverage questions; at least 1."""
+    scale: float = 1
+    """Multiplies the final score; must be > 0."""
+
+    def __post_init__(self) -> None:
+        mq = self.max_questions
+        if isinstance(mq, bool) or not isinstance(mq, int) or mq < 1:
+            raise ConfigurationError(f"max_questions must be an integer >= 1, got {mq!r}")
+        sc = self.scale
+        if isinstance(sc, bool) or not isinstance(sc, (int, float)) or not sc > 0 or sc == float("inf"):
+            raise ConfigurationError(f"scale must be a number > 0, got {sc!r}")
+        if self.source is not None and not isinstance(self.source, str):
+            raise ConfigurationError(f"source must be a str, got {type(self.source).__name__}")
+        if self.source_extractor is not None and not callable(self.source_extractor):
+            raise ConfigurationError("source_extractor must be callable(input, output) -> str")
+
+    @classmethod
+    def coerce(cls, options: SummarizationOptions | Mapping[str, Any] | None) -> SummarizationOptions:
+        if options is None:
+            return cls()
+        if isinstance(options, cls):
+            return options
+        if not isinstance(options, Mapping):
+            raise ConfigurationError(f"options must be SummarizationOptions or a dict, got {type(options).__name__}")
+        aliases = {"sourceExtractor": "source_extractor", "maxQuestions": "max_questions"}
+        known = {f.name for f in fields(cls)}
+        kwargs = {aliases.get(k, k): v for k, v in options.items()}
+        unknown = sorted(set(kwargs) - known)
+        if unknown:
+            raise ConfigurationError(f"unknown options {unknown}; known: {sorted(known)}")
+        return cls(**kwargs)
+
+
+class SummarizationPreprocess(BaseModel):
+    alignment: list[AlignmentVerdict]
+    questions: list[str]
+
+
+class SummarizationAnalysis(BaseModel):
+    coverage: list[CoverageVerdict]
+
+
+def alignment_ratio(pre: SummarizationPreprocess) -> float:
+    """Share of the summary's claims that the source supports (0 when there are none)."""
+    claims = pre.alignment
+    return sum(v.supported for v in claims) / len(claims) if claims else 0.0
+
+
+def coverage_ratio(pre: SummarizationPreprocess, ana: SummarizationAnalysis) -> float:
+    """Share of the source's questions that the summary answers (0 when there are none)."""
+    if not pre.questions:
+        return 0.0
+    return sum(v.answered for v in ana.coverage) / len(pre.questions)
+
+
+class SummarizationResult(BaseModel):
+    """What one evaluation returns. Axis scores are derived from the verdicts, never stored."""
+
+    run_id: str
+    scorer_id: str = SCORER_ID
+    model: str
+    score: float
+    reason: str
+    scale: float = 1
+    preprocess_step_result: SummarizationPreprocess
+    analyze_step_result: SummarizationAnalysis
+    usage: Usage
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def alignment_score(self) -> float:
+        """Share of the summary's claims that the source supports (0 when there are none)."""
+        return alignment_ratio(self.preprocess_step_result)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def coverage_score(self) -> float:
+        """Share of the source's questions that the summary answers (0 when there are none)."""
+        return coverage_ratio(self.preprocess_step_result, self.analyze_step_result)
+
+
+_QuestionsKey = tuple[str, str, int]
+
+
+class _QuestionCache:
+    """Questions per (source, judge model, max_questions), asked once even by concurrent runs.
+
+    Thread-safe: completed answers are shared by every thread; a request in flight is shared by
+    the runs of its own event loop.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._done: OrderedDict[_QuestionsKey, list[str]] = OrderedDict()
+        self._inflight: dict[tuple[int, _QuestionsKey], asyncio.Future[list[str]]] = {}
+        self._lock = threading.Lock()
+
+    async def get(self, key: _QuestionsKey, ask: Callable[[], Awaitable[list[str]]]) -> list[str]:
+        loop = asyncio.get_running_loop()
+        slot = (id(loop), key)
+        with self._lock:
+            if key in self._done:
+                self._done.move_to_end(key)
+                return list(self._done[key])
+            pending = self._inflight.get(slot)
+            if pending is None:
+                pending = self._inflight[slot] = loop.create_future()
+                owner = True
+            else:
+                owner = False
+        if not owner:
+            return list(await asyncio.shield(pending))
+        try:
+            questions = await ask()
+        except BaseException as exc:
+            with self._lock:
+                self._inflight.pop(slot, None)
+            if isinstance(exc, asyncio.CancelledError):
+                pending.cancel()
+            else:
+                pending.set_exception(exc)
+                pending.exception()  # retrieved here, so an unawaited future logs nothing
+            raise
+        with self._lock:
+            self._inflight.pop(slot, None)
+            self._done[key] = questions
+            while len(self._done) > self._size:
+                self._done.popitem(last=False)
+        pending.set_result(questions)
+        return list(questions)
+
+
+class SummarizationScorer(PipelineScorer[SummarizationPreprocess, SummarizationAnalysis, SummarizationResult]):
+    """Scores a summary against its source. Create it with :func:`create_summarization_scorer`."""
+
+    id = SCORER_ID
+
+    def __init__(self, judge: JudgeModel, options: SummarizationOptions) -> None:
+        super().__init__(judge)
+        self.options = options
+        self._questions = _QuestionCache(QUESTION_CACHE_SIZE)
+
+    # -- prepare: which text is the source, which the summary
+    def prepare(self, ctx: RunContext) -> None:
+        ctx.data["source"] = select_source(
+            ctx.input, ctx.output, source=self.options.source, source_extractor=self.options.source_extractor
+        )
+        ctx.data["summary"] = select_summary(ctx.output)
+
+    # -- preprocess: A (alignment) and B (questions) at once
+    async def preprocess(self, ctx: RunContext) -> SummarizationPreprocess:
+        source, summary = ctx.data["source"], ctx.data["summary"]
+        if not summary.strip() or not source.strip():
+            return SummarizationPreprocess(alignment=[], questions=[])  # a clear zero; no calls spent
+        alignment, questions = await asyncio.gather(self._ask_alignment(ctx, source, summary),
+                                                    self._get_questions(ctx, source))
+        return SummarizationPreprocess(alignment=alignment, questions=questions)
+
+    async def _ask_alignment(self, ctx: RunContext, source: str, summary: str) -> list[AlignmentVerdict]:
+        request = JudgeRequest(
+            step=ALIGNMENT_STEP,
+            messages=prompts.alignment_messages(source, summary),
+            output_type=AlignmentOutput,
+            inputs=StepInputs(source=source, summary=summary),
+        )
+        reply = await ctx.ask(request)
+        return [v for v in reply.output.alignment if v.claim.strip()]
+
+    async def _get_questions(self, ctx: RunContext, source: str) -> list[str]:
+        max_q = self.options.max_questions
+        key = (hashlib.sha256(source.encode()).hexdigest(), self.judge.model_id, max_q)
+
+        async def ask() -> list[str]:
+            request = JudgeRequest(
+                step=QUESTIONS_STEP,
+                messages=prompts.questions_messages(source, max_q),
+                output_type=QuestionsOutput,
+                inputs=StepInputs(source=source, max_questions=max_q),
+            )
+            reply = await ctx.ask(request)
+            kept: list[str] = []
+            for q in reply.output.questions:
+                q = q.strip()
+                if q and q not in kept:
+                    kept.append(q)
+            return kept[:max_q]  # the cap is the code's, not only the prompt's
+
+        return await self._questions.get(key, ask)
+
+    # -- analyze: C (coverage), from the summary alone
+    async def analyze(self, ctx: RunContext, pre: SummarizationPreprocess) -> SummarizationAnalysis:
+        if not pre.questions or not pre.alignment:
+            return SummarizationAnalysis(coverage=[])
+        summary, questions = ctx.data["summary"], pre.questions
+        messages = prompts.coverage_messages(summary, questions)
+        request = JudgeRequest(
+            step=COVERAGE_STEP,
+            messages=messages,
+            output_type=CoverageOutput,
+            inputs=StepInputs(summary=summary, questions=questions),
+        )
+        reply = await ctx.ask(request)
+        verdicts = reply.output.coverage
+        if len(verdicts) != len(questions):  # ask once more, then match by position
+            said = reply.raw if reply.raw is not None else reply.output.model_dump_json()
+            retry = prompts.COVERAGE_COUNT_RETRY.format(got=len(verdicts), count=len(questions))
+            again = JudgeRequest(
+                step=COVERAGE_STEP,
+                messages=[*messages, ChatMessage(role="assistant", content=said), ChatMessage(role="user", content=retry)],
+                output_type=CoverageOutput,
+                inputs=request.inputs,
+            )
+            verdicts = (await ctx.ask(again)).output.coverage
+        return SummarizationAnalysis(coverage=_match_by_position(questions, verdicts))
+
+    # -- score and reason, from the verdicts
+    def generate_score(self, ctx: RunContext, pre: SummarizationPreprocess, ana: SummarizationAnalysis) -> float:
+        if not pre.alignment or not pre.questions:
+            return 0.0
+        alignment, coverage = alignment_ratio(pre), coverage_ratio(pre, ana)
+        return round(min(alignment, coverage) * self.options.scale, 2)
+
+    def generate_reason(
+        self, ctx: RunContext, pre: SummarizationPreprocess, ana: SummarizationAnalysis, score: float
+    ) -> str:
+        return _reason(ctx.data["source"], ctx.data["summary"], pre, ana, score)
+
+    def build_result(
+        self, ctx: RunContext, pre: SummarizationPreprocess, ana: SummarizationAnalysis, score: float, reason: str
+    ) -> SummarizationResult:
+        return SummarizationResult(
+            run_id=ctx.run_id,
+            model=self.judge.model_id,
+            score=score,
+            reason=reason,
+            scale=self.options.scale,
+            preprocess_step_result=pre,
+            analyze_step_result=ana,
+            usage=ctx.usage,
+        )
+
+
+def _match_by_position(questions: list[str], verdicts: list[CoverageVerdict]) -> list[CoverageVerdict]:
+    """One verdict per question asked: extra verdicts dropped, a missing one counts as unanswered."""
+    matched: list[CoverageVerdict] = []
+    for i, question in enumerate(questions):
+        if i < len(verdicts):
+            v = verdicts[i]
+            matched.append(CoverageVerdict(question=question, answered=v.answered, reason=v.reason))
+        else:
+            matched.append(CoverageVerdict(question=question, answered=False, reason="The judge returned no verdict."))
+    return matched
+
+
+_QUOTED = 5
+
+
+def _quote(items: list[str]) -> str:
+    shown = "; ".join(f'"{s}"' for s in items[:_QUOTED])
+    more = len(items) - _QUOTED
+    return shown + (f"; and {more} more" if more > 0 else "")
+
+
+def _reason(source: str, summary: str, pre: SummarizationPreprocess, ana: SummarizationAnalysis, score: float) -> str:
+    if not source.strip():
+        return "Score 0: the source is empty, so there is nothing to judge the summary against."
+    if not summary.strip():
+        return "Score 0: the summary is empty, so it makes no claims."
+    if not pre.alignment:
+        return "Score 0: no claims could be extracted from the summary."
+    if not pre.questions:
+        return "Score 0: no coverage questions could be drawn from the source."
+    alignment, coverage = alignment_ratio(pre), coverage_ratio(pre, ana)
+    axes = f"alignment {alignment:.2f}, coverage {coverage:.2f}"
+    unsupported = [f"{v.claim}" + (f" ({v.reason})" if v.reason else "") for v in pre.alignment if not v.supported]
+    unanswered = [v.question for v in ana.coverage if not v.answered]
+    if alignment == coverage == 1:
+        return f"Score {score:.2f}: every claim is supported and every question is answered ({axes})."
+    parts: list[str] = []
+    if alignment < coverage:
+        parts.append(f"Score {score:.2f} is set by alignment ({axes}): the summary states what the source does not support.")
+    elif coverage < alignment:
+        parts.append(f"Score {score:.2f} is set by coverage ({axes}): the summary leaves out facts of the source.")
+    else:
+        parts.append(f"Score {score:.2f} is set by both axes equally ({axes}).")
+    if unsupported:
+        parts.append(f"Unsupported claims: {_quote(unsupported)}.")
+    if unanswered:
+        parts.append(f"Unanswered questions: {_quote(unanswered)}.")
+    return " ".join(parts)
+
+
+_NOTICE = (
+    "sumjudge: no judge model named, using 'offline/lexical': a deterministic word-overlap judge that needs "
+    "no model. For an LLM judge pass model='provider/model' (e.g. 'openai/gpt-4o-mini', 'ollama/qwen2.5') "
+    f"or set {MODEL_ENV_VAR}."
+)
+
+
+def create_summarization_scorer(
+    model: str | ModelConfig | JudgeModel | None = None,
+    options: SummarizationOptions | Mapping[str, Any] | None = None,
+) -> SummarizationScorer:
+    """Create a summarization scorer.
+
+    ``model`` is ``"provider/model"``, a :class:`ModelConfig`, or a judge object; omitted, it is
+    ``SUMJUDGE_MODEL`` or else the offline lexical judge (said once on standard error).
+    Options are checked here: ``max_questions < 1`` or ``scale <= 0`` raise ``ValueError``.
+    """
+    opts = SummarizationOptions.coerce(options)
+    judge = resolve_judge(model)
+    if model is None and judge.model_id == DEFAULT_MODEL:
+        print(_NOTICE, file=sys.stderr)
+    return SummarizationScorer(judge, opts)
