@@ -1,0 +1,48 @@
+"""Quick tuning loop for the offline judge on SummEval (the judge called directly, no scorer).
+
+python bench/tune_offline.py [key=value ...]   e.g. support_threshold=0.75
+"""
+import json, sys, os, time
+from dataclasses import replace
+import numpy as np
+from scipy.stats import spearmanr, kendalltau, pearsonr
+from sumjudge.judges.offline.lexical import LexicalJudge, LexicalSettings
+
+D = os.environ.get("SUMJUDGE_DATA_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data"))
+docs = {json.loads(l)["doc_id"]: json.loads(l) for l in open(os.path.join(D, "summeval_docs.jsonl"))}
+rows = [json.loads(l) for l in open(os.path.join(D, "summeval_summaries.jsonl"))]
+kw = {}
+for a in sys.argv[1:]:
+    k, v = a.split("=")
+    kw[k] = type(getattr(LexicalSettings(), k))(v)
+j = LexicalJudge(replace(LexicalSettings(), **kw))
+t = time.perf_counter()
+al, cv = [], []
+qcache = {}
+for r in rows:
+    src = docs[r["doc_id"]]["source"]
+    a = j.align(src, r["summary"]).alignment
+    al.append(sum(v.supported for v in a) / len(a) if a else 0.0)
+    if src not in qcache:
+        qcache[src] = j.questions(src, 10).questions
+    qs = qcache[src]
+    c = j.cover(qs, r["summary"]).coverage
+    cv.append(sum(v.answered for v in c) / len(qs) if qs else 0.0)
+el = time.perf_counter() - t
+al, cv = np.array(al), np.array(cv)
+ov = np.minimum(al, cv)
+def summ(metric, field):
+    by = {}
+    for i, r in enumerate(rows):
+        by.setdefault(r["doc_id"], []).append(i)
+    rs, ts = [], []
+    for idx in by.values():
+        h = np.array([rows[i][field] for i in idx]); m = metric[idx]
+        if len(set(h)) == 1: continue
+        if len(set(m)) == 1: rs.append(0.0); ts.append(0.0); continue
+        rs.append(spearmanr(m, h)[0]); ts.append(kendalltau(m, h)[0])
+    return np.mean(rs), np.mean(ts), pearsonr(metric, [r[field] for r in rows])[0]
+for name, m in [("align", al), ("cover", cv), ("overall", ov)]:
+    for f in ("consistency", "relevance"):
+        print(f"{name:8s} {f:12s} rho={summ(m,f)[0]:.3f} tau={summ(m,f)[1]:.3f} pooled r={summ(m,f)[2]:.3f}")
+print(f"mean align {al.mean():.3f} mean cover {cv.mean():.3f}  {el:.1f}s")
