@@ -122,4 +122,7 @@ class ModelConfig(BaseModel):
     max_retry_time: float = Field(default=120.0, gt=0, description="seconds spent retrying one call, at most")
     max_reasks: int = Field(default=2, ge=0, description="re-asks on invalid or truncated output")
     max_output_tokens: int | None = None
+    max_concurrency: int | None = Field(
+        default=None, ge=1, description="requests in flight at most; lowered on 429 and raised again slowly"
+    )
     extra: dict[str, Any] = Field(default_factory=dict, description="provider-specific settings")

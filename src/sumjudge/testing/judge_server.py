@@ -1,0 +1,695 @@
+"""A Chat Completions server on 127.0.0.1 for tests, benchmarks and manual trials.
+
+It speaks enough of the OpenAI protocol for any OpenAI-compatible client
+(``POST /v1/chat/completions``, ``GET /v1/models``), records every request (parsed JSON and
+headers), and answers from a script of replies and faults, else from a *brain*:
+
+- :class:`SummarizationBrain` (the default) answers the three summarization steps
+  (alignment, questions, coverage), told apart by the top-level property of the requested
+  schema, with token usage figures;
+- :class:`SchemaBrain` writes a schema-valid object for any JSON schema (for benchmarks).
+
+Faults (:class:`Fault`): 429 with ``Retry-After``, 5xx, any status with a message, a hang
+past the client's timeout, a dropped connection, invalid JSON, a reply cut off with
+``finish_reason: "length"``, a wrong number of verdicts. ``refuse={"json_schema": 500}``
+makes the server refuse a structured-output form the way llama-cpp-python's server does, and
+``max_in_flight=N`` answers 429 to whatever goes past N concurrent requests (a rate-limit storm).
+
+Standard library only (``http.server.ThreadingHTTPServer``)::
+
+    with JudgeServer() as server:
+        ModelConfig(id="openai/test-model", base_url=server.base_url, api_key="test")
+        server.script(Fault.rate_limit(retry_after=1), step="coverage")
+        ...
+        server.chat_requests(step="coverage")[0].body
+
+or ``python -m sumjudge.testing.judge_server --port 8765`` for manual use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+# --------------------------------------------------------------------------------------------
+# What a request looks like to a brain, and what was recorded
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """One request as the server received it."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    """Header names in lower case."""
+    raw: bytes
+    body: Any
+    """The parsed JSON body, or ``None``."""
+
+    @property
+    def text(self) -> str:
+        """The body as the client sent it (UTF-8)."""
+        return self.raw.decode("utf-8", errors="replace")
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        return list(self.body.get("messages", [])) if isinstance(self.body, dict) else []
+
+    @property
+    def prompt(self) -> str:
+        """Every message's content, joined."""
+        return "\n".join(str(m.get("content", "")) for m in self.messages)
+
+    @property
+    def response_format(self) -> dict[str, Any] | None:
+        rf = self.body.get("response_format") if isinstance(self.body, dict) else None
+        return rf if isinstance(rf, dict) else None
+
+    @property
+    def structured_form(self) -> str | None:
+        """``json_schema``, ``json_object_schema``, ``json_object``, or ``None`` (none asked)."""
+        return structured_form(self.response_format)
+
+    @property
+    def schema(self) -> dict[str, Any] | None:
+        return find_schema(self.body) if isinstance(self.body, dict) else None
+
+    @property
+    def step(self) -> str | None:
+        return step_of(self.schema, self.response_format)
+
+
+def structured_form(rf: dict[str, Any] | None) -> str | None:
+    if not rf:
+        return None
+    kind = rf.get("type")
+    if kind == "json_object" and isinstance(rf.get("schema"), dict):
+        return "json_object_schema"
+    return str(kind) if kind else None
+
+
+def find_schema(body: dict[str, Any]) -> dict[str, Any] | None:
+    """The JSON schema a request asks for: in ``response_format``, else stated in a message."""
+    rf = body.get("response_format")
+    if isinstance(rf, dict):
+        js = rf.get("json_schema")
+        if isinstance(js, dict) and isinstance(js.get("schema"), dict):
+            return js["schema"]
+        if isinstance(rf.get("schema"), dict):
+            return rf["schema"]
+    decoder = json.JSONDecoder()
+    for msg in body.get("messages", []) or []:
+        content = msg.get("content") if isinstance(msg, dict) else None
+        if not isinstance(content, str):
+            continue
+        for match in re.finditer(r"\{\s*\"", content):
+            try:
+                value, _ = decoder.raw_decode(content, match.start())
+            except ValueError:
+                continue
+            if isinstance(value, dict) and isinstance(value.get("properties"), dict):
+                return value
+    return None
+
+
+def step_of(schema: dict[str, Any] | None, rf: dict[str, Any] | None = None) -> str | None:
+    """The step a schema is for: its only top-level property (``alignment``...), else its name."""
+    if schema and isinstance(schema.get("properties"), dict) and len(schema["properties"]) == 1:
+        return next(iter(schema["properties"]))
+    if rf and isinstance(rf.get("json_schema"), dict):
+        return rf["json_schema"].get("name")
+    return None
+
+
+def count_tokens(text: str) -> int:
+    """A rough token count: four UTF-8 bytes a token."""
+    return math.ceil(len(text.encode("utf-8")) / 4) if text else 0
+
+
+# --------------------------------------------------------------------------------------------
+# Replies and faults
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One scripted answer. Build them with :class:`Fault` or give ``content`` yourself."""
+
+    content: str | dict[str, Any] | list[Any] | None = None
+    """The assistant's text (a dict or list is sent as JSON). ``None``: ask the brain."""
+    finish_reason: str = "stop"
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    error: str | None = None
+    """For a status >= 400: the error message of the body."""
+    error_type: str = "invalid_request_error"
+    delay: float = 0.0
+    """Seconds to wait before answering (or before dropping, with ``drop``)."""
+    drop: bool = False
+    """Close the connection without an answer."""
+    transform: Callable[[Any], Any] | None = None
+    """Applied to the brain's answer (a dict) before it is sent."""
+    truncate: bool = False
+    """Send half of the answer with ``finish_reason: "length"``."""
+    only_for: str | None = None
+    """Only fire when the request asks for this structured form; else pass to the brain."""
+
+
+class Fault:
+    """Ready-made faults to :meth:`JudgeServer.script`."""
+
+    @staticmethod
+    def rate_limit(retry_after: float | str | None = 1, message: str = "Rate limit reached, slow down") -> Reply:
+        headers = {} if retry_after is None else {"Retry-After": str(retry_after)}
+        return Reply(status=429, headers=headers, error=message, error_type="rate_limit_error")
+
+    @staticmethod
+    def server_error(status: int = 500, message: str = "The server had an error processing your request") -> Reply:
+        return Reply(status=status, error=message, error_type="server_error")
+
+    @staticmethod
+    def status(status: int, message: str, error_type: str = "invalid_request_error") -> Reply:
+        """Any error status: 400, 401, 403, 404 (unknown model)..."""
+        return Reply(status=status, error=message, error_type=error_type)
+
+    @staticmethod
+    def unknown_model(model: str = "test-model") -> Reply:
+        return Reply(status=404, error=f"The model `{model}` does not exist", error_type="not_found_error")
+
+    @staticmethod
+    def hang(seconds: float = 30.0) -> Reply:
+        """Say nothing for ``seconds``, then drop the connection (set the client's timeout lower)."""
+        return Reply(delay=seconds, drop=True)
+
+    @staticmethod
+    def drop() -> Reply:
+        """Close the connection without a word."""
+        return Reply(drop=True)
+
+    @staticmethod
+    def invalid_json(text: str = '{"alignment": [ this is not JSON') -> Reply:
+        return Reply(content=text)
+
+    @staticmethod
+    def truncated() -> Reply:
+        """The brain's answer cut in half, with ``finish_reason: "length"``."""
+        return Reply(truncate=True)
+
+    @staticmethod
+    def wrong_count(delta: int = -1) -> Reply:
+        """The brain's answer with ``delta`` items more (or fewer) in its top-level list."""
+
+        def change(answer: Any) -> Any:
+            if not isinstance(answer, dict):
+                return answer
+            for key, value in answer.items():
+                if isinstance(value, list):
+                    if delta < 0:
+                        answer = {**answer, key: value[: max(0, len(value) + delta)]}
+                    else:
+                        filler = value[-1] if value else {}
+                        answer = {**answer, key: value + [filler] * delta}
+                    break
+            return answer
+
+        return Reply(transform=change)
+
+    @staticmethod
+    def refuse_json_schema(status: int = 500) -> Reply:
+        """One refusal of ``json_schema`` the way llama-cpp-python's server answers it."""
+        return Reply(status=status, error=LLAMA_CPP_REFUSAL, error_type="internal_server_error", only_for="json_schema")
+
+
+LLAMA_CPP_REFUSAL = (
+    "1 validation error for CreateChatCompletionRequest\nresponse_format.type\n"
+    "  Input should be 'text' or 'json_object' [type=literal_error, input_value='json_schema', "
+    "input_type=str]"
+)
+"""What llama-cpp-python's server (0.3.x) says, with HTTP 500, to ``response_format: json_schema``."""
+
+
+# --------------------------------------------------------------------------------------------
+# Brains
+# --------------------------------------------------------------------------------------------
+
+Brain = Callable[[RecordedRequest], Any]
+"""Answers a request: a dict/list (sent as JSON), a string (sent as is) or a :class:`Reply`."""
+
+_QUESTION = re.compile(r"Does the source state fact (\d+)\?")
+_LISTED_QUESTION = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)]|\[\d+\]|Q\d+[:.])?\s*(.+\?)\s*$", re.MULTILINE)
+
+
+@dataclass
+class SummarizationBrain:
+    """Answers the summarization scorer's three steps, well enough to score end to end.
+
+    ``claims`` claims of which the first ``unsupported`` are unsupported; ``questions``
+    questions ("Does the source state fact N?"); on coverage, every question found in the
+    prompt is answered in order, the first ``unanswered`` with no. Any other schema is
+    answered by :class:`SchemaBrain`.
+    """
+
+    claims: int = 3
+    unsupported: int = 0
+    questions: int = 4
+    unanswered: int = 0
+
+    def __call__(self, request: RecordedRequest) -> Any:
+        step = request.step
+        if step == "alignment":
+            return {
+                "alignment": [
+                    {
+                        "claim": f"The summary states point {i + 1}.",
+                        "supported": i >= self.unsupported,
+                        "reason": "The source says so." if i >= self.unsupported else "The source does not say this.",
+                    }
+                    for i in range(self.claims)
+                ]
+            }
+        if step == "questions":
+            return {"questions": [f"Does the source state fact {i + 1}?" for i in range(self.questions)]}
+        if step == "coverage":
+            asked = self.questions_in(request)
+            return {
+                "coverage": [
+                    {
+                        "question": q,
+                        "answered": i >= self.unanswered,
+                        "reason": "The summary says so." if i >= self.unanswered else "The summary does not say.",
+                    }
+                    for i, q in enumerate(asked)
+                ]
+            }
+        return SchemaBrain()(request)
+
+    @staticmethod
+    def questions_in(request: RecordedRequest) -> list[str]:
+        """The questions a coverage request lists, in order."""
+        text = "\n".join(str(m.get("content", "")) for m in request.messages if m.get("role") == "user")
+        ours = list(dict.fromkeys(m.group(0) for m in _QUESTION.finditer(text)))
+        if ours:
+            return ours
+        return list(dict.fromkeys(m.group(1).strip() for m in _LISTED_QUESTION.finditer(text)))
+
+
+@dataclass
+class SchemaBrain:
+    """Writes an object valid against any JSON schema: ``items`` per array, ``words`` per string."""
+
+    items: int = 3
+    words: int = 8
+
+    def __call__(self, request: RecordedRequest) -> Any:
+        schema = request.schema
+        if schema is None:
+            return "OK"
+        return self.instance(schema, schema.get("$defs", {}))
+
+    def instance(self, schema: dict[str, Any], defs: dict[str, Any], depth: int = 0) -> Any:
+        if "$ref" in schema:
+            return self.instance(defs.get(schema["$ref"].rsplit("/", 1)[-1], {}), defs, depth + 1)
+        if "const" in schema:
+            return schema["const"]
+        if schema.get("enum"):
+            return schema["enum"][0]
+        for key in ("anyOf", "oneOf"):
+            options = [s for s in schema.get(key, []) if s.get("type") != "null"] or schema.get(key, [])
+            if options:
+                return self.instance(options[0], defs, depth + 1)
+        if schema.get("allOf"):
+            return self.instance(schema["allOf"][0], defs, depth + 1)
+        kind = schema.get("type")
+        if isinstance(kind, list):
+            kind = next((k for k in kind if k != "null"), "null")
+        if kind == "object" or "properties" in schema:
+            return {k: self.instance(v, defs, depth + 1) for k, v in schema.get("properties", {}).items()}
+        if kind == "array":
+            n = self.items if depth < 6 else 0
+            n = max(int(schema.get("minItems", 0)), min(n, int(schema.get("maxItems", n))))
+            return [self.instance(schema.get("items", {}), defs, depth + 1) for _ in range(n)]
+        if kind == "boolean":
+            return True
+        if kind == "integer":
+            return int(schema.get("minimum", 1))
+        if kind == "number":
+            return float(schema.get("minimum", 1.0))
+        if kind == "null":
+            return None
+        text = " ".join(["lorem"] * self.words)
+        max_len = schema.get("maxLength")
+        if isinstance(max_len, int):
+            text = text[:max_len]
+        min_len = schema.get("minLength")
+        if isinstance(min_len, int) and len(text) < min_len:
+            text = text + "x" * (min_len - len(text))
+        return text
+
+
+# --------------------------------------------------------------------------------------------
+# The server
+# --------------------------------------------------------------------------------------------
+
+
+class JudgeServer:
+    """A scripted Chat Completions server on 127.0.0.1; a context manager.
+
+    ``latency`` seconds per request plus ``token_delay`` seconds per completion token
+    simulate a model's speed. ``api_key`` set: requests without ``Authorization: Bearer
+    <key>`` get 401. ``models`` set: other models get 404.
+    """
+
+    def __init__(
+        self,
+        brain: Brain | None = None,
+        *,
+        port: int = 0,
+        host: str = "127.0.0.1",
+        latency: float = 0.0,
+        token_delay: float = 0.0,
+        refuse: dict[str, int] | None = None,
+        max_in_flight: int | None = None,
+        retry_after: float | str = 0,
+        api_key: str | None = None,
+        models: Iterable[str] | None = None,
+        record: bool = True,
+    ) -> None:
+        self.brain: Brain = brain if brain is not None else SummarizationBrain()
+        self.latency = latency
+        self.token_delay = token_delay
+        self.refuse = dict(refuse or {})
+        self.max_in_flight = max_in_flight
+        self.retry_after = retry_after
+        self.api_key = api_key
+        self.models = set(models) if models is not None else None
+        self.record = record
+        self._host, self._port = host, port
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._global: deque[Reply] = deque()
+        self._by_step: dict[str, deque[Reply]] = {}
+        self.requests: list[RecordedRequest] = []
+        self.in_flight = 0
+        self.peak_in_flight = 0
+        self.rate_limited = 0
+        """429 answers sent because of ``max_in_flight``."""
+        self.chat_calls = 0
+        self.usage = {"prompt_tokens": 0, "completion_tokens": 0}
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- life cycle --------------------------------------------------------------------------
+
+    def start(self) -> JudgeServer:
+        handler = _make_handler(self)
+        httpd = ThreadingHTTPServer((self._host, self._port), handler)
+        httpd.daemon_threads = True
+        self._httpd = httpd
+        self._thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> JudgeServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        assert self._httpd is not None, "the server is not running"
+        return int(self._httpd.server_address[1])
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:PORT`` (no ``/v1``)."""
+        return f"http://{self._host}:{self.port}"
+
+    @property
+    def base_url(self) -> str:
+        """What an OpenAI client takes: ``http://127.0.0.1:PORT/v1``."""
+        return f"{self.url}/v1"
+
+    # -- scripting and inspection -------------------------------------------------------------
+
+    def script(self, *replies: Reply | str | dict[str, Any], step: str | None = None) -> None:
+        """Queue replies: for any request (``step=None``) or for one step only. Used once each."""
+        items = [r if isinstance(r, Reply) else Reply(content=r) for r in replies]
+        with self._lock:
+            queue = self._global if step is None else self._by_step.setdefault(step, deque())
+            queue.extend(items)
+
+    def pending(self) -> int:
+        """Scripted replies not used yet."""
+        with self._lock:
+            return len(self._global) + sum(len(q) for q in self._by_step.values())
+
+    def chat_requests(self, step: str | None = None) -> list[RecordedRequest]:
+        with self._lock:
+            calls = [r for r in self.requests if r.path.rstrip("/").endswith("/chat/completions")]
+        return [r for r in calls if step is None or r.step == step]
+
+    def reset(self) -> None:
+        with self._lock:
+            self.requests.clear()
+            self._global.clear()
+            self._by_step.clear()
+            self.chat_calls = 0
+            self.rate_limited = 0
+            self.peak_in_flight = 0
+            self.usage = {"prompt_tokens": 0, "completion_tokens": 0}
+
+    # -- answering ---------------------------------------------------------------------------
+
+    def _next_reply(self, request: RecordedRequest) -> Reply | None:
+        with self._lock:
+            step = request.step
+            for queue in (self._by_step.get(step) if step else None, self._global):
+                if not queue:
+                    continue
+                reply = queue[0]
+                if reply.only_for is not None and reply.only_for != request.structured_form:
+                    continue
+                queue.popleft()
+                return reply
+        return None
+
+    def _answer(self, request: RecordedRequest) -> tuple[int, dict[str, str], bytes | None, float]:
+        """(status, headers, body or None to drop, delay before answering)."""
+        if request.method == "GET":
+            if request.path.rstrip("/").endswith("/models"):
+                names = sorted(self.models) if self.models else ["test-model"]
+                data = [{"id": n, "object": "model", "created": 0, "owned_by": "sumjudge"} for n in names]
+                return 200, {}, _json({"object": "list", "data": data}), 0.0
+            return 404, {}, _error("Not found", "not_found_error"), 0.0
+        if not request.path.rstrip("/").endswith("/chat/completions"):
+            return 404, {}, _error(f"Unknown path {request.path}", "not_found_error"), 0.0
+        body = request.body
+        if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+            return 400, {}, _error("Request body must be JSON with a 'messages' list", "invalid_request_error"), 0.0
+        if self.api_key is not None:
+            if request.headers.get("authorization") != f"Bearer {self.api_key}":
+                return 401, {}, _error("Incorrect API key provided", "invalid_request_error"), 0.0
+        model = str(body.get("model", ""))
+        if self.models is not None and model not in self.models:
+            return 404, {}, _error(f"The model `{model}` does not exist", "not_found_error"), 0.0
+        form = request.structured_form
+        if form in self.refuse:
+            return self.refuse[form], {}, _error(LLAMA_CPP_REFUSAL, "internal_server_error"), 0.0
+        if self.max_in_flight is not None and self.in_flight > self.max_in_flight:
+            with self._lock:
+                self.rate_limited += 1
+            return 429, {"Retry-After": str(self.retry_after)}, _error("Rate limit reached", "rate_limit_error"), 0.0
+
+        reply = self._next_reply(request) or Reply()
+        brain_answer: Any = None
+        if reply.content is None and not reply.drop and reply.status < 400:
+            brain_answer = self.brain(request)
+            if isinstance(brain_answer, Reply):  # a brain may answer with a fault or a full reply
+                reply, brain_answer = brain_answer, brain_answer.content
+        if reply.drop:
+            return 0, {}, None, reply.delay
+        if reply.status >= 400:
+            return reply.status, dict(reply.headers), _error(reply.error or "error", reply.error_type), reply.delay
+
+        content: Any = reply.content if reply.content is not None else brain_answer
+        if reply.transform is not None:
+            content = reply.transform(content)
+        text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
+        finish = reply.finish_reason
+        if reply.truncate:
+            text, finish = text[: max(1, len(text) // 2)], "length"
+        return self._completion(request, text, finish, dict(reply.headers), reply.delay)
+
+    def _completion(
+        self, request: RecordedRequest, text: str, finish: str, headers: dict[str, str], delay: float
+    ) -> tuple[int, dict[str, str], bytes, float]:
+        prompt_tokens = count_tokens(request.prompt)
+        completion_tokens = count_tokens(text)
+        with self._lock:
+            self.chat_calls += 1
+            n = self.chat_calls
+            self.usage["prompt_tokens"] += prompt_tokens
+            self.usage["completion_tokens"] += completion_tokens
+        payload = {
+            "id": f"chatcmpl-{n}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": request.body.get("model", "test-model"),
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": text},
+                    "finish_reason": finish,
+                    "logprobs": None,
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }
+        delay += self.latency + self.token_delay * completion_tokens
+        return 200, headers, _json(payload), delay
+
+    def _handle(self, handler: BaseHTTPRequestHandler, method: str) -> None:
+        length = int(handler.headers.get("Content-Length") or 0)
+        raw = handler.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = None
+        request = RecordedRequest(
+            method=method,
+            path=handler.path.split("?", 1)[0],
+            headers={k.lower(): v for k, v in handler.headers.items()},
+            raw=raw,
+            body=body,
+        )
+        with self._lock:
+            if self.record:
+                self.requests.append(request)
+            self.in_flight += 1
+            self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
+        try:
+            status, headers, payload, delay = self._answer(request)
+            if delay > 0:
+                self._stop.wait(delay)
+            if payload is None:  # drop the connection without an answer
+                handler.close_connection = True
+                return
+            handler.send_response(status)
+            handler.send_header("Content-Type", "application/json")
+            handler.send_header("Content-Length", str(len(payload)))
+            for key, value in headers.items():
+                handler.send_header(key, value)
+            handler.end_headers()
+            handler.wfile.write(payload)
+        finally:
+            with self._lock:
+                self.in_flight -= 1
+
+
+def _json(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False).encode("utf-8")
+
+
+def _error(message: str, kind: str) -> bytes:
+    return _json({"error": {"message": message, "type": kind, "param": None, "code": None}})
+
+
+def _make_handler(server: JudgeServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        server_version = "sumjudge-judge-server"
+
+        def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+            server._handle(self, "POST")
+
+        def do_GET(self) -> None:  # noqa: N802
+            server._handle(self, "GET")
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet
+            return
+
+    return Handler
+
+
+# --------------------------------------------------------------------------------------------
+# python -m sumjudge.testing.judge_server
+# --------------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="A simulated Chat Completions judge on 127.0.0.1.")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--brain", choices=["summarization", "schema"], default="summarization")
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds per request")
+    parser.add_argument("--token-delay", type=float, default=0.0, help="seconds per completion token")
+    parser.add_argument("--max-in-flight", type=int, default=None, help="answer 429 beyond this many requests")
+    parser.add_argument("--retry-after", default="1", help="Retry-After sent with those 429s")
+    parser.add_argument("--refuse-json-schema", action="store_true", help="refuse json_schema like llama-cpp-python")
+    args = parser.parse_args(argv)
+    brain: Brain = SummarizationBrain() if args.brain == "summarization" else SchemaBrain()
+    server = JudgeServer(
+        brain,
+        port=args.port,
+        host=args.host,
+        latency=args.latency,
+        token_delay=args.token_delay,
+        max_in_flight=args.max_in_flight,
+        retry_after=args.retry_after,
+        refuse={"json_schema": 500} if args.refuse_json_schema else None,
+        record=False,
+    )
+    server.start()
+    print(f"judge server listening on {server.base_url} (Ctrl-C to stop)", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
+
+
+__all__ = [
+    "LLAMA_CPP_REFUSAL",
+    "Brain",
+    "Fault",
+    "JudgeServer",
+    "RecordedRequest",
+    "Reply",
+    "SchemaBrain",
+    "SummarizationBrain",
+    "count_tokens",
+    "find_schema",
+    "step_of",
+]
