@@ -1,0 +1,163 @@
+"""Score a dataset into the run store: the batch work behind ``sumjudge score``.
+
+Rows stream from the :class:`~sumjudge.datasets.Dataset` through :func:`sumjudge.evals.run_evals`
+(which pulls items lazily, ``concurrency`` at a time); each finished item is committed to the
+:class:`~sumjudge.store.RunStore` and handed to ``on_record`` (which writes ``--out``) as soon as
+it finishes. Items the run already finished are skipped. An item whose judge keeps failing is
+recorded with its error; the others go on.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .datasets import Dataset
+from .evals import run_evals
+from .judges.base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT
+from .store import RunRecord, RunStore
+
+RecordCallback = Callable[[dict[str, Any]], None]
+
+
+def item_record(item_id: str, result: Any) -> dict[str, Any]:
+    """The ``--out`` line of a scored item (``result`` is a ``SummarizationResult``)."""
+    data = result.model_dump(mode="json")
+    usage = data.get("usage") or {}
+    usage["total_tokens"] = int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0))
+    return {
+        "id": item_id,
+        "score": data["score"],
+        "alignment_score": data["alignment_score"],
+        "coverage_score": data["coverage_score"],
+        "reason": data["reason"],
+        "verdicts": {
+            "alignment": data["preprocess_step_result"]["alignment"],
+            "questions": data["preprocess_step_result"]["questions"],
+            "coverage": data["analyze_step_result"]["coverage"],
+        },
+        "usage": usage,
+        "error": None,
+    }
+
+
+def failure_record(item_id: str, error: str) -> dict[str, Any]:
+    """The ``--out`` line of an item whose evaluation failed."""
+    return {
+        "id": item_id,
+        "score": None,
+        "alignment_score": None,
+        "coverage_score": None,
+        "reason": None,
+        "verdicts": None,
+        "usage": None,
+        "error": error,
+    }
+
+
+@dataclass
+class Meter:
+    """Live counters of a batch run, for the progress display."""
+
+    started: float = field(default_factory=time.monotonic)
+    done: int = 0
+    errors: int = 0
+    calls: int = 0
+    failed_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+class MeteredJudge:
+    """A judge wrapper that counts calls and tokens as they happen (wrap it inside any cache,
+    so that only real calls are counted)."""
+
+    def __init__(self, inner: JudgeModel, meter: Meter) -> None:
+        self.inner = inner
+        self.meter = meter
+
+    @property
+    def model_id(self) -> str:
+        return self.inner.model_id
+
+    @property
+    def config(self) -> ModelConfig | None:
+        return getattr(self.inner, "config", None)
+
+    async def generate(self, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
+        try:
+            reply = await self.inner.generate(request)
+        except Exception:
+            self.meter.failed_calls += 1
+            raise
+        self.meter.calls += 1
+        self.meter.prompt_tokens += reply.usage.prompt_tokens
+        self.meter.completion_tokens += reply.usage.completion_tokens
+        return reply
+
+
+@dataclass(frozen=True)
+class _Failure:
+    """What the guarded scorer returns for an item that failed (run_evals sees a zero score)."""
+
+    error: str
+    score: float = 0.0
+
+
+class _GuardedScorer:
+    """Turns an item's failure into a value, so the store records the error text with the item."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.id = inner.id
+
+    async def run(self, input: Any = None, output: Any = None, *, run_id: str | None = None) -> Any:
+        try:
+            return await self.inner.run(input=input, output=output)
+        except Exception as exc:  # one failing item must not stop the others
+            return _Failure(error=f"{type(exc).__name__}: {exc}")
+
+
+async def score_dataset(
+    dataset: Dataset,
+    scorer: Any,
+    store: RunStore,
+    run: RunRecord,
+    *,
+    concurrency: int,
+    on_record: RecordCallback | None = None,
+    meter: Meter | None = None,
+) -> None:
+    """Score every row of ``dataset`` that ``run`` has not finished; commit each as it finishes."""
+    finished = store.finished_ids(run.id)
+    guarded = _GuardedScorer(scorer)
+
+    def pending() -> Iterator[dict[str, Any]]:
+        for row in dataset.rows():
+            if row.id not in finished:
+                yield {"input": row.source, "output": row.summary, "row": row}
+
+    async def complete(item: dict[str, Any], _output: Any, results: dict[str, Any]) -> None:
+        row = item["row"]
+        result = results[guarded.id]
+        if isinstance(result, _Failure):
+            record = failure_record(row.id, result.error)
+        else:
+            record = item_record(row.id, result)
+        store.record_item(run.id, row.number, record)
+        if meter is not None:
+            meter.done += 1
+            if record["error"] is not None:
+                meter.errors += 1
+        if on_record is not None:
+            on_record(record)
+
+    await run_evals(
+        pending(), [guarded], concurrency=concurrency, on_item_complete=complete, keep_items=False
+    )

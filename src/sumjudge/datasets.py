@@ -1,0 +1,333 @@
+"""Rows to score, read from JSONL, a JSON array or CSV, streamed one row at a time.
+
+A :class:`Dataset` is read twice: :meth:`Dataset.validate` walks every row before the first
+judge call (so a bad row fails the run before it spends anything) and computes a fingerprint
+of the data; :meth:`Dataset.rows` then streams the rows again for scoring. Neither pass holds
+more than one row's text in memory; validation keeps only the ids (to refuse duplicates).
+Standard input (``-``) is spooled to a temporary file during validation so it can be read twice.
+
+Row numbers are 1-based positions of records in the input (for JSONL, blank lines are not
+records; error messages give the line number too). An item's id is the value of the id field
+when the row has one, else its row number.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Literal
+
+from .errors import InputError
+
+Format = Literal["jsonl", "json", "csv"]
+FORMATS: tuple[str, ...] = ("jsonl", "json", "csv")
+
+_EXTENSIONS: dict[str, Format] = {
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "json",
+    ".csv": "csv",
+}
+
+
+@dataclass(frozen=True)
+class Fields:
+    """Which keys (or CSV columns) hold the source, the summary and the id."""
+
+    source: str = "source"
+    summary: str = "summary"
+    id: str = "id"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One item to score."""
+
+    number: int
+    """1-based position of the record in the input."""
+    id: str
+    source: str
+    summary: str
+
+
+@dataclass(frozen=True)
+class DatasetInfo:
+    """What validation learnt about the whole input."""
+
+    count: int
+    fingerprint: str
+    """sha256 over every row's id, source and summary, in order: the same data gives the same value
+    whatever its format or field names."""
+
+
+def detect_format(path: str | Path) -> Format:
+    suffix = Path(path).suffix.lower()
+    try:
+        return _EXTENSIONS[suffix]
+    except KeyError:
+        raise InputError(
+            f"cannot tell the format of {str(path)!r} from its extension; use .jsonl, .json or .csv, "
+            f"or pass --format jsonl|json|csv"
+        ) from None
+
+
+def _sniff_format(path: Path) -> Format:
+    """For standard input: '[' starts a JSON array, '{' a JSONL file, anything else is CSV."""
+    with path.open("r", encoding="utf-8-sig") as fh:
+        while True:
+            ch = fh.read(1)
+            if not ch:
+                return "jsonl"
+            if not ch.isspace():
+                return "json" if ch == "[" else "jsonl" if ch == "{" else "csv"
+
+
+class Dataset:
+    """An input file (or ``-`` for standard input) of rows with a source and a summary."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        fields: Fields | None = None,
+        format: Format | None = None,
+        stdin: IO[bytes] | None = None,
+    ) -> None:
+        self.fields = fields or Fields()
+        self.display_name = "<stdin>" if str(path) == "-" else str(path)
+        self._stdin = stdin
+        self._spool: Path | None = None
+        if str(path) == "-":
+            self._path: Path | None = None
+            self._format: Format | None = format
+        else:
+            self._path = Path(path)
+            if not self._path.is_file():
+                raise InputError(f"no such input file: {str(path)!r}")
+            self._format = format or detect_format(self._path)
+
+    # -- life cycle ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        if self._spool is not None:
+            try:
+                self._spool.unlink()
+            except OSError:
+                pass
+            self._spool = None
+
+    def __enter__(self) -> Dataset:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def format(self) -> Format:
+        self._ensure_file()
+        assert self._format is not None
+        return self._format
+
+    def _ensure_file(self) -> Path:
+        if self._path is not None:
+            return self._path
+        if self._spool is None:
+            src = self._stdin if self._stdin is not None else sys.stdin.buffer
+            fd, name = tempfile.mkstemp(prefix="sumjudge-stdin-", suffix=".data")
+            with os.fdopen(fd, "wb") as out:
+                shutil.copyfileobj(src, out, 1 << 20)
+            self._spool = Path(name)
+            if self._format is None:
+                self._format = _sniff_format(self._spool)
+        return self._spool
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def validate(self) -> DatasetInfo:
+        """Read every row once; raise :class:`InputError` naming the first bad row and field."""
+        digest = hashlib.sha256()
+        seen: set[str] = set()
+        count = 0
+        for row in self.rows():
+            if row.id in seen:
+                raise InputError(f"{self.display_name}: row {row.number}: duplicate id {row.id!r}")
+            seen.add(row.id)
+            for part in (row.id, row.source, row.summary):
+                data = part.encode("utf-8")
+                digest.update(len(data).to_bytes(8, "little"))
+                digest.update(data)
+            count += 1
+        if count == 0:
+            raise InputError(f"{self.display_name}: no rows to score")
+        return DatasetInfo(count=count, fingerprint=digest.hexdigest())
+
+    def rows(self) -> Iterator[Row]:
+        """Stream the rows, checking each; raises :class:`InputError` on the first bad one."""
+        path = self._ensure_file()
+        fmt = self.format
+        if fmt == "jsonl":
+            records = _jsonl_records(path, self.display_name)
+        elif fmt == "json":
+            records = _json_array_records(path, self.display_name)
+        else:
+            records = _csv_records(path, self.display_name)
+        for number, where, record in records:
+            yield self._row(number, where, record)
+
+    def _row(self, number: int, where: str, record: Any) -> Row:
+        label = f"{self.display_name}: row {number}{where}"
+        if not isinstance(record, dict):
+            raise InputError(f"{label}: expected an object with fields, got {_kind(record)}")
+        f = self.fields
+        texts: list[str] = []
+        for name in (f.source, f.summary):
+            if name not in record:
+                raise InputError(f"{label}: missing field {name!r}")
+            value = record[name]
+            if not isinstance(value, str):
+                raise InputError(f"{label}: field {name!r} must be a string, got {_kind(value)}")
+            texts.append(value)
+        raw_id = record.get(f.id)
+        if raw_id is None or raw_id == "":
+            item_id = str(number)
+        elif isinstance(raw_id, bool) or not isinstance(raw_id, (str, int)):
+            raise InputError(f"{label}: field {f.id!r} must be a string or an integer, got {_kind(raw_id)}")
+        else:
+            item_id = str(raw_id)
+        return Row(number=number, id=item_id, source=texts[0], summary=texts[1])
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _jsonl_records(path: Path, name: str) -> Iterator[tuple[int, str, Any]]:
+    number = 0
+    with path.open("r", encoding="utf-8-sig") as fh:
+        for line_no, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            number += 1
+            where = f" (line {line_no})" if line_no != number else ""
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"{name}: row {number}{where}: not valid JSON: {exc.msg} at column {exc.colno}") from None
+            yield number, where, record
+
+
+def _csv_records(path: Path, name: str) -> Iterator[tuple[int, str, Any]]:
+    csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
+    with path.open("r", encoding="utf-8-sig", newline="") as fh:
+        reader = csv.DictReader(fh)
+        if not reader.fieldnames:
+            return
+        width = len(reader.fieldnames)
+        try:
+            for number, record in enumerate(reader, start=1):
+                where = f" (line {reader.line_num})" if reader.line_num != number + 1 else ""
+                if None in record:
+                    raise InputError(
+                        f"{name}: row {number}{where}: {width + len(record[None])} values for {width} columns"
+                    )
+                # Columns missing from a short row come back as None: treat them as missing fields.
+                yield number, where, {k: v for k, v in record.items() if v is not None}
+        except csv.Error as exc:
+            raise InputError(f"{name}: line {reader.line_num}: not valid CSV: {exc}") from None
+
+
+_WS = " \t\r\n"
+
+
+def _json_array_records(path: Path, name: str, chunk_size: int = 1 << 16) -> Iterator[tuple[int, str, Any]]:
+    """Stream the elements of a top-level JSON array without loading the whole file."""
+    decoder = json.JSONDecoder()
+    with path.open("r", encoding="utf-8-sig") as fh:
+        buf = ""
+        pos = 0
+        eof = False
+
+        def fill() -> bool:
+            nonlocal buf, pos, eof
+            if eof:
+                return False
+            chunk = fh.read(chunk_size)
+            if not chunk:
+                eof = True
+                return False
+            buf = buf[pos:] + chunk
+            pos = 0
+            return True
+
+        def skip_ws() -> str:
+            """Skip whitespace and return the next character ('' at the end of the file)."""
+            nonlocal pos
+            while True:
+                while pos < len(buf) and buf[pos] in _WS:
+                    pos += 1
+                if pos < len(buf):
+                    return buf[pos]
+                if not fill():
+                    return ""
+
+        if skip_ws() != "[":
+            raise InputError(f"{name}: not a JSON array (a .json input must be [ {{...}}, ... ])")
+        pos += 1
+        number = 0
+        expect_value = True
+        first = True
+        while True:
+            ch = skip_ws()
+            if ch == "":
+                raise InputError(f"{name}: the JSON array is not closed (file ends after row {number})")
+            if ch == "]" and (first or not expect_value):
+                pos += 1
+                break
+            if not expect_value:
+                if ch != ",":
+                    raise InputError(f"{name}: after row {number}: expected ',' or ']', found {ch!r}")
+                pos += 1
+                expect_value = True
+                continue
+            number += 1
+            if ch not in '{["':
+                # Numbers and literals are not delimited: have enough of them in the buffer.
+                while len(buf) - pos < 512 and fill():
+                    pass
+            while True:
+                try:
+                    record, end = decoder.raw_decode(buf, pos)
+                except json.JSONDecodeError as exc:
+                    # Maybe the value is only cut by the chunk boundary: read more and try again.
+                    if fill():
+                        continue
+                    raise InputError(f"{name}: row {number}: not valid JSON: {exc.msg}") from None
+                else:
+                    # A number at the very end of the buffer may continue in the next chunk.
+                    if end == len(buf) and not eof and fill():
+                        continue
+                    break
+            pos = end
+            first = False
+            expect_value = False
+            yield number, "", record
+        if skip_ws() != "":
+            raise InputError(f"{name}: unexpected data after the closing ']' of the JSON array")

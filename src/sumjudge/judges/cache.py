@@ -1,0 +1,150 @@
+"""An opt-in cache of judge replies: re-running an evaluation costs no calls and gives the same verdicts.
+
+:class:`CachedJudge` wraps any :class:`~sumjudge.judges.base.JudgeModel`, so it works for every
+provider. Replies are kept in SQLite, keyed by the judge's model id, the step, the messages, the
+output schema and the settings that change an answer (temperature, output-token limit, extra
+provider settings, re-ask bound). The random fence token that the prompts put around untrusted text
+changes on every call; it is masked in the key (it is declared in the system message and never
+occurs in the texts it fences), so the same texts give the same key.
+
+A hit returns the stored output with zero usage (it cost nothing); :attr:`CachedJudge.hits` and
+:attr:`CachedJudge.misses` count both.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from .base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage
+
+DEFAULT_CACHE_PATH = Path(".sumjudge") / "cache.db"
+
+# The prompts' fence: a random hex token named in the system message (see scorers/.../prompts.py).
+_FENCE = re.compile(r"\b[0-9a-f]{16,64}\b")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS replies (
+    key TEXT PRIMARY KEY,
+    model_id TEXT NOT NULL,
+    step TEXT NOT NULL,
+    output TEXT NOT NULL,
+    raw TEXT,
+    prompt_tokens INTEGER NOT NULL,
+    completion_tokens INTEGER NOT NULL,
+    created_at REAL NOT NULL
+);
+"""
+
+
+def _settings_of(judge: JudgeModel) -> dict[str, Any]:
+    """The settings of a judge that change its answers, when it exposes a ModelConfig as ``config``."""
+    config = getattr(judge, "config", None)
+    if not isinstance(config, ModelConfig):
+        return {}
+    return {
+        "temperature": config.temperature,
+        "max_output_tokens": config.max_output_tokens,
+        "max_reasks": config.max_reasks,
+        "extra": config.extra,
+    }
+
+
+def request_key(model_id: str, request: JudgeRequest[Any], settings: dict[str, Any]) -> str:
+    """The cache key of one request (sha256 hex)."""
+    fences: set[str] = set()
+    for m in request.messages:
+        if m.role == "system":
+            fences.update(_FENCE.findall(m.content))
+    messages = []
+    for m in request.messages:
+        content = m.content
+        for fence in fences:
+            content = content.replace(fence, "<fence>")
+        messages.append([m.role, content])
+    blob = {
+        "model": model_id,
+        "step": request.step,
+        "messages": messages,
+        "schema": request.output_type.model_json_schema(),
+        "inputs": request.inputs.model_dump(mode="json"),
+        "max_output_tokens": request.max_output_tokens,
+        "settings": settings,
+    }
+    text = json.dumps(blob, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class CachedJudge:
+    """A judge that answers repeated requests from a SQLite cache and asks ``inner`` otherwise."""
+
+    def __init__(
+        self, inner: JudgeModel, path: str | Path = DEFAULT_CACHE_PATH, *, settings: dict[str, Any] | None = None
+    ) -> None:
+        self.inner = inner
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._settings = settings if settings is not None else _settings_of(inner)
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(_SCHEMA)
+        self.hits = 0
+        self.misses = 0
+
+    @property
+    def model_id(self) -> str:
+        return self.inner.model_id
+
+    @property
+    def config(self) -> ModelConfig | None:
+        return getattr(self.inner, "config", None)
+
+    def close(self) -> None:
+        self._db.close()
+
+    async def generate(self, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
+        key = request_key(self.model_id, request, self._settings)
+        row = self._db.execute("SELECT output, raw FROM replies WHERE key = ?", (key,)).fetchone()
+        if row is not None:
+            try:
+                output = request.output_type.model_validate_json(row[0])
+            except ValidationError:
+                pass  # the schema's class changed under the same JSON schema: ask again
+            else:
+                self.hits += 1
+                return JudgeReply(output=output, usage=Usage(), raw=row[1])
+        self.misses += 1
+        reply = await self.inner.generate(request)
+        self._db.execute(
+            "INSERT OR REPLACE INTO replies (key, model_id, step, output, raw, prompt_tokens,"
+            " completion_tokens, created_at) VALUES (?,?,?,?,?,?,?,?)",
+            (
+                key,
+                self.model_id,
+                request.step,
+                reply.output.model_dump_json(),
+                reply.raw,
+                reply.usage.prompt_tokens,
+                reply.usage.completion_tokens,
+                time.time(),
+            ),
+        )
+        return reply
+
+
+def with_cache(judge: JudgeModel, cache: bool | str | Path | None) -> JudgeModel:
+    """``cache=`` as the library takes it: falsy for none, ``True`` for ``.sumjudge/cache.db``, or a path."""
+    if not cache:
+        return judge
+    if isinstance(judge, CachedJudge):
+        return judge
+    path = DEFAULT_CACHE_PATH if cache is True else Path(cache)
+    return CachedJudge(judge, path)

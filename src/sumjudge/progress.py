@@ -1,0 +1,102 @@
+"""What a batch run shows on standard error: a live progress line and the end-of-run summary table."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from .batch import Meter
+from .store import RunStats
+
+
+def _human(n: float) -> str:
+    for unit, size in (("M", 1e6), ("k", 1e3)):
+        if abs(n) >= size:
+            return f"{n / size:.1f}{unit}"
+    return f"{n:.0f}"
+
+
+class _MeterColumn(ProgressColumn):
+    """Rate, judge calls, tokens and errors, read live from the run's meter."""
+
+    def __init__(self, meter: Meter) -> None:
+        super().__init__()
+        self.meter = meter
+
+    def render(self, task: Task) -> Text:
+        m = self.meter
+        elapsed = max(time.monotonic() - m.started, 1e-9)
+        rate = m.done / elapsed
+        text = Text()
+        text.append(f"{rate:.1f} items/s", style="cyan")
+        text.append(f"  calls {_human(m.calls)}  tokens {_human(m.tokens)}  ")
+        text.append(f"errors {m.errors}", style="red" if m.errors else "green")
+        return text
+
+
+class BatchProgress:
+    """A rich progress bar over the items still to score; silent when ``enabled`` is false."""
+
+    def __init__(self, console: Console, *, total: int, already_done: int, meter: Meter, enabled: bool) -> None:
+        self.enabled = enabled
+        self._progress: Progress | None = None
+        self._task: Any = None
+        if enabled:
+            self._progress = Progress(
+                TextColumn("[bold]scoring"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("left {task.fields[left]}"),
+                TimeRemainingColumn(),
+                _MeterColumn(meter),
+                console=console,
+                transient=False,
+                refresh_per_second=4,
+            )
+            self._task = self._progress.add_task(
+                "scoring", total=total, completed=already_done, left=total - already_done
+            )
+
+    def __enter__(self) -> BatchProgress:
+        if self._progress is not None:
+            self._progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+    def advance(self) -> None:
+        if self._progress is not None:
+            task = self._progress.tasks[0]
+            self._progress.update(self._task, advance=1, left=max(0, int(task.total or 0) - int(task.completed) - 1))
+
+
+def _fmt(value: float | None, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def summary_table(stats: RunStats, *, title: str = "summary") -> Table:
+    """count, mean, median, p10, mean alignment, mean coverage, zero scores, errors, total tokens."""
+    table = Table(title=title, show_header=False, title_justify="left")
+    table.add_column("figure", style="bold")
+    table.add_column("value", justify="right")
+    for name, value in (
+        ("count", str(stats.count)),
+        ("mean", _fmt(stats.mean)),
+        ("median", _fmt(stats.median)),
+        ("p10", _fmt(stats.p10)),
+        ("mean alignment", _fmt(stats.mean_alignment)),
+        ("mean coverage", _fmt(stats.mean_coverage)),
+        ("zero scores", str(stats.zero_scores)),
+        ("errors", str(stats.errors)),
+        ("judge calls", f"{stats.calls:,}"),
+        ("total tokens", f"{stats.tokens:,}"),
+    ):
+        table.add_row(name, value)
+    return table

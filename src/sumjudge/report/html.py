@@ -1,0 +1,255 @@
+"""One self-contained HTML page for a run: figures, a histogram, a sortable table, every verdict.
+
+The page needs no network: its style and script are inlined (``report.css``, ``report.js`` beside
+this module) and the histogram is inline SVG. Sources, summaries, claims, questions and reasons are
+untrusted text: every one is HTML-escaped, none is put into the script, and a Content-Security-Policy
+allows only this page's own script and style (by hash), so even a missed escape could not run code
+or fetch anything.
+
+Items are streamed to the file one at a time, so a run of any size is written in flat memory.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Iterable
+from html import escape
+from importlib import resources
+from pathlib import Path
+from typing import IO, Any
+
+from ..store import ItemRecord, RunRecord, RunStats
+
+BINS = 10
+
+
+def _e(value: Any) -> str:
+    return escape("" if value is None else str(value), quote=True)
+
+
+def _asset(name: str) -> str:
+    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+
+
+def _csp_hash(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
+
+
+def _fmt(value: float | None, digits: int = 3) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def histogram_counts(scores: Iterable[float], scale: float, bins: int = BINS) -> list[int]:
+    counts = [0] * bins
+    for s in scores:
+        i = int(s / scale * bins) if scale > 0 else 0
+        counts[min(max(i, 0), bins - 1)] += 1
+    return counts
+
+
+def histogram_svg(counts: list[int], scale: float) -> str:
+    """Bars of the score histogram as inline SVG (no script, no style attribute)."""
+    width, height, pad_l, pad_b, pad_t = 520, 200, 36, 28, 14
+    plot_w, plot_h = width - pad_l - 8, height - pad_b - pad_t
+    top = max(counts) if counts and max(counts) > 0 else 1
+    bar_w = plot_w / len(counts)
+    parts = [
+        f'<svg class="histogram" role="img" aria-label="histogram of scores" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg">',
+        f'<line class="axis" x1="{pad_l}" y1="{pad_t + plot_h}" x2="{pad_l + plot_w}" y2="{pad_t + plot_h}"/>',
+        f'<text class="tick" x="{pad_l - 4}" y="{pad_t + 4}" text-anchor="end">{top}</text>',
+        f'<text class="tick" x="{pad_l - 4}" y="{pad_t + plot_h}" text-anchor="end">0</text>',
+    ]
+    for i, n in enumerate(counts):
+        h = plot_h * n / top
+        x = pad_l + i * bar_w
+        lo, hi = scale * i / len(counts), scale * (i + 1) / len(counts)
+        closing = "]" if i == len(counts) - 1 else ")"
+        parts.append(
+            f'<rect class="bar" x="{x + 1:.1f}" y="{pad_t + plot_h - h:.1f}" width="{bar_w - 2:.1f}" '
+            f'height="{h:.1f}"><title>[{lo:g}, {hi:g}{closing}: {n} item(s)</title></rect>'
+        )
+        if n:
+            parts.append(
+                f'<text class="count" x="{x + bar_w / 2:.1f}" y="{pad_t + plot_h - h - 3:.1f}" '
+                f'text-anchor="middle">{n}</text>'
+            )
+        parts.append(
+            f'<text class="tick" x="{x:.1f}" y="{height - 10}" text-anchor="middle">{lo:g}</text>'
+        )
+    parts.append(f'<text class="tick" x="{pad_l + plot_w:.1f}" y="{height - 10}" text-anchor="middle">{scale:g}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _figures(stats: RunStats, total: int) -> str:
+    cells = [
+        ("items", f"{stats.count + stats.errors} / {total}"),
+        ("mean score", _fmt(stats.mean)),
+        ("median", _fmt(stats.median)),
+        ("p10", _fmt(stats.p10)),
+        ("mean alignment", _fmt(stats.mean_alignment)),
+        ("mean coverage", _fmt(stats.mean_coverage)),
+        ("zero scores", str(stats.zero_scores)),
+        ("errors", str(stats.errors)),
+        ("judge calls", f"{stats.calls:,}"),
+        ("tokens", f"{stats.tokens:,}"),
+    ]
+    return "".join(
+        f'<div class="figure"><div class="label">{_e(k)}</div><div class="value" data-figure="{_e(k)}">{_e(v)}</div></div>'
+        for k, v in cells
+    )
+
+
+_COLUMNS = [
+    ("row", "num", "#"),
+    ("id", "text", "id"),
+    ("score", "num", "score"),
+    ("alignment", "num", "alignment"),
+    ("coverage", "num", "coverage"),
+    ("claims", "num", "claims supported"),
+    ("questions", "num", "questions answered"),
+    ("tokens", "num", "tokens"),
+    ("status", "text", "status"),
+]
+
+
+def _num_attr(value: float | int | None) -> str:
+    # Missing numbers sort first ascending.
+    return "-1" if value is None else repr(float(value))
+
+
+def _item_html(item: ItemRecord) -> str:
+    r = item.record
+    verdicts = r.get("verdicts") or {}
+    claims = verdicts.get("alignment") or []
+    questions = verdicts.get("questions") or []
+    coverage = verdicts.get("coverage") or []
+    usage = r.get("usage") or {}
+    supported = sum(1 for c in claims if c.get("supported"))
+    answered = sum(1 for c in coverage if c.get("answered"))
+    failed = r.get("error") is not None
+    tokens = usage.get("total_tokens")
+    attrs = {
+        "row": _num_attr(item.row_number),
+        "id": _e(item.item_id),
+        "score": _num_attr(r.get("score")),
+        "alignment": _num_attr(r.get("alignment_score")),
+        "coverage": _num_attr(r.get("coverage_score")),
+        "claims": _num_attr(supported / len(claims) if claims else (None if failed else 0)),
+        "questions": _num_attr(answered / len(questions) if questions else (None if failed else 0)),
+        "tokens": _num_attr(tokens),
+        "status": "error" if failed else "ok",
+    }
+    data = " ".join(f'data-{k}="{v}"' for k, v in attrs.items())
+    status = '<span class="bad">error</span>' if failed else '<span class="good">ok</span>'
+    cells = [
+        f'<td><button type="button" class="toggle" aria-expanded="false" title="show verdicts">▸</button> {item.row_number}</td>',
+        f"<td class=\"id\">{_e(item.item_id)}</td>",
+        f"<td class=\"score\">{_fmt(r.get('score'), 2)}</td>",
+        f"<td>{_fmt(r.get('alignment_score'))}</td>",
+        f"<td>{_fmt(r.get('coverage_score'))}</td>",
+        f"<td>{'–' if failed else f'{supported} / {len(claims)}'}</td>",
+        f"<td>{'–' if failed else f'{answered} / {len(questions)}'}</td>",
+        f"<td>{'–' if tokens is None else f'{tokens:,}'}</td>",
+        f"<td>{status}</td>",
+    ]
+    detail: list[str] = []
+    if failed:
+        detail.append(f'<p class="error"><strong>error:</strong> {_e(r.get("error"))}</p>')
+    else:
+        detail.append(f'<p class="reason"><strong>reason:</strong> {_e(r.get("reason"))}</p>')
+        detail.append(f'<h4>claims of the summary ({supported} of {len(claims)} supported)</h4>')
+        if claims:
+            detail.append('<ul class="claims">')
+            for c in claims:
+                ok = bool(c.get("supported"))
+                detail.append(
+                    f'<li class="{"supported" if ok else "unsupported"}"><span class="mark">'
+                    f'{"✔ supported" if ok else "✘ not supported"}</span> <span class="text">{_e(c.get("claim"))}</span>'
+                    f'<div class="why">{_e(c.get("reason"))}</div></li>'
+                )
+            detail.append("</ul>")
+        else:
+            detail.append('<p class="none">no claims</p>')
+        detail.append(f'<h4>questions from the source ({answered} of {len(questions)} answered)</h4>')
+        if questions:
+            detail.append('<ul class="questions">')
+            for i, q in enumerate(questions):
+                v = coverage[i] if i < len(coverage) else None
+                ok = bool(v and v.get("answered"))
+                detail.append(
+                    f'<li class="{"answered" if ok else "unanswered"}"><span class="mark">'
+                    f'{"✔ answered" if ok else "✘ not answered"}</span> <span class="text">{_e(q)}</span>'
+                    f'<div class="why">{_e(v.get("reason") if v else "no verdict")}</div></li>'
+                )
+            detail.append("</ul>")
+        else:
+            detail.append('<p class="none">no questions</p>')
+    return (
+        f'<tbody class="item" {data}><tr class="main">{"".join(cells)}</tr>'
+        f'<tr class="detail" hidden><td colspan="{len(_COLUMNS)}">{"".join(detail)}</td></tr></tbody>\n'
+    )
+
+
+def write_report(
+    path: str | Path,
+    run: RunRecord,
+    stats: RunStats,
+    items: Iterable[ItemRecord] | Any,
+    *,
+    scale: float | None = None,
+) -> None:
+    """Write the report of ``run`` to ``path``.
+
+    ``items`` is read twice (once for the histogram, once for the table): pass a callable that
+    returns a fresh iterator (``lambda: store.iter_items(run.id)``, which keeps memory flat) or a list.
+    """
+    scale = float(scale if scale is not None else run.options.get("scale", 1) or 1)
+    make_items = items if callable(items) else (lambda: items)
+    counts = histogram_counts(
+        (i.score for i in make_items() if i.status == "ok" and i.score is not None), scale
+    )
+    css, js = _asset("report.css"), _asset("report.js")
+    csp = (
+        f"default-src 'none'; style-src {_csp_hash(css)}; script-src {_csp_hash(js)}; "
+        "img-src data:; base-uri 'none'; form-action 'none'"
+    )
+    created = dt.datetime.fromtimestamp(run.created_at).strftime("%Y-%m-%d %H:%M:%S")
+    head = (
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        f'<meta http-equiv="Content-Security-Policy" content="{_e(csp)}">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>sumjudge report · {_e(run.id)}</title><style>{css}</style></head><body>"
+        f'<header><h1>sumjudge report</h1><dl class="meta">'
+        f"<dt>run</dt><dd>{_e(run.id)}</dd><dt>judge</dt><dd>{_e(run.model)}</dd>"
+        f"<dt>data</dt><dd>{_e(run.data)}</dd><dt>options</dt><dd>{_e(json.dumps(run.options, sort_keys=True))}</dd>"
+        f"<dt>created</dt><dd>{_e(created)}</dd><dt>status</dt><dd>{_e(run.status)}</dd></dl></header>"
+        f'<section class="figures">{_figures(stats, run.total_items)}</section>'
+        f'<section class="chart"><h2>scores</h2>{histogram_svg(counts, scale)}'
+        "<p class=\"note\">score = min(alignment, coverage) × scale. Alignment: share of the summary's claims "
+        "the source supports. Coverage: share of the source's questions the summary answers.</p></section>"
+        '<section class="items"><h2>items</h2>'
+        '<p class="hint">Click a column to sort; click ▸ to see the claims and questions.</p>'
+        '<table id="items"><thead><tr>'
+        + "".join(
+            f'<th scope="col" data-key="{key}" data-type="{kind}" aria-sort="none" tabindex="0">{_e(label)}</th>'
+            for key, kind, label in _COLUMNS
+        )
+        + "</tr></thead>\n"
+    )
+    tail = f"</table></section><footer>written by sumjudge</footer><script>{js}</script></body></html>\n"
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with target.open("w", encoding="utf-8") as fh:
+        _write(fh, head, make_items(), tail)
+
+
+def _write(fh: IO[str], head: str, items: Iterable[ItemRecord], tail: str) -> None:
+    fh.write(head)
+    for item in items:
+        fh.write(_item_html(item))
+    fh.write(tail)

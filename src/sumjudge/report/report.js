@@ -1,0 +1,44 @@
+(function () {
+  "use strict";
+  var table = document.getElementById("items");
+  if (!table) { return; }
+  var headers = Array.prototype.slice.call(table.querySelectorAll("thead th"));
+
+  function toggle(body, open) {
+    var detail = body.querySelector("tr.detail");
+    var button = body.querySelector("button.toggle");
+    var show = open === undefined ? detail.hidden : open;
+    detail.hidden = !show;
+    button.setAttribute("aria-expanded", show ? "true" : "false");
+  }
+
+  table.addEventListener("click", function (event) {
+    var button = event.target.closest("button.toggle");
+    if (button) { toggle(button.closest("tbody.item")); }
+  });
+
+  function sortBy(th) {
+    var key = th.getAttribute("data-key");
+    var numeric = th.getAttribute("data-type") === "num";
+    var ascending = th.getAttribute("aria-sort") !== "ascending";
+    var bodies = Array.prototype.slice.call(table.querySelectorAll("tbody.item"));
+    bodies.sort(function (a, b) {
+      var x = a.getAttribute("data-" + key), y = b.getAttribute("data-" + key), c;
+      if (numeric) { c = parseFloat(x) - parseFloat(y); } else { c = x.localeCompare(y, undefined, { numeric: true }); }
+      if (c === 0) { c = parseFloat(a.getAttribute("data-row")) - parseFloat(b.getAttribute("data-row")); }
+      return ascending ? c : -c;
+    });
+    var fragment = document.createDocumentFragment();
+    bodies.forEach(function (b) { fragment.appendChild(b); });
+    table.appendChild(fragment);
+    headers.forEach(function (h) { h.setAttribute("aria-sort", "none"); });
+    th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+  }
+
+  headers.forEach(function (th) {
+    th.addEventListener("click", function () { sortBy(th); });
+    th.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); sortBy(th); }
+    });
+  });
+})();
