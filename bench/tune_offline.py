@@ -39,7 +39,7 @@ def summ(metric, field):
     for idx in by.values():
         h = np.array([rows[i][field] for i in idx]); m = metric[idx]
         if len(set(h)) == 1: continue
-        if len(set(m)) == 1: rs.append(0.0); ts.append(0.0); continue
+        if len(set(m)) == 1: continue
         rs.append(spearmanr(m, h)[0]); ts.append(kendalltau(m, h)[0])
     return np.mean(rs), np.mean(ts), pearsonr(metric, [r[field] for r in rows])[0]
 for name, m in [("align", al), ("cover", cv), ("overall", ov)]:

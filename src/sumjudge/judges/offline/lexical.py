@@ -51,12 +51,22 @@ from .text import (
 class LexicalSettings:
     """The judge's thresholds (tuned on SummEval; see docs/offline-judge.md)."""
 
-    window: int = 3
+    window: int = 2
     """Largest number of consecutive source sentences a claim may draw on."""
-    support_threshold: float = 0.8
+    support_threshold: float = 0.9
     """Share of a claim's content units that the window must hold."""
-    answer_threshold: float = 0.5
+    pair_threshold: float = 0.6
+    """Share of the claim's neighbouring content-unit pairs that must stand close together in
+    one source sentence of the window (catches words re-combined into a different fact)."""
+    pair_distance: int = 4
+    bigram_threshold: float = 0.0
+    """Share of the claim's word bigrams (stop words included) that the window must hold."""
+    numbers_in_window: bool = False
+    """Numbers must occur in the window itself, not only somewhere in the source."""
+    answer_threshold: float = 0.6
     """Share of a fact's content units that the summary must hold."""
+    clauses: bool = True
+    """Split summary sentences into clauses that state facts of their own."""
     min_claim_units: int = 1
     min_fact_units: int = 4
     max_fact_words: int = 40
@@ -196,7 +206,7 @@ class LexicalJudge:
         caps = capitalised_words(summary)
         out: list[Sentence] = []
         for sentence in split_sentences(summary):
-            for clause in split_clauses(sentence, lang):
+            for clause in split_clauses(sentence, lang) if self.settings.clauses else [sentence]:
                 claim = analyser.analyse(clause, capitalised_elsewhere=caps)
                 if claim.content >= self.settings.min_claim_units:
                     out.append(claim)
@@ -229,8 +239,9 @@ class LexicalJudge:
         window_numbers: list[str] = []
         for s in doc.sentences[start:end]:
             window_numbers += [n for n in s.numbers if n not in window_numbers]
+        window_values = {w.rstrip("%") for w in window_numbers}
         for n in claim.numbers:
-            if n.rstrip("%") in doc.number_values:
+            if n.rstrip("%") in (window_values if self.settings.numbers_in_window else doc.number_values):
                 continue
             shown = claim.number_forms[n]
             others = [w for w in window_numbers if w not in claim.numbers]
@@ -267,6 +278,24 @@ class LexicalJudge:
                 )
             elif not problems:
                 problems.append(f"only {share:.0%} of the claim occurs in the closest passage ({where})")
+
+        if not problems and self.settings.pair_threshold > 0:
+            loose = _loose_pairs(claim, doc.sentences[start:end], self.settings.pair_distance)
+            pairs = max(1, len(claim.sequence) - 1)
+            if len(claim.sequence) > 1 and 1 - len(loose) / pairs < self.settings.pair_threshold:
+                shown = ", ".join(f"{claim.forms.get(a, a)!r} with {claim.forms.get(b, b)!r}" for a, b in loose[:3])
+                problems.append(
+                    f"the words occur in the source ({where}) but not together as the claim puts them: {shown}"
+                )
+
+        if not problems and self.settings.bigram_threshold > 0 and claim.bigrams:
+            window_bigrams = frozenset().union(*(s.bigrams for s in doc.sentences[start:end]))
+            novel = claim.bigrams - window_bigrams
+            if 1 - len(novel) / len(claim.bigrams) < self.settings.bigram_threshold:
+                problems.append(
+                    f"the words occur in the source ({where}) but not in this order: "
+                    + ", ".join(repr(" ".join(b)) for b in sorted(novel)[:3])
+                )
 
         if problems:
             return AlignmentVerdict(claim=claim.text, supported=False, reason="; ".join(problems))
@@ -370,6 +399,24 @@ class LexicalJudge:
         else:
             reason = f"the summary carries only {share:.0%} of this fact; missing: {shown}"
         return CoverageVerdict(question=question, answered=False, reason=reason)
+
+
+def _loose_pairs(claim: Sentence, window: list[Sentence], distance: int) -> list[tuple[str, str]]:
+    """Neighbouring content units of the claim that no window sentence puts within ``distance``."""
+    out: list[tuple[str, str]] = []
+    seq = claim.sequence
+    for a, b in zip(seq, seq[1:]):
+        if a == b:
+            continue
+        close = False
+        for s in window:
+            pa, pb = s.positions.get(a), s.positions.get(b)
+            if pa and pb and any(abs(x - y) <= distance for x in pa for y in pb):
+                close = True
+                break
+        if not close:
+            out.append((a, b))
+    return out
 
 
 def _form_of(sentences: list[Sentence], number: str) -> str:

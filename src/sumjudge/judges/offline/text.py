@@ -263,6 +263,17 @@ class Sentence:
     """Name stem -> the form the text writes it in."""
     forms: dict[str, str] = field(default_factory=dict)
     """Content unit -> the word the text writes it with (for reasons)."""
+    sequence: tuple[str, ...] = ()
+    """The content units in the order the text writes them (repeats kept)."""
+    bigrams: frozenset[tuple[str, str]] = frozenset()
+    """Neighbouring pairs of all tokens (stop words too), stemmed: the text's local word order."""
+
+    @cached_property
+    def positions(self) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for i, u in enumerate(self.sequence):
+            out.setdefault(u, []).append(i)
+        return out
 
     @cached_property
     def content(self) -> int:
@@ -300,15 +311,17 @@ class TextAnalyzer:
     def analyse(self, text: str, *, capitalised_elsewhere: frozenset[str] = frozenset()) -> Sentence:
         """Reduce one sentence. ``capitalised_elsewhere`` holds lower-cased words that the wider text
         capitalises in mid-sentence, so that a name that opens this sentence is still a name."""
-        units: set[str] = set()
         numbers: dict[str, str] = {}
         names: dict[str, str] = {}
         forms: dict[str, str] = {}
+        seq: list[str] = []
+        every: list[str] = []
         matches = list(_TOKEN.finditer(text))
         first_word = True
         for i, m in enumerate(matches):
             kind = m.lastgroup
             tok = m.group()
+            n_before = len(seq)
             if kind == "num":
                 norm = _normalise_number(tok)
                 # "95 percent" -> "95%"
@@ -320,22 +333,25 @@ class TextAnalyzer:
                 ):
                     norm += "%"
                 numbers.setdefault(norm, tok)
-                units.add("#" + norm)
+                seq.append("#" + norm)
                 forms.setdefault("#" + norm, tok)
+                every.extend(seq[n_before:])
                 first_word = False
                 continue
             if kind == "cjk":
                 for gram in _char_ngrams(tok):
-                    units.add(gram)
+                    seq.append(gram)
                     forms.setdefault(gram, tok)
+                every.extend(seq[n_before:])
                 first_word = False
                 continue
             low = tok.lower()
             if _HANGUL.search(tok):
                 stripped = _strip_particle(tok)
                 for gram in _char_ngrams(stripped):
-                    units.add(gram)
+                    seq.append(gram)
                     forms.setdefault(gram, stripped)
+                every.extend(seq[n_before:])
                 first_word = False
                 continue
             # Korean attaches counters to numbers ("3일", "1월"): the token regex yields them as a word.
@@ -343,8 +359,9 @@ class TextAnalyzer:
             if digits:
                 norm = _normalise_number(digits.group())
                 numbers.setdefault(norm, tok)
-                units.add("#" + norm)
+                seq.append("#" + norm)
                 forms.setdefault("#" + norm, tok)
+                every.extend(seq[n_before:])
                 first_word = False
                 continue
             if self.lang == "en" and low.endswith(("'s", "’s")):
@@ -352,33 +369,39 @@ class TextAnalyzer:
             if self.lang == "en" and low in NUMBER_WORDS:
                 norm = NUMBER_WORDS[low]
                 numbers.setdefault(norm, tok)
-                units.add("#" + norm)
+                seq.append("#" + norm)
                 forms.setdefault("#" + norm, tok)
+                every.extend(seq[n_before:])
                 first_word = False
                 continue
             is_cap = tok[:1].isupper() and not tok.isupper() or (tok.isupper() and len(tok) > 1)
             is_date = low in DATE_WORDS and (tok[:1].isupper() or low not in {"may", "march", "sun"})
             if low in self.stops and not is_date:
+                every.append(low)
+                every.extend(seq[n_before:])
                 first_word = False
                 continue
             stem = self.stem(low)
             if not stem:
                 continue
-            units.add(stem)
+            seq.append(stem)
             forms.setdefault(stem, tok)
             if is_date:
                 names.setdefault(stem, tok)
             elif is_cap and (not first_word or low in capitalised_elsewhere) and len(low) > 1:
                 names.setdefault(stem, tok)
+            every.extend(seq[n_before:])
             first_word = False
         return Sentence(
             text=text,
-            units=frozenset(units),
+            units=frozenset(seq),
             numbers=tuple(numbers),
             number_forms=numbers,
             names=tuple(names),
             name_forms=names,
             forms=forms,
+            sequence=tuple(seq),
+            bigrams=frozenset(zip(every, every[1:])),
         )
 
 
