@@ -98,3 +98,14 @@ def test_with_cache_takes_true_a_path_or_nothing(tmp_path, monkeypatch):
     assert isinstance(wrapped, CachedJudge) and wrapped.path == tmp_path.joinpath(".sumjudge", "cache.db").relative_to(tmp_path)
     assert with_cache(inner, tmp_path / "x.db").path == tmp_path / "x.db"
     assert with_cache(wrapped, True) is wrapped
+
+
+async def test_the_library_takes_cache_in_create_summarization_scorer(tmp_path):
+    inner = scripted()
+    first = await create_summarization_scorer(model=inner, cache=tmp_path / "c.db").run(input=SOURCE, output=SUMMARY)
+    second = await create_summarization_scorer(model=inner, cache=tmp_path / "c.db").run(input=SOURCE, output=SUMMARY)
+    assert len(inner.requests) == 3
+    assert second.score == first.score and second.preprocess_step_result == first.preprocess_step_result
+    # Without cache= nothing is kept.
+    await create_summarization_scorer(model=inner).run(input=SOURCE, output=SUMMARY)
+    assert len(inner.requests) == 6

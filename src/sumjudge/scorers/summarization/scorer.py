@@ -15,12 +15,14 @@ import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, fields
+from os import PathLike
 from typing import Any
 
 from pydantic import BaseModel, computed_field
 
 from ...errors import ConfigurationError
 from ...judges.base import ChatMessage, JudgeModel, JudgeRequest, ModelConfig, StepInputs, Usage
+from ...judges.cache import with_cache
 from ...judges.registry import DEFAULT_MODEL, MODEL_ENV_VAR, resolve_judge
 from ...messages import SourceExtractor, select_source, select_summary
 from ..pipeline import PipelineScorer, RunContext
@@ -352,15 +354,19 @@ _NOTICE = (
 def create_summarization_scorer(
     model: str | ModelConfig | JudgeModel | None = None,
     options: SummarizationOptions | Mapping[str, Any] | None = None,
+    *,
+    cache: bool | str | PathLike[str] | None = None,
 ) -> SummarizationScorer:
     """Create a summarization scorer.
 
     ``model`` is ``"provider/model"``, a :class:`ModelConfig`, or a judge object; omitted, it is
     ``SUMJUDGE_MODEL`` or else the offline lexical judge (said once on standard error).
     Options are checked here: ``max_questions < 1`` or ``scale <= 0`` raise ``ValueError``.
+    ``cache``: ``True`` keeps judge replies in ``.sumjudge/cache.db`` (or give a path), so
+    re-running an evaluation costs no calls and gives the same verdicts.
     """
     opts = SummarizationOptions.coerce(options)
-    judge = resolve_judge(model)
+    judge = with_cache(resolve_judge(model), cache)
     if model is None and judge.model_id == DEFAULT_MODEL:
         print(_NOTICE, file=sys.stderr)
     return SummarizationScorer(judge, opts)
