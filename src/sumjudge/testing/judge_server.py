@@ -68,8 +68,8 @@ class RecordedRequest:
 
     @property
     def prompt(self) -> str:
-        """Every message's content, joined."""
-        return "\n".join(str(m.get("content", "")) for m in self.messages)
+        """Every message's text, joined (content given as a list of parts counts its text parts)."""
+        return "\n".join(content_text(m.get("content")) for m in self.messages)
 
     @property
     def response_format(self) -> dict[str, Any] | None:
@@ -88,6 +88,15 @@ class RecordedRequest:
     @property
     def step(self) -> str | None:
         return step_of(self.schema, self.response_format)
+
+
+def content_text(content: Any) -> str:
+    """A message's text: a string as is, a list of parts (``{"type": "text", "text": ...}``) joined."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict) and p.get("type") == "text")
+    return "" if content is None else str(content)
 
 
 def structured_form(rf: dict[str, Any] | None) -> str | None:
@@ -297,7 +306,7 @@ class SummarizationBrain:
     @staticmethod
     def questions_in(request: RecordedRequest) -> list[str]:
         """The questions a coverage request lists, in order."""
-        text = "\n".join(str(m.get("content", "")) for m in request.messages if m.get("role") == "user")
+        text = "\n".join(content_text(m.get("content")) for m in request.messages if m.get("role") == "user")
         ours = list(dict.fromkeys(m.group(0) for m in _QUESTION.finditer(text)))
         if ours:
             return ours
@@ -413,7 +422,7 @@ class JudgeServer:
 
     def start(self) -> JudgeServer:
         handler = _make_handler(self)
-        httpd = ThreadingHTTPServer((self._host, self._port), handler)
+        httpd = _Server((self._host, self._port), handler)
         httpd.daemon_threads = True
         self._httpd = httpd
         self._thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
@@ -545,7 +554,8 @@ class JudgeServer:
     def _completion(
         self, request: RecordedRequest, text: str, finish: str, headers: dict[str, str], delay: float
     ) -> tuple[int, dict[str, str], bytes, float]:
-        prompt_tokens = count_tokens(request.prompt)
+        rf = request.response_format
+        prompt_tokens = count_tokens(request.prompt + (json.dumps(rf, ensure_ascii=False) if rf else ""))
         completion_tokens = count_tokens(text)
         with self._lock:
             self.chat_calls += 1
@@ -610,6 +620,11 @@ class JudgeServer:
         finally:
             with self._lock:
                 self.in_flight -= 1
+
+
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 1024  # the default (5) makes bursts of connections wait for a SYN retry (1 s)
+    allow_reuse_address = True
 
 
 def _json(value: Any) -> bytes:
