@@ -55,6 +55,9 @@ class LexicalSettings:
     """Largest number of consecutive source sentences a claim may draw on."""
     support_threshold: float = 0.9
     """Share of a claim's content units that the window must hold."""
+    allow_missing: int = 1
+    """A claim of ``long_claim`` units or more may miss this many and still be supported."""
+    long_claim: int = 8
     pair_threshold: float = 0.6
     """Share of the claim's neighbouring content-unit pairs that must stand close together in
     one source sentence of the window (catches words re-combined into a different fact)."""
@@ -265,7 +268,9 @@ class LexicalJudge:
                 problems.append(f"{shown!r} does not occur in the source")
 
         share = len(found) / claim.content if claim.content else 0.0
-        if share < self.settings.support_threshold:
+        n_missing = claim.content - len(found)
+        lenient = claim.content >= self.settings.long_claim and n_missing <= self.settings.allow_missing
+        if share < self.settings.support_threshold and not lenient:
             missing = [u for u in claim.units if u not in found and not u.startswith("#")]
             missing_names = {claim.name_forms.get(x, "") for x in claim.names}
             words = sorted({claim.forms.get(u, u) for u in missing} - missing_names)

@@ -415,7 +415,7 @@ def capitalised_words(text: str) -> frozenset[str]:
 
 def _strip_particle(word: str) -> str:
     for p in KO_PARTICLES:
-        if len(word) > len(p) and word.endswith(p):
+        if len(word) >= len(p) + 2 and word.endswith(p):
             return word[: -len(p)]
     return word
 

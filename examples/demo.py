@@ -1,0 +1,86 @@
+"""Score the bundled example summaries with the default judge and print what it found.
+
+    python examples/demo.py [--data examples/summaries.jsonl] [--out out/demo.jsonl] [--model M]
+
+Each row of the data is ``{id, source, summary, ...}``: a few short documents (English and
+Korean), each with summaries that differ in ways a reader can see: faithful and complete, a
+verbatim copy, one invented number, one wrong name, half the facts left out, an empty one.
+With no ``--model`` (and no ``SUMJUDGE_MODEL``) the offline lexical judge is used: no key, no
+network, no model download.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from sumjudge import create_summarization_scorer, run_evals_sync
+
+HERE = Path(__file__).resolve().parent
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    with path.open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def score_examples(rows: list[dict[str, Any]], model: str | None = None) -> list[dict[str, Any]]:
+    """Score each row; one record per row with its score, both axes, the reason and the verdicts."""
+    scorer = create_summarization_scorer(model)
+    result = run_evals_sync(
+        [{"input": r["source"], "output": r["summary"]} for r in rows], [scorer], concurrency=4
+    )
+    records = []
+    for row, item in zip(rows, result.items):
+        res = item.results[scorer.id]
+        records.append(
+            {
+                "id": row["id"],
+                "kind": row.get("kind"),
+                "score": res.score,
+                "alignment": round(res.alignment_score, 2),
+                "coverage": round(res.coverage_score, 2),
+                "reason": res.reason,
+                "result": res.model_dump(mode="json"),
+            }
+        )
+    return records
+
+
+def print_table(records: list[dict[str, Any]]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="sumjudge demo: summarization scores", show_lines=False)
+    table.add_column("item", no_wrap=True)
+    table.add_column("score", justify="right")
+    table.add_column("alignment", justify="right")
+    table.add_column("coverage", justify="right")
+    table.add_column("reason", overflow="fold")
+    for r in records:
+        reason = r["reason"] if len(r["reason"]) <= 160 else r["reason"][:159] + "…"
+        table.add_row(r["id"], f"{r['score']:.2f}", f"{r['alignment']:.2f}", f"{r['coverage']:.2f}", reason)
+    Console().print(table)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--data", type=Path, default=HERE / "summaries.jsonl")
+    p.add_argument("--out", type=Path, default=Path("out/demo.jsonl"))
+    p.add_argument("--model", default=None, help="judge 'provider/model' (default: the offline lexical judge)")
+    args = p.parse_args(argv)
+    records = score_examples(load(args.data), args.model)
+    print_table(records)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    with args.out.open("w", encoding="utf-8") as fh:
+        for r in records:
+            fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+    print(f"wrote {len(records)} results to {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
