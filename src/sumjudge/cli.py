@@ -234,7 +234,7 @@ async def _score(
 
             write_report(report, run, stats, lambda: store.iter_items(run.id), scale=scale)
         if not quiet:
-            console.print(summary_table(stats, title=f"run {run.id} ({model_id})"))
+            console.print(summary_table(stats, title=f"run {run.id}"))
             if stats.errors:
                 console.print(
                     f"sumjudge: {stats.errors} item(s) failed; see the 'error' field, or "

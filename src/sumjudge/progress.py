@@ -83,7 +83,7 @@ def _fmt(value: float | None, digits: int = 3) -> str:
 
 def summary_table(stats: RunStats, *, title: str = "summary") -> Table:
     """count, mean, median, p10, mean alignment, mean coverage, zero scores, errors, total tokens."""
-    table = Table(title=title, show_header=False, title_justify="left", min_width=len(title) + 2)
+    table = Table(title=title, show_header=False, title_justify="left")
     table.add_column("figure", style="bold")
     table.add_column("value", justify="right")
     for name, value in (

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import sqlite3
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -96,6 +98,7 @@ class CachedJudge:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
+        self._lock = threading.Lock()  # run_sync may call from another thread; one connection, serialized
         self.hits = 0
         self.misses = 0
 
@@ -112,7 +115,8 @@ class CachedJudge:
 
     async def generate(self, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
         key = request_key(self.model_id, request, self._settings)
-        row = self._db.execute("SELECT output, raw FROM replies WHERE key = ?", (key,)).fetchone()
+        with self._lock:
+            row = self._db.execute("SELECT output, raw FROM replies WHERE key = ?", (key,)).fetchone()
         if row is not None:
             try:
                 output = request.output_type.model_validate_json(row[0])
@@ -123,24 +127,25 @@ class CachedJudge:
                 return JudgeReply(output=output, usage=Usage(), raw=row[1])
         self.misses += 1
         reply = await self.inner.generate(request)
-        self._db.execute(
-            "INSERT OR REPLACE INTO replies (key, model_id, step, output, raw, prompt_tokens,"
-            " completion_tokens, created_at) VALUES (?,?,?,?,?,?,?,?)",
-            (
-                key,
-                self.model_id,
-                request.step,
-                reply.output.model_dump_json(),
-                reply.raw,
-                reply.usage.prompt_tokens,
-                reply.usage.completion_tokens,
-                time.time(),
-            ),
-        )
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO replies (key, model_id, step, output, raw, prompt_tokens,"
+                " completion_tokens, created_at) VALUES (?,?,?,?,?,?,?,?)",
+                (
+                    key,
+                    self.model_id,
+                    request.step,
+                    reply.output.model_dump_json(),
+                    reply.raw,
+                    reply.usage.prompt_tokens,
+                    reply.usage.completion_tokens,
+                    time.time(),
+                ),
+            )
         return reply
 
 
-def with_cache(judge: JudgeModel, cache: bool | str | Path | None) -> JudgeModel:
+def with_cache(judge: JudgeModel, cache: bool | str | os.PathLike[str] | None) -> JudgeModel:
     """``cache=`` as the library takes it: falsy for none, ``True`` for ``.sumjudge/cache.db``, or a path."""
     if not cache:
         return judge
