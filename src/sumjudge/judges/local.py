@@ -11,7 +11,9 @@ schema-valid JSON instead of being cut off. Replies are still validated with pyd
 re-asked through :func:`~sumjudge.judges.structured.generate_structured`.
 
 Settings travel in ``ModelConfig.extra``: ``n_ctx`` (context tokens, default 8192),
-``n_threads`` (default: llama.cpp's choice), ``max_items`` (array items when the request does
+``n_threads`` (default: half the CPUs, as llama-cpp-python does), ``n_threads_batch`` (threads
+for reading the prompt; default: the same as ``n_threads``, not every CPU, because llama.cpp's
+spinning threads slow to a crawl when the machine is shared with other work), ``max_items`` (array items when the request does
 not fix them, default 10), ``max_string_chars`` (characters per claim, question or reason,
 default 200), ``seed``.
 """
@@ -22,6 +24,7 @@ import asyncio
 import importlib
 import importlib.metadata
 import importlib.util
+import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -103,13 +106,14 @@ def resolve_model_path(name: str) -> Path:
 class LocalSettings:
     n_ctx: int = DEFAULT_N_CTX
     n_threads: int | None = None
+    n_threads_batch: int | None = None
     seed: int | None = None
     max_items: int = DEFAULT_MAX_ITEMS
     max_string_chars: int = DEFAULT_MAX_STRING_CHARS
 
     @classmethod
     def from_extra(cls, extra: dict[str, Any]) -> LocalSettings:
-        known = {"n_ctx", "n_threads", "seed", "max_items", "max_string_chars"}
+        known = {"n_ctx", "n_threads", "n_threads_batch", "seed", "max_items", "max_string_chars"}
         unknown = sorted(set(extra) - known)
         if unknown:
             raise ConfigurationError(
@@ -125,6 +129,11 @@ class LocalSettings:
                 f"max_string_chars >= {_MIN_STRING_CHARS}"
             )
         return settings
+
+    def threads(self) -> tuple[int, int]:
+        """(threads for generating, threads for reading the prompt)."""
+        n = self.n_threads or max(1, (os.cpu_count() or 2) // 2)
+        return n, self.n_threads_batch or n
 
 
 @dataclass
@@ -145,10 +154,11 @@ class _ModelCache:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._models: dict[tuple[str, int, int | None, int | None], _LoadedModel] = {}
+        self._models: dict[tuple[str, int, int, int, int | None], _LoadedModel] = {}
 
     def get(self, path: Path, settings: LocalSettings) -> _LoadedModel:
-        key = (str(path), settings.n_ctx, settings.n_threads, settings.seed)
+        n_threads, n_threads_batch = settings.threads()
+        key = (str(path), settings.n_ctx, n_threads, n_threads_batch, settings.seed)
         with self._lock:
             model = self._models.get(key)
             if model is None:
@@ -156,10 +166,10 @@ class _ModelCache:
                 kwargs: dict[str, Any] = {
                     "model_path": str(path),
                     "n_ctx": settings.n_ctx,
+                    "n_threads": n_threads,
+                    "n_threads_batch": n_threads_batch,
                     "verbose": False,
                 }
-                if settings.n_threads is not None:
-                    kwargs["n_threads"] = settings.n_threads
                 if settings.seed is not None:
                     kwargs["seed"] = settings.seed
                 try:

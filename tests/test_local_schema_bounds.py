@@ -1,0 +1,118 @@
+"""Bounding the judge's schema so a grammar-constrained model always ends its JSON (no model needed)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from sumjudge.judges.base import JudgeRequest, StepInputs
+from sumjudge.judges.local import LocalSettings, fit_schema
+from sumjudge.judges.schema_bounds import SchemaBounds, bound_schema, max_reply_chars, max_reply_tokens
+from sumjudge.judges.structured import strict_json_schema
+from sumjudge.scorers.summarization.verdicts import AlignmentOutput, CoverageOutput, QuestionsOutput
+
+
+def _walk(node: Any, path: str = "$"):
+    if isinstance(node, dict):
+        yield path, node
+        for key, value in node.items():
+            yield from _walk(value, f"{path}.{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _walk(value, f"{path}[{i}]")
+
+
+def _unbounded(schema: dict[str, Any]) -> list[str]:
+    bad = []
+    for path, node in _walk(schema):
+        if node.get("type") == "string" and "maxLength" not in node:
+            bad.append(path)
+        if node.get("type") == "array" and "maxItems" not in node:
+            bad.append(path)
+    return bad
+
+
+@pytest.mark.parametrize(
+    ("output_type", "inputs"),
+    [
+        (AlignmentOutput, StepInputs(source="s", summary="t")),
+        (QuestionsOutput, StepInputs(source="s", max_questions=4)),
+        (CoverageOutput, StepInputs(summary="t", questions=["a?", "b?"])),
+    ],
+)
+def test_every_array_and_string_is_bounded(output_type: Any, inputs: StepInputs) -> None:
+    for raw in (output_type.model_json_schema(), strict_json_schema(output_type)):
+        schema = bound_schema(raw, inputs)
+        assert _unbounded(schema) == []
+        assert "$ref" not in json.dumps(schema)
+
+
+def test_array_bounds_follow_the_request() -> None:
+    questions = bound_schema(QuestionsOutput.model_json_schema(), StepInputs(source="s", max_questions=4))
+    assert questions["properties"]["questions"]["maxItems"] == 4
+
+    coverage = bound_schema(CoverageOutput.model_json_schema(), StepInputs(summary="t", questions=["a?", "b?", "c?"]))
+    arr = coverage["properties"]["coverage"]
+    assert (arr["minItems"], arr["maxItems"]) == (3, 3)  # exactly one verdict per question
+
+    alignment = bound_schema(
+        AlignmentOutput.model_json_schema(), StepInputs(source="s", summary="t"), SchemaBounds(max_items=5)
+    )
+    assert alignment["properties"]["alignment"]["maxItems"] == 5
+    item = alignment["properties"]["alignment"]["items"]
+    assert item["properties"]["reason"]["maxLength"] == 200
+    assert item["properties"]["claim"]["minLength"] == 1
+
+
+def test_max_tokens_covers_the_longest_reply_the_schema_allows() -> None:
+    schema = bound_schema(
+        CoverageOutput.model_json_schema(),
+        StepInputs(summary="t", questions=["a?", "b?"]),
+        SchemaBounds(max_string_chars=10),
+    )
+    longest = {"coverage": [{"question": "q" * 10, "answered": False, "reason": "r" * 10}] * 2}
+    pretty_enough = json.dumps(longest, separators=(", ", ": "))  # one space after each mark, as the grammar allows
+    assert len(pretty_enough) <= max_reply_chars(schema)
+    assert max_reply_tokens(schema) >= len(pretty_enough)
+
+
+def test_an_unbounded_schema_has_no_reply_size() -> None:
+    with pytest.raises(ValueError, match="unbounded"):
+        max_reply_chars(QuestionsOutput.model_json_schema()["properties"]["questions"])
+
+
+def _alignment_request() -> JudgeRequest[AlignmentOutput]:
+    return JudgeRequest(
+        step="alignment", messages=[], output_type=AlignmentOutput, inputs=StepInputs(source="s", summary="t")
+    )
+
+
+def test_bounds_shrink_to_fit_a_small_budget() -> None:
+    base = strict_json_schema(AlignmentOutput)
+    settings = LocalSettings()
+    roomy, roomy_tokens = fit_schema(base, _alignment_request(), settings, budget=100_000)
+    tight, tight_tokens = fit_schema(base, _alignment_request(), settings, budget=300)
+    assert tight_tokens <= 300 < roomy_tokens
+    roomy_item = roomy["properties"]["alignment"]
+    tight_item = tight["properties"]["alignment"]
+    assert tight_item["maxItems"] >= 1
+    assert (
+        tight_item["items"]["properties"]["reason"]["maxLength"]
+        < roomy_item["items"]["properties"]["reason"]["maxLength"]
+        or tight_item["maxItems"] < roomy_item["maxItems"]
+    )
+
+
+def test_fixed_verdict_count_is_kept_when_shrinking() -> None:
+    request = JudgeRequest(
+        step="coverage",
+        messages=[],
+        output_type=CoverageOutput,
+        inputs=StepInputs(summary="t", questions=[f"q{i}?" for i in range(6)]),
+    )
+    schema, tokens = fit_schema(strict_json_schema(CoverageOutput), request, LocalSettings(), budget=700)
+    arr = schema["properties"]["coverage"]
+    assert (arr["minItems"], arr["maxItems"]) == (6, 6)
+    assert tokens <= 700
