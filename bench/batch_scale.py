@@ -20,8 +20,10 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
+from sumjudge.datasets import Dataset
 from sumjudge.testing.judge_server import JudgeServer
 
 WORDS = ("council approved homes river budget school station museum harbour bridge library market "
@@ -38,6 +40,18 @@ def make_data(path: Path, n: int) -> None:
             source = " ".join(sentences)  # about 1.6 kB
             summary = " ".join(sentences[:3])
             fh.write(json.dumps({"id": f"doc-{i}", "source": source, "summary": summary}) + "\n")
+
+
+def validation_peak(path: Path) -> tuple[float, float]:
+    """(seconds, peak MiB allocated by Python) of the validation pass alone, measured in this process."""
+    tracemalloc.start()
+    start = time.perf_counter()
+    with Dataset(path) as dataset:
+        dataset.validate()
+    seconds = time.perf_counter() - start
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return seconds, peak / 2**20
 
 
 def run_cli(args: list[str], env: dict[str, str]) -> tuple[float, int, int]:
@@ -64,8 +78,9 @@ def main() -> None:
 
     print(f"machine: {platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
     print(f"server: JudgeServer(latency={args.latency}), SummarizationBrain; --concurrency {args.concurrency}")
-    print("| items | judge calls | wall (s) | items/s | peak RSS (MiB) | resumed re-run (s) | re-run RSS (MiB) | report (MB) |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| items | input (MB) | validation (s) | validation peak (MiB) | judge calls | wall (s) | items/s "
+          "| peak RSS (MiB) | resumed re-run (s) | re-run RSS (MiB) | report (MB) |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as tmp, JudgeServer(latency=args.latency, record=False) as server:
         env = {**os.environ, "OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": "bench"}
         for n in args.sizes:
@@ -73,6 +88,7 @@ def main() -> None:
             base.mkdir()
             data = base / "data.jsonl"
             make_data(data, n)
+            v_seconds, v_peak = validation_peak(data)
             cmd = ["score", str(data), "--model", "openai/test-model", "--concurrency", str(args.concurrency),
                    "--store", str(base / "runs.db"), "--out", str(base / "out.jsonl"),
                    "--report", str(base / "report.html"), "--quiet"]
@@ -85,7 +101,7 @@ def main() -> None:
             assert lines == n, f"{lines} lines in --out for {n} items"
             assert server.chat_calls - calls_before == calls, "the resumed run called the judge"
             report_mb = (base / "report.html").stat().st_size / 1e6
-            print(f"| {n:,} | {calls:,} | {seconds:.1f} | {n / seconds:.0f} | {rss} | {again:.1f} | {rss_again} | {report_mb:.1f} |",
+            print(f"| {n:,} | {data.stat().st_size / 1e6:.1f} | {v_seconds:.2f} | {v_peak:.2f} | {calls:,} | {seconds:.1f} | {n / seconds:.0f} | {rss} | {again:.1f} | {rss_again} | {report_mb:.1f} |",
                   flush=True)
 
 

@@ -115,6 +115,8 @@ def test_a_run_writes_one_line_per_item_with_scores_verdicts_and_usage(tmp_path,
     # The end table is on standard error; standard output stays clean.
     assert "mean" in result.stderr and "0.670" in result.stderr and "p10" in result.stderr
     assert result.stdout == ""
+    # Not a terminal: no live progress in the log, only the end table.
+    assert "items/s" not in result.stderr
 
 
 def test_fail_under_exits_1_when_the_mean_is_below(tmp_path, server):
@@ -122,6 +124,7 @@ def test_fail_under_exits_1_when_the_mean_is_below(tmp_path, server):
     data = write_jsonl(tmp_path / "d.jsonl", rows(3))
     below = score(tmp_path, str(data), "--model", MODEL, "--fail-under", "0.6", "--quiet")
     assert below.exit_code == 1
+    assert below.stderr == ""  # --quiet
     calls = server.chat_calls
     # The same command again resumes the finished run: same verdict, no new calls.
     assert score(tmp_path, str(data), "--model", MODEL, "--fail-under", "0.5", "--quiet").exit_code == 0

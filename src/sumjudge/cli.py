@@ -71,9 +71,9 @@ def main() -> None:
               help="Write a self-contained HTML report.")
 @click.option("--fail-under", type=float, default=None, metavar="X",
               help="Exit 1 when the mean score is below X.")
-@click.option("--source-field", default="source", show_default=True)
-@click.option("--summary-field", default="summary", show_default=True)
-@click.option("--id-field", default="id", show_default=True)
+@click.option("--source-field", default="source", show_default=True, help="Field (or CSV column) holding the source text.")
+@click.option("--summary-field", default="summary", show_default=True, help="Field (or CSV column) holding the summary.")
+@click.option("--id-field", default="id", show_default=True, help="Field holding the item id (else the row number).")
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv"]), default=None,
               help="Input format (default: from the extension; sniffed for standard input).")
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), default=None,
