@@ -84,10 +84,12 @@ def test_a_killed_run_resumes_and_judges_again_only_what_was_in_flight(tmp_path)
         again = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
         assert again.returncode == 0, again.stderr
         judged_again = items_asked_about(server, mark)
+        requests_again = len(server.chat_requests()) - mark
 
     everything = {f"doc-{i:03d}" for i in range(1, N + 1)}
     # Nothing that finished is judged again; everything that did not is judged now.
     assert judged_again == everything - done_at_kill
+    assert requests_again == 3 * len(everything - done_at_kill)  # alignment, questions, coverage each
     # Of the items the killed run had started, only those in flight at the kill are judged twice.
     assert judged_again & started_before == in_flight
     # Every item appears exactly once in --out, with a score.
