@@ -82,8 +82,9 @@ pytestmark_browser = pytest.mark.skipif(
 
 
 @pytest.fixture
-def browser(tmp_path):
+def browser(tmp_path, monkeypatch):
     webdriver = pytest.importorskip("selenium.webdriver")
+    monkeypatch.setenv("SE_OFFLINE", "true")  # Selenium Manager must not download anything
     from selenium.webdriver.chrome.service import Service
 
     opts = webdriver.ChromeOptions()
