@@ -244,7 +244,7 @@ async def _score(
                 console.print(f"sumjudge: report written to {report}")
 
     if stats.count == 0:
-        console.print("sumjudge: no item could be scored") if not quiet else None
+        console.print("sumjudge: no item could be scored")
         return EXIT_BELOW
     if fail_under is not None and stats.mean is not None and stats.mean < fail_under:
         if not quiet:
