@@ -35,6 +35,8 @@ class ProviderSpec:
     requires_key: bool = True
     structured: StructuredMode = "json_schema"
     label: str = ""
+    key_env_aliases: tuple[str, ...] = ()
+    """Further variables read for the key, after ``key_env`` (e.g. ``GEMINI_API_KEY``)."""
 
     @property
     def key_env(self) -> str:
@@ -66,7 +68,7 @@ PROVIDERS: dict[str, ProviderSpec] = {
         ),
         _p("openrouter", "openai_compat", "https://openrouter.ai/api/v1", label="OpenRouter"),
         _p("groq", "openai_compat", "https://api.groq.com/openai/v1", label="Groq"),
-        _p("together", "openai_compat", "https://api.together.xyz/v1", label="Together AI"),
+        _p("together", "openai_compat", "https://api.together.ai/v1", label="Together AI"),
         _p("deepseek", "openai_compat", "https://api.deepseek.com/v1", structured="json_object", label="DeepSeek"),
         _p("mistral", "openai_compat", "https://api.mistral.ai/v1", label="Mistral"),
         _p("xai", "openai_compat", "https://api.x.ai/v1", label="xAI"),
@@ -76,6 +78,7 @@ PROVIDERS: dict[str, ProviderSpec] = {
             "openai_compat",
             "https://generativelanguage.googleapis.com/v1beta/openai",
             label="Google Gemini (OpenAI-compatible endpoint)",
+            key_env_aliases=("GEMINI_API_KEY",),
         ),
         _p("anthropic", "anthropic", "https://api.anthropic.com", label="Anthropic"),
         _p("local", "local", requires_key=False, label="llama.cpp in process"),
@@ -107,11 +110,12 @@ def resolve_api_key(spec: ProviderSpec, config: ModelConfig) -> str | None:
     """The API key to send, or ``None`` for servers that need none; fails naming the variable."""
     if config.api_key is not None:
         return config.api_key.get_secret_value()
-    key = os.environ.get(spec.key_env)
-    if key:
-        return key
+    for env_var in (spec.key_env, *spec.key_env_aliases):
+        key = os.environ.get(env_var)
+        if key:
+            return key
     if spec.requires_key:
-        raise MissingAPIKeyError(spec.name, spec.key_env)
+        raise MissingAPIKeyError(spec.name, " or ".join((spec.key_env, *spec.key_env_aliases)))
     return None
 
 
