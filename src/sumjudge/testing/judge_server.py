@@ -32,6 +32,7 @@ import argparse
 import json
 import math
 import re
+import sys
 import threading
 import time
 from collections import deque
@@ -625,6 +626,13 @@ class JudgeServer:
 class _Server(ThreadingHTTPServer):
     request_queue_size = 1024  # the default (5) makes bursts of connections wait for a SYN retry (1 s)
     allow_reuse_address = True
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client that hangs up mid-reply (a timeout, Ctrl-C, a killed batch) is expected here.
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
 
 
 def _json(value: Any) -> bytes:
