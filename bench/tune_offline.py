@@ -1,6 +1,9 @@
 """Quick tuning loop for the offline judge on SummEval (the judge called directly, no scorer).
 
-python bench/tune_offline.py [key=value ...]   e.g. support_threshold=0.75
+python bench/tune_offline.py [key=value ...]   e.g. support_threshold=0.75 fact_split=phrases
+
+Besides the figure over all 100 documents it prints the two halves (documents sorted by id,
+alternating: A = even places, B = odd places), so that a setting chosen on A can be checked on B.
 """
 import json, sys, os, time
 from dataclasses import replace
@@ -14,7 +17,8 @@ rows = [json.loads(l) for l in open(os.path.join(D, "summeval_summaries.jsonl"))
 kw = {}
 for a in sys.argv[1:]:
     k, v = a.split("=")
-    kw[k] = type(getattr(LexicalSettings(), k))(v)
+    t0 = type(getattr(LexicalSettings(), k))
+    kw[k] = (v == "True") if t0 is bool else t0(v)
 j = LexicalJudge(replace(LexicalSettings(), **kw))
 t = time.perf_counter()
 al, cv = [], []
@@ -31,10 +35,12 @@ for r in rows:
 el = time.perf_counter() - t
 al, cv = np.array(al), np.array(cv)
 ov = np.minimum(al, cv)
-def summ(metric, field):
+half = {d: n % 2 for n, d in enumerate(sorted(docs))}
+def summ(metric, field, which=None):
     by = {}
     for i, r in enumerate(rows):
-        by.setdefault(r["doc_id"], []).append(i)
+        if which is None or half[r["doc_id"]] == which:
+            by.setdefault(r["doc_id"], []).append(i)
     rs, ts = [], []
     for idx in by.values():
         h = np.array([rows[i][field] for i in idx]); m = metric[idx]
@@ -44,5 +50,6 @@ def summ(metric, field):
     return np.mean(rs), np.mean(ts), pearsonr(metric, [r[field] for r in rows])[0]
 for name, m in [("align", al), ("cover", cv), ("overall", ov)]:
     for f in ("consistency", "relevance"):
-        print(f"{name:8s} {f:12s} rho={summ(m,f)[0]:.3f} tau={summ(m,f)[1]:.3f} pooled r={summ(m,f)[2]:.3f}")
+        print(f"{name:8s} {f:12s} rho={summ(m,f)[0]:.3f} tau={summ(m,f)[1]:.3f} pooled r={summ(m,f)[2]:.3f}"
+              f"  rho half A={summ(m,f,0)[0]:.3f} B={summ(m,f,1)[0]:.3f}")
 print(f"mean align {al.mean():.3f} mean cover {cv.mean():.3f}  {el:.1f}s")

@@ -163,3 +163,21 @@ def test_language_detection_by_script_and_function_words() -> None:
     assert detect_language(SOURCE) == "en"
     assert detect_language("Der Rat hat am Dienstag beschlossen, dass die Bibliothek gebaut wird.") == "de"
     assert detect_language("今天天气很好。") == "zh"
+
+
+def test_phrase_facts_ask_one_statement_per_question() -> None:
+    from sumjudge.judges.offline.lexical import LexicalJudge, LexicalSettings
+
+    source = (
+        "The Queen's Guard was left red-faced after he slipped on a manhole cover during the Changing of the Guard "
+        "- and unfortunately for him the entire incident was caught on camera by a tourist."
+    )
+    judge = LexicalJudge(LexicalSettings(fact_split="phrases"))
+    qs = judge.questions(source, 10).questions
+    assert len(qs) == 3
+    assert qs[2] == "Is it true that unfortunately for him the entire incident was caught on camera by a tourist?"
+    answered = [v.answered for v in judge.cover(qs, "The whole incident was caught on camera by a tourist.").coverage]
+    assert answered == [False, False, True]
+    # the default keeps a sentence of this length whole: one question that the short summary does not answer
+    whole = LexicalJudge().questions(source, 10).questions
+    assert len(whole) == 1

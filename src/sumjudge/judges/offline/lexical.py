@@ -43,6 +43,7 @@ from .text import (
     detect_language,
     normalise_space,
     split_clauses,
+    split_fact_phrases,
     split_sentences,
 )
 
@@ -78,6 +79,13 @@ class LexicalSettings:
     entity_weight: float = 0.2
     redundancy: float = 0.6
     """A candidate fact sharing more than this share of its units with a chosen one is skipped."""
+    fact_split: str = "clauses"
+    """How source sentences become candidate facts: ``"phrases"`` splits every sentence into the
+    short statements it joins (at ``;``, ``:``, a dash, and a comma or word that opens a clause:
+    "and", "but", "after", "who", "which", ...), so each question asks one fact; ``"clauses"``
+    splits only sentences longer than ``max_fact_words``, and only at coordinated clauses."""
+    min_fact_words: int = 5
+    """A phrase shorter than this stays joined to its neighbour."""
 
 
 @dataclass
@@ -320,7 +328,11 @@ class LexicalJudge:
         candidates: list[tuple[int, Sentence]] = []
         for i, s in enumerate(doc.sentences):
             parts = [s]
-            if len(s.text.split()) > cfg.max_fact_words:
+            if cfg.fact_split == "phrases":
+                pieces = split_fact_phrases(s.text, doc.lang, min_words=cfg.min_fact_words)
+                if len(pieces) > 1:
+                    parts = [analyser.analyse(c, capitalised_elsewhere=caps) for c in pieces]
+            elif len(s.text.split()) > cfg.max_fact_words:
                 clauses = split_clauses(s.text, doc.lang, min_words=6)
                 if len(clauses) > 1:
                     parts = [analyser.analyse(c, capitalised_elsewhere=caps) for c in clauses]

@@ -229,6 +229,48 @@ def split_clauses(sentence: str, lang: str, min_words: int = 4) -> list[str]:
     return merged
 
 
+_EN_PHRASE_SPLIT = regex.compile(
+    r"\s*(?:[;:]|\s[-–—]\s|,\s*(?:and|but|while|whereas|although|though|yet|so|as|after|before|when|because)\s|\s+(?:but|while|whereas|after|because|as|when|before)\s)\s*",
+    regex.IGNORECASE,
+)
+
+_LEADING_CONJUNCTION = regex.compile(r"^(?:and|but|so|yet|or)\s+", regex.IGNORECASE)
+
+
+def split_fact_phrases(sentence: str, lang: str, min_words: int = 5) -> list[str]:
+    """Split a source sentence into the short statements a question can ask about: at ``;``,
+    ``:``, a dash, and a word that opens a clause ("and", "but", "after", "because", ...). A
+    part shorter than ``min_words`` words stays joined to its neighbour, with the words between."""
+    if lang != "en":
+        return split_clauses(sentence, lang, min_words=min_words)
+    text = sentence.strip()
+    spans: list[list[int]] = []
+    pos = 0
+    for m in _EN_PHRASE_SPLIT.finditer(text):
+        if m.start() > pos:
+            spans.append([pos, m.start()])
+        pos = m.end()
+    if pos < len(text):
+        spans.append([pos, len(text)])
+    if len(spans) <= 1:
+        return [text]
+
+    def words(span: list[int]) -> int:
+        return len(text[span[0] : span[1]].split())
+
+    merged: list[list[int]] = []
+    for span in spans:
+        if merged and (words(span) < min_words or words(merged[-1]) < min_words):
+            merged[-1][1] = span[1]
+        else:
+            merged.append(span)
+    if len(merged) > 1 and words(merged[-1]) < min_words:
+        last = merged.pop()
+        merged[-1][1] = last[1]
+    out = [_LEADING_CONJUNCTION.sub("", text[a:b].strip()) for a, b in merged]
+    return [p for p in out if p]
+
+
 # --------------------------------------------------------------------------------------------------
 # Analysis of a sentence into comparable units.
 
