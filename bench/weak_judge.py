@@ -1,7 +1,8 @@
 """How often a weak local judge ends with a valid result: SmolLM2-135M on SummEval summaries.
 
 Scores the first N summaries of ``summeval_summaries.jsonl`` (file order: 16 systems per
-document, so questions are asked once per document and cached for the rest) with
+document, so questions are asked once per document and cached for the rest; with ``--spread``,
+one summary of each document instead, system ``i mod 16`` for document ``i``) with
 ``local/smollm2`` in process, one evaluation at a time, and reports:
 
 - the share of evaluations that ended with a valid result (no JudgeError after re-asks),
@@ -10,7 +11,7 @@ document, so questions are asked once per document and cached for the rest) with
   averaged), to show plainly that a 135M model's scores are poor,
 - the share of verdicts whose text is a bare placeholder ("..."), copied from the prompt's example.
 
-    .venv/bin/python bench/weak_judge.py /work/shared/data --items 100 [--time-budget 900] [--out weak.json]
+    .venv/bin/python bench/weak_judge.py /work/shared/data --items 100 [--spread] [--time-budget 900] [--out weak.json]
 
 ``--time-budget`` stops starting new evaluations after that many seconds (the report says how many ran).
 """
@@ -33,20 +34,22 @@ from sumjudge.errors import JudgeError
 from sumjudge.judges.base import ModelConfig
 
 
-def _load(data_dir: Path, items: int) -> list[dict[str, Any]]:
-    docs = {}
+def _load(data_dir: Path, items: int, spread: bool) -> list[dict[str, Any]]:
+    docs: dict[str, str] = {}
     with open(data_dir / "summeval_docs.jsonl", encoding="utf-8") as f:
         for line in f:
             d = json.loads(line)
             docs[d["doc_id"]] = d["source"]
-    rows = []
+    by_doc: dict[str, list[dict[str, Any]]] = {}
     with open(data_dir / "summeval_summaries.jsonl", encoding="utf-8") as f:
         for line in f:
             s = json.loads(line)
-            rows.append({**s, "source": docs[s["doc_id"]]})
-            if len(rows) >= items:
-                break
-    return rows
+            by_doc.setdefault(s["doc_id"], []).append({**s, "source": docs[s["doc_id"]]})
+    if spread:
+        rows = [summaries[i % len(summaries)] for i, summaries in enumerate(by_doc.values())]
+    else:
+        rows = [row for summaries in by_doc.values() for row in summaries]
+    return rows[:items]
 
 
 def _cpu() -> str:
@@ -83,14 +86,15 @@ def _doc_spearman(records: list[dict[str, Any]]) -> float | None:
 
 async def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("data_dir", type=Path, help="folder with summeval_docs.jsonl and summeval_summaries.jsonl")
+    ap.add_argument("data_dir", type=Path, help="folder with summeval_docs.jsonl, summeval_summaries.jsonl")
     ap.add_argument("--items", type=int, default=100)
+    ap.add_argument("--spread", action="store_true", help="one summary per document (no question cache)")
     ap.add_argument("--max-questions", type=int, default=5)
-    ap.add_argument("--time-budget", type=float, default=None, help="seconds; stop starting evaluations after")
+    ap.add_argument("--time-budget", type=float, default=None, help="seconds; start no evaluation after")
     ap.add_argument("--out", type=Path, default=None, help="write every evaluation's record here (JSON)")
     args = ap.parse_args()
 
-    rows = _load(args.data_dir, args.items)
+    rows = _load(args.data_dir, args.items, args.spread)
     scorer = create_summarization_scorer(
         model=ModelConfig(id="local/smollm2"), options={"max_questions": args.max_questions}
     )
@@ -100,7 +104,7 @@ async def main() -> int:
         if args.time_budget is not None and time.perf_counter() - started > args.time_budget:
             break
         t0 = time.perf_counter()
-        rec: dict[str, Any] = {"doc_id": row["doc_id"], "system_id": row["system_id"], "consistency": row["consistency"]}
+        rec: dict[str, Any] = {k: row[k] for k in ("doc_id", "system_id", "consistency")}
         try:
             result = await scorer.run(input=row["source"], output=row["summary"])
         except JudgeError as exc:
