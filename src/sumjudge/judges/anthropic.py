@@ -51,7 +51,8 @@ def import_anthropic() -> Any:
     try:
         return importlib.import_module("anthropic")
     except ImportError as exc:
-        raise MissingDependencyError("the anthropic SDK (needed by 'anthropic/...' judges)", INSTALL_LINE) from exc
+        what = "the anthropic SDK (needed by 'anthropic/...' judges)"
+        raise MissingDependencyError(what, INSTALL_LINE) from exc
 
 
 def split_system(messages: list[ChatMessage]) -> tuple[str | None, list[dict[str, str]]]:

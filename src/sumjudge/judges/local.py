@@ -13,9 +13,9 @@ re-asked through :func:`~sumjudge.judges.structured.generate_structured`.
 Settings travel in ``ModelConfig.extra``: ``n_ctx`` (context tokens, default 8192),
 ``n_threads`` (default: half the CPUs, as llama-cpp-python does), ``n_threads_batch`` (threads
 for reading the prompt; default: the same as ``n_threads``, not every CPU, because llama.cpp's
-spinning threads slow to a crawl when the machine is shared with other work), ``max_items`` (array items when the request does
-not fix them, default 10), ``max_string_chars`` (characters per claim, question or reason,
-default 200), ``seed``.
+spinning threads slow to a crawl when the machine is shared with other work), ``max_items``
+(array items when the request does not fix them, default 10), ``max_string_chars``
+(characters per claim, question or reason, default 200), ``seed``.
 """
 
 from __future__ import annotations
@@ -117,7 +117,8 @@ class LocalSettings:
         unknown = sorted(set(extra) - known)
         if unknown:
             raise ConfigurationError(
-                f"unknown setting(s) for the local judge: {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+                f"unknown setting(s) for the local judge: {', '.join(unknown)}; "
+                f"known: {', '.join(sorted(known))}"
             )
         try:
             settings = cls(**{k: (int(v) if v is not None else None) for k, v in extra.items()})
@@ -264,7 +265,8 @@ class LocalJudge:
             if budget < 64:
                 raise JudgeRequestError(
                     f"the prompt ({prompt_tokens} tokens) leaves no room for a reply in the local "
-                    f"model's context of {n_ctx} tokens; raise ModelConfig.extra['n_ctx'] or shorten the texts",
+                    f"model's context of {n_ctx} tokens; raise ModelConfig.extra['n_ctx'] "
+                    "or shorten the texts",
                     step=request.step,
                 )
             schema, max_tokens = fit_schema(base, request, self._settings, budget)

@@ -81,7 +81,9 @@ def as_chat_request(request: RecordedRequest) -> RecordedRequest:
     name, schema = _tool_schema(body)
     if schema is not None:
         chat["response_format"] = {"type": "json_schema", "json_schema": {"name": name, "schema": schema}}
-    return RecordedRequest(method=request.method, path=request.path, headers=request.headers, raw=request.raw, body=chat)
+    return RecordedRequest(
+        method=request.method, path=request.path, headers=request.headers, raw=request.raw, body=chat
+    )
 
 
 def _anthropic_error(message: str, kind: str) -> bytes:
@@ -140,7 +142,8 @@ class AnthropicServer(JudgeServer):
             return 0, {}, None, reply.delay
         if reply.status >= 400:
             kind = _ERROR_TYPES.get(reply.status, reply.error_type)
-            return reply.status, dict(reply.headers), _anthropic_error(reply.error or "error", kind), reply.delay
+            payload = _anthropic_error(reply.error or "error", kind)
+            return reply.status, dict(reply.headers), payload, reply.delay
 
         content: Any = reply.content if reply.content is not None else brain_answer
         if reply.transform is not None:
@@ -156,7 +159,8 @@ class AnthropicServer(JudgeServer):
             tool_input = content
             if reply.truncate:  # cut off inside the tool input: what arrives is incomplete
                 tool_input, stop = {}, "max_tokens"
-            blocks = [{"type": "tool_use", "id": f"toolu_{self.chat_calls + 1:06d}", "name": name, "input": tool_input}]
+            tool_id = f"toolu_{self.chat_calls + 1:06d}"
+            blocks = [{"type": "tool_use", "id": tool_id, "name": name, "input": tool_input}]
             out_text = json.dumps(content, ensure_ascii=False)
         return self._message(chat, model, blocks, stop, out_text, dict(reply.headers), reply.delay)
 
