@@ -287,3 +287,23 @@ def test_missing_api_key_names_the_variable(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with pytest.raises(ValueError, match="OPENAI_API_KEY"):
         create_summarization_scorer(model="openai/gpt-4o-mini")
+
+
+def test_default_judge_is_offline_and_said_once_on_stderr(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delenv("SUMJUDGE_MODEL", raising=False)
+    scorer = create_summarization_scorer()
+    assert scorer.judge.model_id == "offline/lexical"
+    err = capsys.readouterr().err
+    assert err.count("offline/lexical") == 1 and "SUMJUDGE_MODEL" in err
+    result = scorer.run_sync(input=SOURCE, output=SOURCE)
+    assert result.score == 1.0 and result.model == "offline/lexical"
+    assert capsys.readouterr().err == ""  # not again per evaluation
+
+
+def test_sumjudge_model_env_picks_the_judge_silently(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("SUMJUDGE_MODEL", "offline/lexical")
+    assert create_summarization_scorer().judge.model_id == "offline/lexical"
+    assert capsys.readouterr().err == ""
+    monkeypatch.setenv("SUMJUDGE_MODEL", "nosuch/x")
+    with pytest.raises(ConfigurationError, match="unknown provider"):
+        create_summarization_scorer()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import os
 import sys
 import threading
 from collections import OrderedDict
@@ -23,7 +24,7 @@ from pydantic import BaseModel, computed_field
 from ...errors import ConfigurationError
 from ...judges.base import ChatMessage, JudgeModel, JudgeRequest, ModelConfig, StepInputs, Usage
 from ...judges.cache import with_cache
-from ...judges.registry import DEFAULT_MODEL, MODEL_ENV_VAR, resolve_judge
+from ...judges.registry import MODEL_ENV_VAR, resolve_judge
 from ...messages import SourceExtractor, select_source, select_summary
 from ..pipeline import PipelineScorer, RunContext
 from . import prompts
@@ -367,6 +368,6 @@ def create_summarization_scorer(
     """
     opts = SummarizationOptions.coerce(options)
     judge = with_cache(resolve_judge(model), cache)
-    if model is None and judge.model_id == DEFAULT_MODEL:
-        print(_NOTICE, file=sys.stderr)
+    if model is None and not os.environ.get(MODEL_ENV_VAR, "").strip():
+        print(_NOTICE, file=sys.stderr)  # the default was chosen for the user: say what it is, once
     return SummarizationScorer(judge, opts)
