@@ -110,7 +110,7 @@ def score(
     resumes where it stopped.
     """
     from .datasets import Dataset, Fields
-    from .judges.registry import DEFAULT_MODEL, default_model_id
+    from .judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, default_model_id
 
     console = _stderr_console(quiet)
     fields = Fields(source=source_field, summary=summary_field, id=id_field)
@@ -124,11 +124,8 @@ def score(
         except SumjudgeError as exc:
             _fail(str(exc))
         model_id = model or default_model_id()
-        if model is None and model_id == DEFAULT_MODEL and not quiet:
-            console.print(
-                "sumjudge: no judge model named, using 'offline/lexical' (word overlap, no model). "
-                "Pass --model provider/model or set SUMJUDGE_MODEL for an LLM judge."
-            )
+        if default_chosen_for_user(model) and not quiet:
+            console.print(DEFAULT_JUDGE_NOTICE, markup=False, highlight=False)
         code = asyncio.run(
             _score(
                 dataset, info, console,

@@ -119,6 +119,19 @@ def resolve_api_key(spec: ProviderSpec, config: ModelConfig) -> str | None:
     return None
 
 
+DEFAULT_JUDGE_NOTICE = (
+    "sumjudge: no judge model named, using 'offline/lexical': a deterministic word-overlap judge that needs "
+    "no model. For an LLM judge name one, e.g. 'openai/gpt-4o-mini' or 'ollama/qwen2.5:7b' (model=..., "
+    f"--model, or {MODEL_ENV_VAR})."
+)
+"""Said once on standard error when sumjudge picks the default judge for the user."""
+
+
+def default_chosen_for_user(model: object) -> bool:
+    """True when no model was named anywhere, so the default judge should announce itself."""
+    return model is None and not os.environ.get(MODEL_ENV_VAR, "").strip()
+
+
 def default_model_id() -> str:
     """``SUMJUDGE_MODEL`` when set, else the offline lexical judge."""
     return os.environ.get(MODEL_ENV_VAR, "").strip() or DEFAULT_MODEL

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import os
 import sys
 import threading
 from collections import OrderedDict
@@ -24,7 +23,7 @@ from pydantic import BaseModel, computed_field
 from ...errors import ConfigurationError
 from ...judges.base import ChatMessage, JudgeModel, JudgeRequest, ModelConfig, StepInputs, Usage
 from ...judges.cache import with_cache
-from ...judges.registry import MODEL_ENV_VAR, resolve_judge
+from ...judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, resolve_judge
 from ...messages import SourceExtractor, select_source, select_summary
 from ..pipeline import PipelineScorer, RunContext
 from . import prompts
@@ -345,13 +344,6 @@ def _reason(source: str, summary: str, pre: SummarizationPreprocess, ana: Summar
     return " ".join(parts)
 
 
-_NOTICE = (
-    "sumjudge: no judge model named, using 'offline/lexical': a deterministic word-overlap judge that needs "
-    "no model. For an LLM judge pass model='provider/model' (e.g. 'openai/gpt-4o-mini', 'ollama/qwen2.5') "
-    f"or set {MODEL_ENV_VAR}."
-)
-
-
 def create_summarization_scorer(
     model: str | ModelConfig | JudgeModel | None = None,
     options: SummarizationOptions | Mapping[str, Any] | None = None,
@@ -368,6 +360,6 @@ def create_summarization_scorer(
     """
     opts = SummarizationOptions.coerce(options)
     judge = with_cache(resolve_judge(model), cache)
-    if model is None and not os.environ.get(MODEL_ENV_VAR, "").strip():
-        print(_NOTICE, file=sys.stderr)  # the default was chosen for the user: say what it is, once
+    if default_chosen_for_user(model):
+        print(DEFAULT_JUDGE_NOTICE, file=sys.stderr)
     return SummarizationScorer(judge, opts)
