@@ -152,8 +152,9 @@ def _f(x: float) -> str:
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     data = load(args.data_dir, args.summeval_docs, args.realsumm_docs)
     model: Any = args.model
-    if args.timeout or args.max_concurrency:
-        model = ModelConfig(id=args.model, timeout=args.timeout or 60.0, max_concurrency=args.max_concurrency)
+    if args.timeout or args.max_concurrency or args.max_output_tokens:
+        model = ModelConfig(id=args.model, timeout=args.timeout or 60.0, max_concurrency=args.max_concurrency,
+                            max_output_tokens=args.max_output_tokens)
     judges = {"judge": model}
     if args.baseline:
         judges["baseline"] = args.baseline
@@ -241,6 +242,7 @@ def main() -> None:
     p.add_argument("--max-questions", type=int, default=10)
     p.add_argument("--max-concurrency", type=int, default=None, help="requests in flight at most (ModelConfig)")
     p.add_argument("--timeout", type=float, default=None, help="seconds per request (ModelConfig, default 60)")
+    p.add_argument("--max-output-tokens", type=int, default=None, help="per call (ModelConfig); default: the server's")
     p.add_argument("--price-in", type=float, default=None, help="USD per million prompt tokens")
     p.add_argument("--price-out", type=float, default=None, help="USD per million completion tokens")
     p.add_argument("--out", type=Path, default=None, help="also write the results as JSON")

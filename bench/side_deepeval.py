@@ -6,8 +6,8 @@ Scores the items of a JSONL file (``{"source", "summary"}`` per line) with DeepE
 default reason (``include_reason=True``) and threshold, run through ``deepeval.evaluate`` with
 ``AsyncConfig(max_concurrent=C)`` (C test cases in flight, as sumjudge's ``run_evals``).
 
-- ``--base-url URL``: the judge is DeepEval's own ``GPTModel`` (``model="gpt-4o-mini"``, so it
-  uses OpenAI structured outputs, as with the real API) with ``base_url`` set to the server;
+- ``--base-url URL``: the judge is DeepEval's own ``OpenAIModel`` (``model="gpt-4o-mini"``, so
+  it uses OpenAI structured outputs, as with the real API) with ``base_url`` set to the server;
 - ``--instant``: the judge is a ``DeepEvalBaseLLM`` in process that answers at once with the
   same benchmark brain, so the CPU time measured is DeepEval's own.
 
@@ -25,6 +25,9 @@ os.environ.setdefault("DEEPEVAL_UPDATE_WARNING_OPT_IN", "NO")
 os.environ.setdefault("DEEPEVAL_NO_INSPECT_PROMPT", "1")
 os.environ.setdefault("DEEPEVAL_GRPC_LOGGING", "NO")
 os.environ.setdefault("ERROR_REPORTING", "NO")
+# evaluate() bounds the gather of *all* test cases by one task's budget (180 s + a buffer), so a
+# batch of 200 that takes longer fails with TimeoutError; DeepEval's documented way out:
+os.environ.setdefault("DEEPEVAL_DISABLE_TIMEOUTS", "YES")
 
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
@@ -103,6 +106,8 @@ def main() -> None:
     p.add_argument("--concurrency", type=int, default=8)
     p.add_argument("--max-questions", type=int, default=10)
     p.add_argument("--one-by-one", action="store_true")
+    p.add_argument("--shared-http-client", action="store_true",
+                   help="pass one async_http_client to OpenAIModel (by default it builds a client per call)")
     args = p.parse_args()
     items = load(args.items)
     instant: InstantModel | None = None
@@ -114,9 +119,14 @@ def main() -> None:
         instant = InstantModel(brain)
         model = instant
     elif args.base_url:
-        from deepeval.models import GPTModel
+        from deepeval.models import OpenAIModel
 
-        model = GPTModel(model=args.model, base_url=args.base_url, api_key="sk-bench", temperature=0)
+        extra: dict[str, Any] = {}
+        if args.shared_http_client:
+            import openai
+
+            extra["async_http_client"] = openai.DefaultAsyncHttpxClient()
+        model = OpenAIModel(model=args.model, base_url=args.base_url, api_key="sk-bench", temperature=0, **extra)
     else:
         p.error("--base-url or --instant")
     import openai.resources.beta  # noqa: F401 - imported lazily on the first call otherwise (3 s here): time steady state
