@@ -210,6 +210,8 @@ def main() -> None:
     p.add_argument("--price-out", type=float, default=0.60, help="USD per million completion tokens")
     p.add_argument("--deepeval-python", default=str(DEEPEVAL_PYTHON))
     p.add_argument("--no-deepeval", action="store_true")
+    p.add_argument("--deepeval-shared-client", action="store_true",
+                   help="give DeepEval's OpenAIModel one async_http_client (by default it builds a client per call)")
     p.add_argument("--quick", action="store_true", help="skip the timed runs at --latency (counts and CPU only)")
     p.add_argument("--out", type=Path, default=HERE / "results" / "cost_latency.json")
     args = p.parse_args()
@@ -219,6 +221,8 @@ def main() -> None:
         if not Path(args.deepeval_python).exists():
             raise SystemExit(f"{args.deepeval_python} not found: run `bash bench/setup_deepeval.sh` or pass --no-deepeval")
         tools["deepeval"] = side_command("deepeval", args.deepeval_python)
+        if args.deepeval_shared_client:
+            tools["deepeval"].append("--shared-http-client")
 
     sets = item_sets(args.data_dir, args.items)
     sized = SizedBrain(questions=args.max_questions)
