@@ -38,7 +38,7 @@ from sumjudge.agreement import AgreementRow, Correlation, correlate, load_rows
 from sumjudge.judges.base import ModelConfig, Usage
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_DATA = ROOT.parent / "shared" / "data"
+DEFAULT_DATA = Path(os.environ.get("SUMJUDGE_DATA_DIR") or ROOT.parent / "shared" / "data")
 
 PUBLISHED = [
     # (metric, SummEval consistency rho/tau, relevance rho/tau, REALSumm pooled Pearson) from SOURCES.md

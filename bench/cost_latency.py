@@ -60,7 +60,7 @@ from sim_brain import SizedBrain, prompt_text  # noqa: E402
 
 from sumjudge.testing.judge_server import JudgeServer, RecordedRequest  # noqa: E402
 
-DEFAULT_DATA = ROOT.parent / "shared" / "data"
+DEFAULT_DATA = Path(os.environ.get("SUMJUDGE_DATA_DIR") or ROOT.parent / "shared" / "data")
 DEEPEVAL_PYTHON = HERE / ".venv-deepeval" / "bin" / "python"
 
 
