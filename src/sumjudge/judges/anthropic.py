@@ -22,13 +22,12 @@ import asyncio
 import importlib
 import json
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..errors import MissingDependencyError
 from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage
+from .clients import LoopClients, send_limited
 from .limiter import AdaptiveLimiter
 from .registry import ProviderSpec, resolve_api_key, resolve_base_url
 from .retry import (
@@ -37,7 +36,6 @@ from .retry import (
     Transient,
     call_with_retries,
     classify_status,
-    retry_after_from_headers,
 )
 from .structured import Completion, generate_structured, schema_name, strict_json_schema
 
@@ -85,11 +83,6 @@ def _error_message(exc: Any) -> str:
     return str(getattr(exc, "message", None) or exc)
 
 
-@dataclass
-class _LoopClient:
-    client: Any
-    users: int = 0
-
 
 class AnthropicJudge:
     """A judge answered by an Anthropic model through a forced tool call. Safe to share."""
@@ -115,7 +108,7 @@ class AnthropicJudge:
             limiter = AdaptiveLimiter(config.max_concurrency, sleep=sleep)
         self._limiter = limiter
         self._lock = threading.Lock()
-        self._clients: dict[asyncio.AbstractEventLoop, _LoopClient] = {}
+        self._clients: LoopClients[Any] = LoopClients(self._make_client)
 
     @property
     def base_url(self) -> str | None:
@@ -133,37 +126,9 @@ class AnthropicJudge:
             default_headers=dict(self._config.headers) or None,
         )
 
-    @asynccontextmanager
-    async def _client(self) -> AsyncIterator[Any]:
-        loop = asyncio.get_running_loop()
-        with self._lock:
-            entry = self._clients.get(loop)
-            if entry is None:
-                entry = self._clients[loop] = _LoopClient(self._make_client())
-            entry.users += 1
-        try:
-            yield entry.client
-        finally:
-            with self._lock:
-                entry.users -= 1
-                last = entry.users == 0
-                if last:
-                    del self._clients[loop]
-            if last:
-                await asyncio.shield(entry.client.close())
 
     async def _create(self, client: Any, kwargs: dict[str, Any]) -> Any:
-        limiter = self._limiter
-        if limiter is None:
-            return await client.messages.create(**kwargs)
-        async with limiter.slot() as ticket:
-            try:
-                response = await client.messages.create(**kwargs)
-            except self._sdk.RateLimitError as exc:
-                limiter.on_rate_limited(ticket, retry_after_from_headers(exc.response.headers))
-                raise
-            limiter.on_success(ticket)
-            return response
+        return await send_limited(self._limiter, lambda: client.messages.create(**kwargs), self._sdk.RateLimitError)
 
     @property
     def model_id(self) -> str:
@@ -190,7 +155,7 @@ class AnthropicJudge:
         }
         max_tokens = request.max_output_tokens or self._config.max_output_tokens or DEFAULT_MAX_TOKENS
 
-        async with self._client() as client:
+        async with self._clients.get() as client:
 
             async def send(messages: list[ChatMessage]) -> Completion:
                 return await self._send(client, request, messages, tool, max_tokens)

@@ -25,13 +25,12 @@ from __future__ import annotations
 import asyncio
 import ssl
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..errors import ConfigurationError, MissingDependencyError
 from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage
+from .clients import LoopClients, send_limited
 from .limiter import AdaptiveLimiter
 from .registry import ProviderSpec, resolve_api_key, resolve_base_url
 from .retry import (
@@ -41,9 +40,14 @@ from .retry import (
     Transient,
     call_with_retries,
     classify_status,
-    retry_after_from_headers,
 )
-from .structured import Completion, generate_structured, schema_name, strict_json_schema, with_schema_in_prompt
+from .structured import (
+    Completion,
+    generate_structured,
+    schema_name,
+    strict_json_schema,
+    with_schema_in_prompt,
+)
 
 PLACEHOLDER_API_KEY = "sk-no-key-required"
 """Sent to local servers that need no key (the SDK insists on one)."""
@@ -83,11 +87,6 @@ def server_message(exc: BaseException) -> str:
     return str(getattr(exc, "message", "") or exc)
 
 
-@dataclass
-class _LoopClient:
-    client: Any
-    users: int = 0
-
 
 class OpenAICompatJudge:
     """A judge that speaks Chat Completions. Safe to share across tasks, threads and event loops."""
@@ -121,7 +120,7 @@ class OpenAICompatJudge:
             limiter = AdaptiveLimiter(config.max_concurrency, sleep=sleep)
         self._limiter = limiter
         self._lock = threading.RLock()
-        self._clients: dict[asyncio.AbstractEventLoop, _LoopClient] = {}
+        self._clients: LoopClients[Any] = LoopClients(self._make_client)
         self._ssl_context: ssl.SSLContext | None = None
 
     # -- the JudgeModel protocol ---------------------------------------------------------------
@@ -136,7 +135,7 @@ class OpenAICompatJudge:
         max_tokens = request.max_output_tokens or self._config.max_output_tokens
         what = f"{self.model_id} {request.step} call"
 
-        async with self._client() as client:
+        async with self._clients.get() as client:
 
             async def send(messages: list[ChatMessage]) -> Completion:
                 return await call_with_retries(
@@ -217,17 +216,9 @@ class OpenAICompatJudge:
             return self._completion(response)
 
     async def _send(self, client: Any, body: dict[str, Any]) -> Any:
-        limiter = self._limiter
-        if limiter is None:
-            return await client.chat.completions.create(**body)
-        async with limiter.slot() as ticket:
-            try:
-                response = await client.chat.completions.create(**body)
-            except self._openai.RateLimitError as exc:
-                limiter.on_rate_limited(ticket, retry_after_from_headers(exc.response.headers))
-                raise
-            limiter.on_success(ticket)
-            return response
+        return await send_limited(
+            self._limiter, lambda: client.chat.completions.create(**body), self._openai.RateLimitError
+        )
 
     @staticmethod
     def _completion(response: Any) -> Completion:
@@ -307,24 +298,6 @@ class OpenAICompatJudge:
             http_client=http_client,
         )
 
-    @asynccontextmanager
-    async def _client(self) -> AsyncIterator[Any]:
-        loop = asyncio.get_running_loop()
-        with self._lock:
-            entry = self._clients.get(loop)
-            if entry is None:
-                entry = self._clients[loop] = _LoopClient(self._make_client())
-            entry.users += 1
-        try:
-            yield entry.client
-        finally:
-            with self._lock:
-                entry.users -= 1
-                last = entry.users == 0
-                if last:
-                    del self._clients[loop]
-            if last:
-                await asyncio.shield(entry.client.close())
 
 
 __all__ = ["FALLBACK_ORDER", "PLACEHOLDER_API_KEY", "OpenAICompatJudge", "server_message"]
