@@ -282,6 +282,30 @@ async def test_llamacpp_provider_asks_with_json_object_and_schema(server):
     assert sent.schema["required"] == ["questions"]
 
 
+async def test_grammar_servers_get_a_bounded_schema_with_one_verdict_per_question(server):
+    from sumjudge.judges.base import StepInputs
+
+    judge = make_judge(server, provider="llamacpp", api_key=None)
+    qs = ["Q1?", "Q2?", "Q3?"]
+    request = JudgeRequest(
+        step="coverage",
+        messages=[ChatMessage(role="user", content="Answer from the summary.")],
+        output_type=CoverageOutput,
+        inputs=StepInputs(summary="A summary.", questions=qs),
+    )
+    await judge.generate(request)
+    (sent,) = server.chat_requests()
+    grammar = sent.body["response_format"]["schema"]
+    assert grammar["properties"]["coverage"]["minItems"] == grammar["properties"]["coverage"]["maxItems"] == 3
+    item = grammar["properties"]["coverage"]["items"]["properties"]
+    assert item["reason"]["maxLength"] == 400
+    # a strict json_schema server gets the schema as pydantic states it: no bounds it may refuse
+    strict = make_judge(server)
+    await strict.generate(request)
+    sent_strict = server.chat_requests()[-1].body["response_format"]["json_schema"]["schema"]
+    assert "maxItems" not in sent_strict["properties"]["coverage"]
+
+
 async def test_the_one_shot_refusal_fault_is_like_llama_cpp(server):
     server.script(Fault.refuse_json_schema())
     judge = make_judge(server, max_retries=0)

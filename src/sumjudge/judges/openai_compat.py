@@ -41,6 +41,7 @@ from .retry import (
     call_with_retries,
     classify_status,
 )
+from .schema_bounds import SchemaBounds, bound_schema
 from .structured import (
     Completion,
     generate_structured,
@@ -54,6 +55,9 @@ PLACEHOLDER_API_KEY = "sk-no-key-required"
 
 PROMPT_ONLY = "prompt"
 """Last fallback: no ``response_format`` at all, the schema stated in the prompt."""
+
+GRAMMAR_BOUNDS = SchemaBounds(max_items=40, max_string_chars=400)
+"""Generous enough for a capable model's claims and reasons, finite for a weak one's."""
 
 FALLBACK_ORDER: tuple[str, ...] = ("json_schema", "json_object_schema", "json_object", PROMPT_ONLY)
 
@@ -131,6 +135,9 @@ class OpenAICompatJudge:
 
     async def generate(self, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
         schema = strict_json_schema(request.output_type)
+        # A grammar-constrained server (json_object + schema) gets every array and string bounded,
+        # and coverage exactly one verdict per question, so even a small model ends with valid JSON.
+        grammar_schema = bound_schema(schema, request.inputs, GRAMMAR_BOUNDS)
         name = schema_name(request.output_type)
         max_tokens = request.max_output_tokens or self._config.max_output_tokens
         what = f"{self.model_id} {request.step} call"
@@ -139,7 +146,7 @@ class OpenAICompatJudge:
 
             async def send(messages: list[ChatMessage]) -> Completion:
                 return await call_with_retries(
-                    lambda: self._attempt(client, messages, schema, name, max_tokens),
+                    lambda: self._attempt(client, messages, schema, grammar_schema, name, max_tokens),
                     classify=self.classify,
                     policy=self._policy,
                     step=request.step,
@@ -170,7 +177,13 @@ class OpenAICompatJudge:
     # -- one HTTP request ------------------------------------------------------------------------
 
     def _body(
-        self, mode: str, messages: list[ChatMessage], schema: dict[str, Any], name: str, max_tokens: int | None
+        self,
+        mode: str,
+        messages: list[ChatMessage],
+        schema: dict[str, Any],
+        grammar_schema: dict[str, Any],
+        name: str,
+        max_tokens: int | None,
     ) -> dict[str, Any]:
         if mode != "json_schema":
             messages = with_schema_in_prompt(messages, schema)
@@ -185,7 +198,7 @@ class OpenAICompatJudge:
                 "json_schema": {"name": name, "schema": schema, "strict": True},
             }
         elif mode == "json_object_schema":
-            body["response_format"] = {"type": "json_object", "schema": schema}
+            body["response_format"] = {"type": "json_object", "schema": grammar_schema}
         elif mode == "json_object":
             body["response_format"] = {"type": "json_object"}
         if max_tokens is not None:
@@ -199,13 +212,14 @@ class OpenAICompatJudge:
         client: Any,
         messages: list[ChatMessage],
         schema: dict[str, Any],
+        grammar_schema: dict[str, Any],
         name: str,
         max_tokens: int | None,
     ) -> Completion:
         """One request; a refused structured-output form is swapped for the next at no retry cost."""
         while True:
             mode = self._mode
-            body = self._body(mode, messages, schema, name, max_tokens)
+            body = self._body(mode, messages, schema, grammar_schema, name, max_tokens)
             try:
                 response = await self._send(client, body)
             except self._openai.APIStatusError as exc:
