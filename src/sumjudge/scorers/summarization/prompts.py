@@ -37,7 +37,7 @@ Write each claim and reason in the language of the summary.
 {summary}
 <<<END SUMMARY {fence}>>>
 
-Return {{"alignment": [{{"claim": "...", "supported": true, "reason": "..."}}]}}."""
+Return a JSON object whose "alignment" array has one entry per claim, each with the claim's text ("claim"), a boolean verdict ("supported") and a one-sentence "reason"."""
 
 QUESTIONS = """Write at most {max_questions} closed yes/no questions about the SOURCE that test \
 whether a summary kept its information.
@@ -52,7 +52,7 @@ number or date) so that it can be answered from another text without seeing the 
 {source}
 <<<END SOURCE {fence}>>>
 
-Return {{"questions": ["...", "..."]}}."""
+Return a JSON object whose "questions" array holds the questions as strings."""
 
 COVERAGE = """Answer each QUESTION using only the SUMMARY. You do not have any other text, and you \
 must not use outside knowledge.
@@ -71,7 +71,7 @@ Return exactly {count} verdicts, one per question.
 {questions}
 <<<END QUESTIONS {fence}>>>
 
-Return {{"coverage": [{{"question": "...", "answered": true, "reason": "..."}}]}}."""
+Return a JSON object whose "coverage" array has one entry per question, in order, each with the question ("question"), a boolean verdict ("answered") and a one-sentence "reason"."""
 
 COVERAGE_COUNT_RETRY = """You returned {got} verdicts, but there are {count} questions. Return \
 exactly {count} verdicts, one per question, in the order the questions were given."""
