@@ -77,6 +77,13 @@ async def test_valid_reply_in_a_json_fence():
     assert reply.usage == Usage(prompt_tokens=10, completion_tokens=5, calls=1)
 
 
+async def test_a_raw_newline_inside_a_string_is_read_not_reasked():
+    # llama.cpp's grammar lets small models put a literal line break inside a JSON string
+    send = Scripted(c('{"questions": ["Is it\nred?"]}'))
+    reply = await generate_structured(_request(), send, max_reasks=0)
+    assert reply.output.questions == ["Is it\nred?"] and len(send.seen) == 1
+
+
 async def test_invalid_json_is_reasked_with_the_error_and_usage_sums():
     send = Scripted(c("not json at all"), c('{"questions": ["Q?"]}', p=20, k=7))
     reply = await generate_structured(_request(), send, max_reasks=2)

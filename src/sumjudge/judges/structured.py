@@ -166,7 +166,7 @@ def parse_output(text: str, output_type: type[OutputT]) -> OutputT:
     """Validate a reply against ``output_type``; raise :class:`InvalidOutput` saying what is wrong."""
     candidate = extract_json_text(text)
     try:
-        data = json.loads(candidate)
+        data = json.loads(candidate, strict=False)  # raw newlines in strings: grammar-led small models write them
     except json.JSONDecodeError as exc:
         raise InvalidOutput(
             f"invalid JSON: {exc}",
