@@ -213,6 +213,7 @@ def main() -> None:
     p.add_argument("--deepeval-shared-client", action="store_true",
                    help="give DeepEval's OpenAIModel one async_http_client (by default it builds a client per call)")
     p.add_argument("--quick", action="store_true", help="skip the timed runs at --latency (counts and CPU only)")
+    p.add_argument("--cpu-only", action="store_true", help="only the instant in-process judge runs (own CPU)")
     p.add_argument("--out", type=Path, default=HERE / "results" / "cost_latency.json")
     args = p.parse_args()
 
@@ -244,7 +245,11 @@ def main() -> None:
         url = ["--base-url", server.base_url]
         for set_name, items in sets.items():
             for tool, cmd in tools.items():
-                row: dict[str, Any] = {}
+                row: dict[str, Any] = {"blocked_connections": []}
+                if args.cpu_only:
+                    own_cpu(row, cmd, items, common, args, work, tool, set_name)
+                    report["results"].setdefault(set_name, {})[tool] = row
+                    continue
                 print(f"[{set_name}] {tool}: rounds", file=sys.stderr, flush=True)
                 # 1. rounds: one evaluation at a time, every request takes round_latency seconds
                 server.reset()
@@ -258,7 +263,7 @@ def main() -> None:
                 walls = one["per_item_wall_s"] if set_name == "one-per-source" else one["per_item_wall_s"][1:]
                 row["rounds_per_eval"] = rounds(brain.arrivals, spans, args.round_latency)
                 row["wall_per_eval_in_latencies"] = [round(w / args.round_latency, 2) for w in walls]
-                row["blocked_connections"] = list(one.get("blocked_connections", []))
+                row["blocked_connections"] += one.get("blocked_connections", [])
                 # 2. counts and wall time at the set concurrency
                 print(f"[{set_name}] {tool}: {len(items)} items at concurrency {args.concurrency}", file=sys.stderr, flush=True)
                 server.reset()
@@ -273,16 +278,24 @@ def main() -> None:
                 row["cost_usd_per_1000_evals"] = 1000 * (
                     row["prompt_tokens_per_eval"] * args.price_in + row["completion_tokens_per_eval"] * args.price_out
                 ) / 1e6
-                # 3. the tool's own CPU: an instant judge in process
-                print(f"[{set_name}] {tool}: instant judge", file=sys.stderr, flush=True)
-                inst = run_side(cmd, items, ["--instant", *common, "--concurrency", str(args.concurrency)], work, timeout=1800)
-                row["own_cpu_s_per_eval_instant"] = inst["cpu_s"] / len(items)
-                row["blocked_connections"] += inst.get("blocked_connections", [])
-                row["instant_usage_per_eval"] = {k: v / len(items) for k, v in (inst.get("reported_usage") or {}).items()}
+                own_cpu(row, cmd, items, common, args, work, tool, set_name)
                 report["results"].setdefault(set_name, {})[tool] = row
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     print(markdown(report))
+
+
+def own_cpu(row: dict[str, Any], cmd: list[str], items: list[dict[str, str]], common: list[str],
+            args: argparse.Namespace, work: Path, tool: str, set_name: str) -> None:
+    """The tool's own CPU: an instant judge in process, the simulated judge's own CPU taken out."""
+    print(f"[{set_name}] {tool}: instant judge", file=sys.stderr, flush=True)
+    inst = run_side(cmd, items, ["--instant", *common, "--concurrency", str(args.concurrency)], work, timeout=1800)
+    judge_cpu = inst.get("judge_cpu_s") or 0.0
+    row["own_cpu_s_per_eval_instant"] = (inst["cpu_s"] - judge_cpu) / len(items)
+    row["simulated_judge_cpu_s_per_eval"] = judge_cpu / len(items)
+    row["instant_usage_per_eval"] = {k: v / len(items) for k, v in (inst.get("reported_usage") or {}).items()}
+    row["instant_evaluated"] = inst["evaluated"]
+    row["blocked_connections"] += inst.get("blocked_connections", [])
 
 
 def markdown(report: dict[str, Any]) -> str:
@@ -296,7 +309,11 @@ def markdown(report: dict[str, Any]) -> str:
         lines.append("|---|" + "---|" * len(names))
 
         def row(label: str, fmt: Any) -> None:
-            lines.append(f"| {label} | " + " | ".join(fmt(tools[n]) for n in names) + " |")
+            try:
+                cells = [fmt(tools[n]) for n in names]
+            except KeyError:
+                return  # not measured in this mode
+            lines.append(f"| {label} | " + " | ".join(cells) + " |")
 
         row("judge calls / evaluation", lambda r: f"{r['calls_per_eval']:.2f}")
         row("calls by step (total)", lambda r: ", ".join(f"{k} {v}" for k, v in sorted(r["calls_by_step"].items())))
@@ -308,7 +325,9 @@ def markdown(report: dict[str, Any]) -> str:
             lambda r: f"{r['cost_usd_per_1000_evals']:.2f}")
         row(f"wall time, {s['items']} items", lambda r: "n/a (--quick)" if r["wall_s"] is None else f"{r['wall_s']:.1f} s")
         row("client CPU / evaluation, through HTTP", lambda r: f"{1000 * r['client_cpu_s_per_eval_http']:.1f} ms")
-        row("own CPU / evaluation, instant in-process judge", lambda r: f"{1000 * r['own_cpu_s_per_eval_instant']:.2f} ms")
+        row("own CPU / evaluation, instant in-process judge (its CPU taken out)",
+            lambda r: f"{1000 * r['own_cpu_s_per_eval_instant']:.2f} ms")
+        row("evaluations completed with the instant judge", lambda r: f"{r['instant_evaluated']}/{s['items']}")
         row("evaluations completed", lambda r: f"{r['evaluated']}/{s['items']}")
         row("non-loopback connections refused", lambda r: str(len(r["blocked_connections"])))
     return "\n".join(lines)

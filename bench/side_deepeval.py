@@ -65,17 +65,22 @@ class InstantModel(DeepEvalBaseLLM):
         self.prompt_tokens = 0
         self.completion_tokens = 0
         self.calls = 0
+        self.cpu_s = 0.0
+        """CPU time spent inside this judge (the simulated model's work, not DeepEval's)."""
         super().__init__(model="bench-instant")
 
     def load_model(self) -> Any:
         return self
 
     def _answer(self, prompt: str, schema: Any) -> Any:
+        t = time.process_time()
         js = schema.model_json_schema()
         raw = json.dumps(self.brain.answer(step_of_schema(js), js, prompt))
         self.calls += 1
         self.prompt_tokens += count_tokens(prompt)
         self.completion_tokens += count_tokens(raw)
+        self.cpu_s += time.process_time() - t
+        # parsing the reply is counted as DeepEval's: its model classes parse replies themselves too
         return schema.model_validate_json(raw)
 
     def generate(self, prompt: str, schema: Any = None, **kwargs: Any) -> Any:
@@ -175,6 +180,7 @@ def main() -> None:
     if instant is not None:
         out["reported_usage"] = {"prompt_tokens": instant.prompt_tokens,
                                  "completion_tokens": instant.completion_tokens, "calls": instant.calls}
+        out["judge_cpu_s"] = instant.cpu_s
     print(json.dumps(out))
 
 

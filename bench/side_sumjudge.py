@@ -39,19 +39,23 @@ class InstantJudge:
         self.brain = brain
         self._model_id = model_id
         self._schemas: dict[type, dict[str, Any]] = {}
+        self.cpu_s = 0.0
+        """CPU time spent inside this judge (the simulated model's work, not sumjudge's)."""
 
     @property
     def model_id(self) -> str:
         return self._model_id
 
     async def generate(self, request: JudgeRequest[Any]) -> JudgeReply[Any]:
+        t = time.process_time()
         schema = self._schemas.get(request.output_type)
         if schema is None:
             schema = self._schemas[request.output_type] = request.output_type.model_json_schema()
         prompt = "\n".join(m.content for m in request.messages)
-        data = self.brain.answer(request.step, schema, prompt)
-        raw = json.dumps(data)
+        raw = json.dumps(self.brain.answer(request.step, schema, prompt))
         usage = Usage(prompt_tokens=count_tokens(prompt), completion_tokens=count_tokens(raw), calls=1)
+        self.cpu_s += time.process_time() - t
+        # parsing the reply stays on sumjudge's side: a real provider's reply is parsed there too
         return JudgeReply(output=request.output_type.model_validate_json(raw), usage=usage, raw=raw)
 
 
@@ -102,6 +106,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "blocked_connections": offline_guard.blocked(),
         "mean_score": sum(r.score for r in results) / len(results) if results else None,
         "reported_usage": usage.model_dump(),
+        "judge_cpu_s": judge.cpu_s if isinstance(judge, InstantJudge) else None,
     }
 
 
