@@ -142,7 +142,16 @@ def machine() -> str:
                    if ln.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    return f"{os.cpu_count()} CPUs ({cpu}), Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}"
+    commit = "unknown"
+    try:
+        import subprocess
+
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                                timeout=10).stdout.strip() or commit
+    except OSError:
+        pass
+    return (f"{os.cpu_count()} CPUs ({cpu}), Python {platform.python_version()}, "
+            f"{time.strftime('%Y-%m-%d %H:%M')}, commit {commit}")
 
 
 def _f(x: float) -> str:

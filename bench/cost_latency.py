@@ -184,7 +184,19 @@ def machine() -> dict[str, Any]:
     except OSError:
         pass
     return {"nproc": os.cpu_count(), "cpu": model, "python": platform.python_version(),
-            "platform": platform.platform(), "date": time.strftime("%Y-%m-%d")}
+            "platform": platform.platform(), "date": time.strftime("%Y-%m-%d %H:%M"), "commit": git_commit()}
+
+
+def git_commit() -> str:
+    """The checkout's commit, with '+dirty' when tracked files differ from it."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                              timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+        return head + ("+dirty" if dirty else "") if head else "unknown"
+    except OSError:
+        return "unknown"
 
 
 def deepeval_version(python: str) -> str | None:
