@@ -12,8 +12,8 @@ Provider-neutral: it reads only the schema and the typed inputs of a request
 - When the request carries ``questions`` (the model answers each given question), each
   top-level array must hold exactly that many items, so the verdicts line up with the questions.
 - When it carries ``max_questions`` and no ``summary`` (the model writes questions), each
-  top-level array holds at most ``max_questions`` items.
-- Otherwise top-level arrays hold at most ``max_items``; nested arrays as well.
+  top-level array holds 1 to ``max_questions`` items.
+- Otherwise top-level arrays hold 1 to ``max_items``; nested arrays at most ``max_items``.
 - Every string holds 1 to ``max_string_chars`` characters.
 """
 
@@ -86,7 +86,9 @@ def top_level_item_bounds(inputs: StepInputs, bounds: SchemaBounds) -> tuple[int
         hi = bounds.max_items
     if bounds.max_top_items is not None:
         hi = min(hi, bounds.max_top_items)
-    return 0, hi
+    # The scorer only asks about non-blank texts, so there is always at least one claim or
+    # question to write; without this floor a weak model takes the grammar's shortest way out, [].
+    return 1, hi
 
 
 def bound_schema(schema: JSONSchema, inputs: StepInputs, bounds: SchemaBounds = SchemaBounds()) -> JSONSchema:
