@@ -64,11 +64,46 @@ async def test_empty_source_scores_zero_without_calls() -> None:
     assert result.score == 0 and j.requests == [] and "source is empty" in result.reason
 
 
-async def test_no_claims_scores_zero_and_skips_coverage() -> None:
+async def test_no_claims_scores_zero() -> None:
     j = judge(claims(), questions("Q?"), answers(True))
     result = await scorer_with(j).run(input=SOURCE, output=SUMMARY)
     assert result.score == 0 and "no claims" in result.reason
-    assert j.calls(COVERAGE_STEP) == []
+    assert result.alignment_score == 0
+
+
+async def test_coverage_waits_for_the_questions_only_not_for_alignment() -> None:
+    coverage_asked = asyncio.Event()
+
+    class Judge(ScriptedJudge):
+        async def generate(self, request):  # type: ignore[override]
+            if request.step == ALIGNMENT_STEP:  # alignment finishes only once coverage was asked
+                await asyncio.wait_for(coverage_asked.wait(), 1)
+            if request.step == COVERAGE_STEP:
+                coverage_asked.set()
+            return await super().generate(request)
+
+    j = Judge(**{ALIGNMENT_STEP: claims(("a", True)), QUESTIONS_STEP: questions("Q?"), COVERAGE_STEP: answers(True)})
+    scorer = scorer_with(j)
+    assert (await scorer.run(input=SOURCE, output=SUMMARY)).score == 1.0
+    coverage_asked.clear()  # questions cached now: alignment and coverage side by side, one round
+    assert (await scorer.run(input=SOURCE, output="Another summary.")).score == 1.0
+    assert len(j.calls(QUESTIONS_STEP)) == 1
+
+
+async def test_a_failing_step_cancels_the_others() -> None:
+    slow_started = asyncio.Event()
+
+    class Judge(ScriptedJudge):
+        async def generate(self, request):  # type: ignore[override]
+            if request.step == QUESTIONS_STEP:
+                slow_started.set()
+                await asyncio.sleep(30)
+            await slow_started.wait()
+            raise JudgeError("alignment kept failing", step=request.step)
+
+    j = Judge(**{ALIGNMENT_STEP: claims(), QUESTIONS_STEP: questions(), COVERAGE_STEP: answers()})
+    with pytest.raises(JudgeError, match="alignment kept failing"):
+        await asyncio.wait_for(scorer_with(j).run(input=SOURCE, output=SUMMARY), 5)
 
 
 async def test_no_questions_scores_zero() -> None:

@@ -1,9 +1,9 @@
 """The summarization scorer: alignment (claims supported by the source) and coverage (source facts
 kept by the summary); the score is the lower of the two.
 
-The way of one evaluation: pick source and summary -> ask the judge for alignment (A) and
-questions (B) at once, B cached per source -> ask for coverage (C) from the summary alone ->
-score from the verdicts -> reason from the verdicts, with no model call.
+The way of one evaluation: pick source and summary -> ask the judge for alignment (A) and, at
+the same time, questions (B, cached per source) followed by coverage (C, from the summary alone;
+it waits for B only) -> score from the verdicts -> reason from the verdicts, with no model call.
 """
 
 from __future__ import annotations
@@ -201,13 +201,25 @@ class SummarizationScorer(PipelineScorer[SummarizationPreprocess, SummarizationA
         )
         ctx.data["summary"] = select_summary(ctx.output)
 
-    # -- preprocess: A (alignment) and B (questions) at once
+    # -- preprocess: A (alignment) beside B (questions) then C (coverage)
     async def preprocess(self, ctx: RunContext) -> SummarizationPreprocess:
+        """A and B at once; C starts as soon as B is known, without waiting for A.
+
+        With the questions cached, A and C run side by side: one round of judge calls.
+        C's verdicts are kept in ``ctx.data`` for :meth:`analyze`, the step that reports them.
+        """
         source, summary = ctx.data["source"], ctx.data["summary"]
+        ctx.data["coverage"] = []
         if not summary.strip() or not source.strip():
             return SummarizationPreprocess(alignment=[], questions=[])  # a clear zero; no calls spent
-        alignment, questions = await asyncio.gather(self._ask_alignment(ctx, source, summary),
-                                                    self._get_questions(ctx, source))
+
+        async def questions_then_coverage() -> list[str]:
+            questions = await self._get_questions(ctx, source)
+            if questions:
+                ctx.data["coverage"] = await self._ask_coverage(ctx, summary, questions)
+            return questions
+
+        alignment, questions = await _all(self._ask_alignment(ctx, source, summary), questions_then_coverage())
         return SummarizationPreprocess(alignment=alignment, questions=questions)
 
     async def _ask_alignment(self, ctx: RunContext, source: str, summary: str) -> list[AlignmentVerdict]:
@@ -241,11 +253,11 @@ class SummarizationScorer(PipelineScorer[SummarizationPreprocess, SummarizationA
 
         return await self._questions.get(key, ask)
 
-    # -- analyze: C (coverage), from the summary alone
+    # -- analyze: C's verdicts, asked from the summary alone during preprocess
     async def analyze(self, ctx: RunContext, pre: SummarizationPreprocess) -> SummarizationAnalysis:
-        if not pre.questions or not pre.alignment:
-            return SummarizationAnalysis(coverage=[])
-        summary, questions = ctx.data["summary"], pre.questions
+        return SummarizationAnalysis(coverage=ctx.data["coverage"])
+
+    async def _ask_coverage(self, ctx: RunContext, summary: str, questions: list[str]) -> list[CoverageVerdict]:
         messages = prompts.coverage_messages(summary, questions)
         request = JudgeRequest(
             step=COVERAGE_STEP,
@@ -265,7 +277,7 @@ class SummarizationScorer(PipelineScorer[SummarizationPreprocess, SummarizationA
                 inputs=request.inputs,
             )
             verdicts = (await ctx.ask(again)).output.coverage
-        return SummarizationAnalysis(coverage=_match_by_position(questions, verdicts))
+        return _match_by_position(questions, verdicts)
 
     # -- score and reason, from the verdicts
     def generate_score(self, ctx: RunContext, pre: SummarizationPreprocess, ana: SummarizationAnalysis) -> float:
@@ -292,6 +304,18 @@ class SummarizationScorer(PipelineScorer[SummarizationPreprocess, SummarizationA
             analyze_step_result=ana,
             usage=ctx.usage,
         )
+
+
+async def _all(*coros: Awaitable[Any]) -> list[Any]:
+    """Run concurrently; when one fails, cancel the others before raising (no orphaned judge calls)."""
+    tasks = [asyncio.ensure_future(c) for c in coros]
+    try:
+        return list(await asyncio.gather(*tasks))
+    except BaseException:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
 
 
 def _match_by_position(questions: list[str], verdicts: list[CoverageVerdict]) -> list[CoverageVerdict]:
