@@ -360,6 +360,17 @@ class TextAnalyzer:
         every: list[str] = []
         matches = list(_TOKEN.finditer(text))
         first_word = True
+
+        def number(norm: str, tok: str) -> None:
+            numbers.setdefault(norm, tok)
+            seq.append("#" + norm)
+            forms.setdefault("#" + norm, tok)
+
+        def char_grams(chars: str) -> None:
+            for gram in _char_ngrams(chars):
+                seq.append(gram)
+                forms.setdefault(gram, chars)
+
         for i, m in enumerate(matches):
             kind = m.lastgroup
             tok = m.group()
@@ -374,64 +385,34 @@ class TextAnalyzer:
                     matches[i + 2].group().lower() == "cent"
                 ):
                     norm += "%"
-                numbers.setdefault(norm, tok)
-                seq.append("#" + norm)
-                forms.setdefault("#" + norm, tok)
-                every.extend(seq[n_before:])
-                first_word = False
-                continue
-            if kind == "cjk":
-                for gram in _char_ngrams(tok):
-                    seq.append(gram)
-                    forms.setdefault(gram, tok)
-                every.extend(seq[n_before:])
-                first_word = False
-                continue
-            low = tok.lower()
-            if _HANGUL.search(tok):
-                stripped = _strip_particle(tok)
-                for gram in _char_ngrams(stripped):
-                    seq.append(gram)
-                    forms.setdefault(gram, stripped)
-                every.extend(seq[n_before:])
-                first_word = False
-                continue
+                number(norm, tok)
+            elif kind == "cjk":
+                char_grams(tok)
+            elif _HANGUL.search(tok):
+                char_grams(_strip_particle(tok))
             # Korean attaches counters to numbers ("3일", "1월"): the token regex yields them as a word.
-            digits = regex.match(r"\d+", tok)
-            if digits:
-                norm = _normalise_number(digits.group())
-                numbers.setdefault(norm, tok)
-                seq.append("#" + norm)
-                forms.setdefault("#" + norm, tok)
-                every.extend(seq[n_before:])
-                first_word = False
-                continue
-            if self.lang == "en" and low.endswith(("'s", "’s")):
-                low = low[:-2]
-            if self.lang == "en" and low in NUMBER_WORDS:
-                norm = NUMBER_WORDS[low]
-                numbers.setdefault(norm, tok)
-                seq.append("#" + norm)
-                forms.setdefault("#" + norm, tok)
-                every.extend(seq[n_before:])
-                first_word = False
-                continue
-            is_cap = tok[:1].isupper() and not tok.isupper() or (tok.isupper() and len(tok) > 1)
-            is_date = low in DATE_WORDS and (tok[:1].isupper() or low not in {"may", "march", "sun"})
-            if low in self.stops and not is_date:
-                every.append(low)
-                every.extend(seq[n_before:])
-                first_word = False
-                continue
-            stem = self.stem(low)
-            if not stem:
-                continue
-            seq.append(stem)
-            forms.setdefault(stem, tok)
-            if is_date:
-                names.setdefault(stem, tok)
-            elif is_cap and (not first_word or low in capitalised_elsewhere) and len(low) > 1:
-                names.setdefault(stem, tok)
+            elif digits := regex.match(r"\d+", tok):
+                number(_normalise_number(digits.group()), tok)
+            else:
+                low = tok.lower()
+                if self.lang == "en" and low.endswith(("'s", "’s")):
+                    low = low[:-2]
+                is_date = low in DATE_WORDS and (tok[:1].isupper() or low not in {"may", "march", "sun"})
+                if self.lang == "en" and low in NUMBER_WORDS:
+                    number(NUMBER_WORDS[low], tok)
+                elif low in self.stops and not is_date:
+                    every.append(low)
+                else:
+                    stem = self.stem(low)
+                    if not stem:
+                        continue
+                    seq.append(stem)
+                    forms.setdefault(stem, tok)
+                    is_cap = tok[:1].isupper() and not tok.isupper() or (tok.isupper() and len(tok) > 1)
+                    if is_date:
+                        names.setdefault(stem, tok)
+                    elif is_cap and (not first_word or low in capitalised_elsewhere) and len(low) > 1:
+                        names.setdefault(stem, tok)
             every.extend(seq[n_before:])
             first_word = False
         return Sentence(
