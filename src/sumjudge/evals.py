@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ._sync import run_sync
 from .errors import ConfigurationError, InputError
+from .tables import result_row, rows_frame, table_items
 
 
 class Scorer(Protocol):
@@ -55,6 +56,31 @@ class EvalResult(BaseModel):
     summary: EvalSummary = Field(default_factory=EvalSummary)
     items: list[ItemResult] = Field(default_factory=list)
 
+    def to_pandas(self, scorer_id: str | None = None) -> Any:
+        """One row per item (needs the ``pandas`` extra): id, score, both axes, reason, counts of
+        claims and questions, tokens, error, and the verdicts in nested columns.
+
+        The id is the item's ``id`` when it has one, else its position. With several scorers,
+        ``scorer_id`` names the one whose results make the rows.
+        """
+        sid = self._scorer_id(scorer_id)
+        rows = []
+        for done in self.items:
+            item_id = done.item.get("id", done.index) if isinstance(done.item, Mapping) else done.index
+            result = done.results.get(sid)
+            rows.append(result_row(item_id, None if done.error else result, error=done.error))
+        return rows_frame(rows)
+
+    def _scorer_id(self, scorer_id: str | None) -> str:
+        known = list(self.scores)
+        if scorer_id is None:
+            if len(known) != 1:
+                raise ConfigurationError(f"this result holds several scorers {known}: pass scorer_id")
+            return known[0]
+        if scorer_id not in known:
+            raise ConfigurationError(f"no scorer {scorer_id!r} in this result; it has {known}")
+        return scorer_id
+
 
 async def _aiter(data: Iterable[Item] | AsyncIterable[Item]) -> Any:
     if isinstance(data, AsyncIterable):
@@ -86,7 +112,9 @@ async def run_evals(
 ) -> EvalResult:
     """Score every item with every scorer, ``concurrency`` items at a time.
 
-    Each item is a mapping with ``input`` and, without a ``target``, ``output``. With
+    Each item is a mapping with ``input`` and, without a ``target``, ``output``; ``data`` may
+    also be a pandas DataFrame or a Hugging Face ``Dataset`` with those columns (checked before
+    the first judge call: a missing column or an empty cell raises ``InputError``). With
     ``on_error="record"`` an item whose target or scorer fails is recorded with its error and
     the others go on; with ``"raise"`` (default) the first failure is raised.
     """
@@ -98,6 +126,7 @@ async def run_evals(
     if len(set(ids)) != len(ids):
         raise ConfigurationError(f"scorer ids must be unique, got {ids}")
 
+    data = table_items(data, needed=("input",) if target is not None else ("input", "output"))
     totals = {sid: 0.0 for sid in ids}
     counts = {sid: 0 for sid in ids}
     result = EvalResult()

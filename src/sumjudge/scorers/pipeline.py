@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from .._sync import run_sync
+from ..integrations.otel import evaluation_span
 from ..judges.base import JudgeModel, JudgeReply, JudgeRequest, OutputT, Usage
 
 PreT = TypeVar("PreT")
@@ -50,12 +51,15 @@ class PipelineScorer(ABC, Generic[PreT, AnaT, ResultT]):
 
     async def run(self, input: Any = None, output: Any = None, *, run_id: str | None = None) -> ResultT:
         ctx = RunContext(input=input, output=output, run_id=run_id or uuid.uuid4().hex, judge=self.judge)
-        self.prepare(ctx)
-        pre = await self.preprocess(ctx)
-        ana = await self.analyze(ctx, pre)
-        score = self.generate_score(ctx, pre, ana)
-        reason = self.generate_reason(ctx, pre, ana, score)
-        return self.build_result(ctx, pre, ana, score, reason)
+        with evaluation_span(self.id, self.judge.model_id, ctx.run_id) as record:  # a no-op without OpenTelemetry
+            self.prepare(ctx)
+            pre = await self.preprocess(ctx)
+            ana = await self.analyze(ctx, pre)
+            score = self.generate_score(ctx, pre, ana)
+            reason = self.generate_reason(ctx, pre, ana, score)
+            result = self.build_result(ctx, pre, ana, score, reason)
+            record(result)
+        return result
 
     def run_sync(self, input: Any = None, output: Any = None, *, run_id: str | None = None) -> ResultT:
         """:meth:`run` for scripts; works inside a running event loop too."""

@@ -23,6 +23,7 @@ from pydantic import BaseModel, computed_field
 from ...errors import ConfigurationError
 from ...judges.base import ChatMessage, JudgeModel, JudgeRequest, ModelConfig, StepInputs, Usage
 from ...judges.cache import with_cache
+from ...integrations.otel import traced
 from ...judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, resolve_judge
 from ...messages import SourceExtractor, select_source, select_summary
 from ..pipeline import PipelineScorer, RunContext
@@ -383,7 +384,7 @@ def create_summarization_scorer(
     re-running an evaluation costs no calls and gives the same verdicts.
     """
     opts = SummarizationOptions.coerce(options)
-    judge = with_cache(resolve_judge(model), cache)
+    judge = with_cache(traced(resolve_judge(model)), cache)  # spans for real calls only, not cache hits
     if default_chosen_for_user(model):
         print(DEFAULT_JUDGE_NOTICE, file=sys.stderr)
     return SummarizationScorer(judge, opts)
