@@ -21,17 +21,15 @@ Needs the ``agreement`` extra (scipy, rouge-score): ``pip install 'sumjudge[agre
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError, MissingDependencyError, SumjudgeError
+from .errors import InputError, MissingDependencyError
 
 JUDGE_METRICS = ("score", "alignment", "coverage")
 ROUGE_METRICS = {"rouge-1": "rouge1", "rouge-2": "rouge2", "rouge-l": "rougeLsum"}

@@ -17,7 +17,6 @@ from ..errors import InputError, SumjudgeError
 from .common import EXIT_USAGE
 
 
-
 @click.command()
 @click.argument("data", type=click.Path(dir_okay=False))
 @click.option("--human-field", required=True, help="Field holding the human score, e.g. consistency.")
