@@ -1,5 +1,5 @@
-"""The summarization scorer: ``scorer.py`` (run, top to bottom), ``options.py``, ``result.py`` (the result
-and its axis scores), ``reason.py``, ``questions_cache.py``, ``prompts.py`` and ``verdicts.py``."""
+"""The summarization scorer: ``scorer.py`` (run, top to bottom, and the question cache), ``options.py``,
+``result.py`` (the result and its axis scores), ``reason.py``, ``prompts.py`` and ``verdicts.py``."""
 
 from .options import SummarizationOptions
 from .result import SummarizationAnalysis, SummarizationPreprocess, SummarizationResult

@@ -11,10 +11,13 @@ one scorer is safe to share across items, tasks and threads.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import sys
+import threading
 import uuid
-from collections.abc import Mapping
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from os import PathLike
 from typing import Any
@@ -36,7 +39,6 @@ from ...judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, re
 from ...messages import select_source, select_summary
 from . import prompts
 from .options import SummarizationOptions
-from .questions_cache import QuestionCache
 from .reason import explain
 from .result import (
     SCORER_ID,
@@ -55,6 +57,60 @@ from .verdicts import (
     CoverageVerdict,
     QuestionsOutput,
 )
+
+QUESTION_CACHE_SIZE = 4096
+"""Sources whose questions a scorer remembers; old ones are dropped first, so memory stays flat."""
+
+
+_QuestionsKey = tuple[str, str, int]
+
+
+class _QuestionCache:
+    """Questions per (source, judge model, max_questions), asked once even by concurrent runs.
+
+    Thread-safe: completed answers are shared by every thread; a request in flight is shared by
+    the runs of its own event loop.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._done: OrderedDict[_QuestionsKey, list[str]] = OrderedDict()
+        self._inflight: dict[tuple[int, _QuestionsKey], asyncio.Future[list[str]]] = {}
+        self._lock = threading.Lock()
+
+    async def get(self, key: _QuestionsKey, ask: Callable[[], Awaitable[list[str]]]) -> list[str]:
+        loop = asyncio.get_running_loop()
+        slot = (id(loop), key)
+        with self._lock:
+            if key in self._done:
+                self._done.move_to_end(key)
+                return list(self._done[key])
+            pending = self._inflight.get(slot)
+            if pending is None:
+                pending = self._inflight[slot] = loop.create_future()
+                owner = True
+            else:
+                owner = False
+        if not owner:
+            return list(await asyncio.shield(pending))
+        try:
+            questions = await ask()
+        except BaseException as exc:
+            with self._lock:
+                self._inflight.pop(slot, None)
+            if isinstance(exc, asyncio.CancelledError):
+                pending.cancel()
+            else:
+                pending.set_exception(exc)
+                pending.exception()  # retrieved here, so an unawaited future logs nothing
+            raise
+        with self._lock:
+            self._inflight.pop(slot, None)
+            self._done[key] = questions
+            while len(self._done) > self._size:
+                self._done.popitem(last=False)
+        pending.set_result(questions)
+        return list(questions)
 
 
 @dataclass
@@ -78,7 +134,7 @@ class SummarizationScorer:
     def __init__(self, judge: JudgeModel, options: SummarizationOptions) -> None:
         self.judge = judge
         self.options = options
-        self._questions = QuestionCache()
+        self._questions = _QuestionCache(QUESTION_CACHE_SIZE)
 
     async def run(self, input: Any = None, output: Any = None, *, run_id: str | None = None) -> SummarizationResult:
         """Score one summary (``output``) against its source (from ``input`` or the options)."""
