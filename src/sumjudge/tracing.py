@@ -1,5 +1,9 @@
 """OpenTelemetry traces: one span per evaluation, one per judge call as its child (extra ``otel``).
 
+The scorer opens the evaluation span (:func:`evaluation_span`) and ``create_summarization_scorer``
+wraps the judge in :class:`TracedJudge`, so this module sits between the scorers and the judges
+(not under ``integrations/``, whose modules sit above ``run_evals``).
+
 Nothing to call: once the application uses OpenTelemetry (it has imported ``opentelemetry.trace``,
 as configuring any tracer provider does), every scorer made by ``create_summarization_scorer``
 reports to the global tracer provider. Until then sumjudge imports nothing of OpenTelemetry and
@@ -25,6 +29,7 @@ Names and attributes follow the OpenTelemetry GenAI semantic conventions:
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import importlib.util
 import sys
 from collections.abc import Callable, Iterator
@@ -32,8 +37,8 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..errors import MissingDependencyError
-from ..judges.base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT
+from .errors import MissingDependencyError
+from .judges.base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT
 
 OTEL_INSTALL = "pip install 'sumjudge[otel]'"
 TRACER_NAME = "sumjudge"
@@ -65,9 +70,11 @@ def import_trace() -> Any:
 
 
 def _tracer() -> Any:
-    from .. import __version__
-
-    return import_trace().get_tracer(TRACER_NAME, __version__)
+    try:
+        version: str | None = importlib.metadata.version("sumjudge")
+    except importlib.metadata.PackageNotFoundError:
+        version = None
+    return import_trace().get_tracer(TRACER_NAME, version)
 
 
 def split_model(model_id: str) -> tuple[str, str]:
