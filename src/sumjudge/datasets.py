@@ -1,4 +1,4 @@
-"""Rows to score, read from JSONL, a JSON array or CSV, streamed one row at a time.
+"""Rows to score, read from JSONL, a JSON array, CSV or Parquet, streamed one row at a time.
 
 A :class:`Dataset` is read twice: :meth:`Dataset.validate` walks every row before the first
 judge call (so a bad row fails the run before it spends anything) and computes a fingerprint
@@ -26,15 +26,18 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from .errors import InputError
+from .integrations.parquet import parquet_records
 
-Format = Literal["jsonl", "json", "csv"]
-FORMATS: tuple[str, ...] = ("jsonl", "json", "csv")
+Format = Literal["jsonl", "json", "csv", "parquet"]
+FORMATS: tuple[str, ...] = ("jsonl", "json", "csv", "parquet")
 
 _EXTENSIONS: dict[str, Format] = {
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
     ".json": "json",
     ".csv": "csv",
+    ".parquet": "parquet",
+    ".pq": "parquet",
 }
 
 
@@ -74,13 +77,16 @@ def detect_format(path: str | Path) -> Format:
         return _EXTENSIONS[suffix]
     except KeyError:
         raise InputError(
-            f"cannot tell the format of {str(path)!r} from its extension; use .jsonl, .json or .csv, "
-            f"or pass --format jsonl|json|csv"
+            f"cannot tell the format of {str(path)!r} from its extension; use .jsonl, .json, .csv or "
+            f".parquet, or pass --format jsonl|json|csv|parquet"
         ) from None
 
 
 def _sniff_format(path: Path) -> Format:
-    """For standard input: '[' starts a JSON array, '{' a JSONL file, anything else is CSV."""
+    """For standard input: 'PAR1' starts Parquet, '[' a JSON array, '{' a JSONL file, anything else is CSV."""
+    with path.open("rb") as raw:
+        if raw.read(4) == b"PAR1":
+            return "parquet"
     with path.open("r", encoding="utf-8-sig") as fh:
         while True:
             ch = fh.read(1)
@@ -177,6 +183,8 @@ class Dataset:
             records = _jsonl_records(path, self.display_name)
         elif fmt == "json":
             records = _json_array_records(path, self.display_name)
+        elif fmt == "parquet":
+            records = parquet_records(path, self.display_name)
         else:
             records = _csv_records(path, self.display_name)
         for number, where, record in records:

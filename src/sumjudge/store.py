@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from .tables import record_row, rows_frame
+
 DEFAULT_STORE_PATH = Path(".sumjudge") / "runs.db"
 
 ItemStatus = Literal["ok", "error"]
@@ -251,6 +253,12 @@ class RunStore:
                 score=r["score"],
                 record=json.loads(r["record"]),
             )
+
+    def to_pandas(self, run_ref: str) -> Any:
+        """A run's items (id, unique id prefix or 'latest'), in input order, as a DataFrame with one row
+        per item: the columns of :data:`sumjudge.tables.ROW_COLUMNS` (needs the ``pandas`` extra)."""
+        run = self.get_run(run_ref)
+        return rows_frame(record_row(item.record) for item in self.iter_items(run.id))
 
     def stats(self, run_id: str) -> RunStats:
         scores = [

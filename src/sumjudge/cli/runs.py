@@ -90,15 +90,19 @@ def runs_show(run_ref: str, store_path: str | None, as_json: bool) -> None:
 @runs.command("export")
 @click.argument("run_ref", metavar="RUN")
 @store_option
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), default="jsonl", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "parquet"]), default="jsonl", show_default=True)
 @click.option("--out", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True)
 def runs_export(run_ref: str, store_path: str | None, fmt: str, out: str) -> None:
-    """Every item of a run, in input order, as JSON lines (the --out lines of `score`) or CSV."""
+    """Every item of a run, in input order, as JSON lines (the --out lines of `score`), CSV, or
+    Parquet (one row per item, verdicts in nested columns; needs pyarrow: pip install 'sumjudge[parquet]')."""
     with open_store(store_path) as store:
         try:
             run = store.get_run(run_ref)
         except KeyError as exc:
             fail(str(exc.args[0]))
+        if fmt == "parquet":
+            _export_parquet(store, run.id, out)
+            return
         fh: IO[str] = sys.stdout if out == "-" else open(out, "w", encoding="utf-8", newline="")  # noqa: SIM115
         try:
             if fmt == "jsonl":
@@ -112,6 +116,18 @@ def runs_export(run_ref: str, store_path: str | None, fmt: str, out: str) -> Non
         finally:
             if fh is not sys.stdout:
                 fh.close()
+
+
+def _export_parquet(store: Any, run_id: str, out: str) -> None:
+    from ..errors import SumjudgeError
+    from ..integrations.parquet import write_rows
+    from ..tables import record_row
+
+    rows = (record_row(item.record) for item in store.iter_items(run_id))
+    try:
+        write_rows(sys.stdout.buffer if out == "-" else out, rows)
+    except SumjudgeError as exc:  # pyarrow missing: say how to install it
+        fail(str(exc))
 
 
 CSV_COLUMNS = [

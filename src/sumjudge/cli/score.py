@@ -16,6 +16,7 @@ from typing import IO, Any
 
 import click
 
+from ..datasets import FORMATS
 from ..errors import SumjudgeError
 from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, fail, stderr_console
 
@@ -39,7 +40,7 @@ from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, fail, stderr_console
 @click.option("--source-field", default="source", show_default=True, help="Field (or CSV column) holding the source text.")
 @click.option("--summary-field", default="summary", show_default=True, help="Field (or CSV column) holding the summary.")
 @click.option("--id-field", default="id", show_default=True, help="Field holding the item id (else the row number).")
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv"]), default=None,
+@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default=None,
               help="Input format (default: from the extension; sniffed for standard input).")
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), default=None,
               help="Run store (SQLite). Default: .sumjudge/runs.db")

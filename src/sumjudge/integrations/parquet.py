@@ -12,11 +12,11 @@ otherwise read as lists of nulls)::
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
-from ..errors import MissingDependencyError
+from ..errors import InputError, MissingDependencyError
 from ..tables import ROW_COLUMNS
 
 PARQUET_INSTALL = "pip install 'sumjudge[parquet]'"
@@ -86,14 +86,53 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def write_rows(path: str | Path, rows: Iterable[Mapping[str, Any]]) -> None:
-    """Write result rows to one Parquet file."""
-    import_parquet().write_table(rows_table(rows), str(path))
+def write_rows(where: str | Path | BinaryIO, rows: Iterable[Mapping[str, Any]], *, chunk: int = 1000) -> int:
+    """Write result rows to one Parquet file (a path or a binary stream), ``chunk`` rows at a time,
+    so a run of any size is written in flat memory. Returns the number of rows written."""
+    pq = import_parquet()
+    count = 0
+    with pq.ParquetWriter(where if not isinstance(where, (str, Path)) else str(where), result_schema()) as writer:
+        for part in _chunks(rows, chunk):
+            writer.write_table(rows_table(part))
+            count += len(part)
+    return count
 
 
-def write_frame(path: str | Path, frame: Any) -> None:
+def _chunks(rows: Iterable[Mapping[str, Any]], size: int) -> Iterator[list[Mapping[str, Any]]]:
+    part: list[Mapping[str, Any]] = []
+    for row in rows:
+        part.append(row)
+        if len(part) >= size:
+            yield part
+            part = []
+    if part:
+        yield part
+
+
+def write_frame(where: str | Path | BinaryIO, frame: Any) -> int:
     """Write a result DataFrame (``score_frame``, ``EvalResult.to_pandas()``) with the fixed schema."""
-    write_rows(path, frame.to_dict("records"))
+    return write_rows(where, frame.to_dict("records"))
 
 
-__all__ = ["import_pyarrow", "result_schema", "rows_table", "write_frame", "write_rows"]
+def parquet_records(path: str | Path, name: str, batch_size: int = 1024) -> Iterator[tuple[int, str, Any]]:
+    """The rows of a Parquet file as ``(row number, "", {column: value})``, read a batch at a time
+    (the reader protocol of :mod:`sumjudge.datasets`)."""
+    pq = import_parquet()
+    pa = import_pyarrow()
+    try:
+        reader = pq.ParquetFile(str(path))
+    except (pa.ArrowException, OSError) as exc:
+        raise InputError(f"{name}: not a readable Parquet file: {exc}") from None
+    number = 0
+    try:
+        for batch in reader.iter_batches(batch_size=batch_size):
+            for record in batch.to_pylist():
+                number += 1
+                yield number, "", record
+    except pa.ArrowException as exc:
+        raise InputError(f"{name}: after row {number}: cannot read the Parquet file: {exc}") from None
+    finally:
+        reader.close()
+
+
+__all__ = ["import_pyarrow", "parquet_records", "result_schema", "rows_table", "write_frame", "write_rows"]
