@@ -126,3 +126,6 @@ class ModelConfig(BaseModel):
         default=None, ge=1, description="requests in flight at most; lowered on 429 and raised again slowly"
     )
     extra: dict[str, Any] = Field(default_factory=dict, description="provider-specific settings")
+    api_version: str | None = Field(
+        default=None, description="Azure OpenAI's api-version (else OPENAI_API_VERSION, else a recent GA version)"
+    )

@@ -203,7 +203,7 @@ class OpenAICompatJudge:
         elif mode == "json_object":
             body["response_format"] = {"type": "json_object"}
         if max_tokens is not None:
-            body["max_tokens"] = max_tokens
+            body[self._spec.max_tokens_field] = max_tokens
         if self.config.extra:
             body["extra_body"] = dict(self.config.extra)
         return body

@@ -13,7 +13,7 @@ from typing import Literal
 from ..errors import ConfigurationError, MissingAPIKeyError
 from .base import ModelConfig
 
-Kind = Literal["openai_compat", "anthropic", "local", "offline"]
+Kind = Literal["openai_compat", "azure", "anthropic", "local", "offline"]
 StructuredMode = Literal["json_schema", "json_object_schema", "json_object"]
 """How a server is asked for structured output:
 
@@ -33,14 +33,21 @@ class ProviderSpec:
     label: str = ""
     key_env_aliases: tuple[str, ...] = ()
     """Further variables read for the key, after ``key_env`` (e.g. ``GEMINI_API_KEY``)."""
+    key_var: str | None = None
+    """The key's variable when it is not ``<PROVIDER>_API_KEY`` (e.g. ``AZURE_OPENAI_API_KEY``)."""
+    base_url_var: str | None = None
+    """The endpoint's variable when it is not ``<PROVIDER>_BASE_URL`` (e.g. ``AZURE_OPENAI_ENDPOINT``)."""
+    max_tokens_field: str = "max_tokens"
+    """The body field that caps the reply: OpenAI's own API and Azure take ``max_completion_tokens``
+    (o-series and newer models reject ``max_tokens``); other servers know ``max_tokens``."""
 
     @property
     def key_env(self) -> str:
-        return f"{self.name.upper()}_API_KEY"
+        return self.key_var or f"{self.name.upper()}_API_KEY"
 
     @property
     def base_url_env(self) -> str:
-        return f"{self.name.upper()}_BASE_URL"
+        return self.base_url_var or f"{self.name.upper()}_BASE_URL"
 
 
 def _p(name: str, kind: Kind, base_url: str | None = None, **kw: object) -> ProviderSpec:
@@ -50,7 +57,15 @@ def _p(name: str, kind: Kind, base_url: str | None = None, **kw: object) -> Prov
 PROVIDERS: dict[str, ProviderSpec] = {
     p.name: p
     for p in [
-        _p("openai", "openai_compat", "https://api.openai.com/v1", label="OpenAI"),
+        _p("openai", "openai_compat", "https://api.openai.com/v1", label="OpenAI", max_tokens_field="max_completion_tokens"),
+        _p(
+            "azure",
+            "azure",
+            label="Azure OpenAI (azure/<deployment>)",
+            key_var="AZURE_OPENAI_API_KEY",
+            base_url_var="AZURE_OPENAI_ENDPOINT",
+            max_tokens_field="max_completion_tokens",
+        ),
         _p("ollama", "openai_compat", "http://localhost:11434/v1", requires_key=False, label="Ollama"),
         _p("vllm", "openai_compat", "http://localhost:8000/v1", requires_key=False, label="vLLM"),
         _p("lmstudio", "openai_compat", "http://localhost:1234/v1", requires_key=False, label="LM Studio"),

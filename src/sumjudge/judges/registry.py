@@ -34,6 +34,7 @@ def _create_offline_judge(spec: ProviderSpec, name: str, config: ModelConfig) ->
 
 FACTORIES: dict[Kind, str | JudgeFactory] = {
     "openai_compat": "sumjudge.judges.openai_compat:OpenAICompatJudge",
+    "azure": "sumjudge.judges.azure:AzureOpenAIJudge",
     "anthropic": "sumjudge.judges.anthropic:AnthropicJudge",
     "local": "sumjudge.judges.local:create_local_judge",
     "offline": _create_offline_judge,

@@ -45,7 +45,7 @@ class JudgeServer:
 
     ``latency`` seconds per request plus ``token_delay`` seconds per completion token
     simulate a model's speed. ``api_key`` set: requests without ``Authorization: Bearer
-    <key>`` get 401. ``models`` set: other models get 404.
+    <key>`` (or Azure's ``api-key: <key>``) get 401. ``models`` set: other models get 404.
     """
 
     def __init__(
@@ -187,7 +187,8 @@ class JudgeServer:
         if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
             return 400, {}, _error("Request body must be JSON with a 'messages' list", "invalid_request_error"), 0.0
         if self.api_key is not None:
-            if request.headers.get("authorization") != f"Bearer {self.api_key}":
+            bearer_ok = request.headers.get("authorization") == f"Bearer {self.api_key}"
+            if not bearer_ok and request.headers.get("api-key") != self.api_key:  # Azure sends api-key
                 return 401, {}, _error("Incorrect API key provided", "invalid_request_error"), 0.0
         model = str(body.get("model", ""))
         if self.models is not None and model not in self.models:
@@ -263,6 +264,7 @@ class JudgeServer:
         request = RecordedRequest(
             method=method,
             path=handler.path.split("?", 1)[0],
+            query=handler.path.partition("?")[2],
             headers={k.lower(): v for k, v in handler.headers.items()},
             raw=raw,
             body=body,

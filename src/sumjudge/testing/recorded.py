@@ -24,6 +24,8 @@ class RecordedRequest:
     raw: bytes
     body: Any
     """The parsed JSON body, or ``None``."""
+    query: str = ""
+    """The query string of the URL (e.g. ``api-version=2024-10-21``), without the ``?``."""
 
     @property
     def text(self) -> str:
