@@ -14,7 +14,8 @@ rouge-2``) need references (``references`` list or ``reference`` string) on the 
     python -m sumjudge.agreement summeval_summaries.jsonl --docs summeval_docs.jsonl \\
         --human-field consistency --metric rouge-2
 
-Needs the ``agreement`` extra (scipy, rouge-score): ``pip install 'sumjudge[agreement]'``.
+The ROUGE baselines need the ``agreement`` extra (rouge-score): ``pip install 'sumjudge[agreement]'``;
+scipy, for the statistics, is a core dependency.
 """
 
 from __future__ import annotations
