@@ -112,3 +112,16 @@ def test_the_signed_rank_test_drops_zero_differences_and_says_which_way():
     assert signed_rank_test([0.0, 0.0]) == (1.0, "same")
     assert signed_rank_test([]) == (None, "same")
     assert signed_rank_test([-0.2, -0.1, -0.3, -0.4, -0.2, -0.1, -0.5, 0.05])[1] == "lower"
+
+
+def test_the_exact_signed_rank_p_value_matches_scipy_with_and_without_ties():
+    from scipy.stats import wilcoxon
+
+    r = random.Random(0)
+    for _ in range(5):
+        d = [r.gauss(0.2, 1) for _ in range(r.randint(3, 25))]
+        assert signed_rank_test(d)[0] == pytest.approx(wilcoxon(d, method="exact").pvalue)
+    # With ties scipy enumerates every sign permutation (n <= 13); so does the exact method here.
+    tied = [0.1, 0.1, -0.2, 0.3, 0.3, 0.3, -0.1, 0.2, 0.2, 0.4]
+    assert signed_rank_test(tied)[0] == pytest.approx(wilcoxon(tied).pvalue)
+    assert signed_rank_test([0.05] * 9 + [-0.05] * 3)[0] == pytest.approx(0.14599609375)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .datasets import Dataset
+from .datasets import Dataset, source_digest
 from .evals import run_evals
 from .judges.base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT
 from .store import RunRecord, RunStore
@@ -150,6 +150,7 @@ async def score_dataset(
             record = failure_record(row.id, result.error)
         else:
             record = item_record(row.id, result)
+        record["source_sha256"] = source_digest(row.source)
         store.record_item(run.id, row.number, record)
         if meter is not None:
             meter.done += 1

@@ -17,7 +17,6 @@ items whose score moved most, with both runs' reasons.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .datasets import source_digest
 from .errors import InputError
 from .stats import CONFIDENCE, DEFAULT_SEED, PairedComparison, Verdict, paired_comparison, verdict
 
@@ -152,7 +152,7 @@ def _source_digest(record: Mapping[str, Any]) -> str | None:
         return digest
     source = record.get("source")
     if isinstance(source, str):
-        return hashlib.sha256(source.encode("utf-8")).hexdigest()
+        return source_digest(source)
     return None
 
 

@@ -19,10 +19,12 @@ Choices, and why:
 - **Small and constant samples do not crash.** With no value the mean is ``None``; with one value
   the interval is ``None`` (one item says nothing about spread); when every value is the same, the
   interval is that value on both ends (every resample has the same mean).
-- **Wilcoxon signed-rank** for the paired test (``scipy.stats.wilcoxon``): item scores are bounded
-  and far from normal, so a t-test on them is the wrong tool. Zero differences (items scored the
-  same by both runs) are dropped, the classic ``zero_method="wilcox"``; they are reported as
-  ``ties``. When every difference is zero the p-value is 1.
+- **Wilcoxon signed-rank** for the paired test: item scores are bounded and far from normal, so a
+  t-test on them is the wrong tool. Zero differences (items scored the same by both runs) are
+  dropped, the classic ``zero_method="wilcox"``; they are reported as ``ties``. When every
+  difference is zero the p-value is 1. Scores are ratios of small counts, so equal differences
+  (ties) are the rule: up to :data:`EXACT_MAX_N` non-zero differences the p-value is exact under
+  ties (enumerated here); above, ``scipy.stats.wilcoxon``'s tie-corrected normal approximation.
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ N_RESAMPLES = 9999
 TIE_TOLERANCE = 1e-9
 """Two scores closer than this are a tie (scores are ratios of small counts, so float noise only)."""
 BCA_MAX_N = 2000
+EXACT_MAX_N = 50
+"""Up to this many non-zero differences the signed-rank p-value is exact (ties included); above it,
+scipy's normal approximation with its tie correction."""
 _BATCH = 500  # resamples held in memory at once: flat memory for runs of any size
 
 Direction = Literal["higher", "lower", "same"]
@@ -193,12 +198,39 @@ def signed_rank_test(diffs: Sequence[float], *, tolerance: float = TIE_TOLERANCE
     r_plus = float(sum(r for r, d in zip(ranks, nonzero) if d > 0))
     r_minus = float(sum(r for r, d in zip(ranks, nonzero) if d < 0))
     direction: Direction = "higher" if r_plus > r_minus else "lower" if r_minus > r_plus else "same"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # "sample size too small for normal approximation" and kin
-        p = float(wilcoxon(nonzero, zero_method="wilcox", alternative="two-sided").pvalue)
+    if len(nonzero) <= EXACT_MAX_N:
+        p = _exact_signed_rank_p([float(r) for r in ranks], r_plus)
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            p = float(wilcoxon(nonzero, zero_method="wilcox", method="asymptotic").pvalue)
     if not math.isfinite(p):
         p = 1.0
     return min(max(p, 0.0), 1.0), direction
+
+
+def _exact_signed_rank_p(ranks: list[float], r_plus: float) -> float:
+    """Two-sided p of the signed-rank statistic by enumerating its null distribution, ties included.
+
+    Under "no difference" each rank is positive or negative with probability 1/2, independently;
+    midranks are multiples of 1/2, so doubled they are integers and the distribution of the doubled
+    positive rank sum is a small convolution. (scipy's own exact method assumes no ties, and with
+    ties falls back to a permutation test that takes seconds at a dozen pairs.)
+    """
+    import numpy as np
+
+    weights = [int(round(2 * r)) for r in ranks]
+    total = sum(weights)
+    dist = np.zeros(total + 1)
+    dist[0] = 1.0
+    for w in weights:
+        shifted = np.zeros_like(dist)
+        shifted[w:] = dist[: total + 1 - w]
+        dist = (dist + shifted) / 2
+    t = int(round(2 * r_plus))
+    lower = float(dist[: t + 1].sum())
+    upper = float(dist[t:].sum())
+    return min(1.0, 2 * min(lower, upper))
 
 
 def paired_comparison(
