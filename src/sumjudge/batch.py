@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .datasets import Dataset, source_digest
+from .compare import source_digest
+from .datasets import Dataset
 from .evals import run_evals
 from .judges.base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT
 from .store import RunRecord, RunStore

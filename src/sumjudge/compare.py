@@ -17,6 +17,7 @@ items whose score moved most, with both runs' reasons.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -24,7 +25,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .datasets import source_digest
 from .errors import InputError
 from .stats import CONFIDENCE, DEFAULT_SEED, PairedComparison, Verdict, paired_comparison, verdict
 
@@ -97,6 +97,12 @@ class ComparisonResult(AxisComparison):
     """The largest possible score, when the runs say (their ``scale`` option)."""
     pairs: list[tuple[str, float, float]] = Field(default_factory=list, exclude=True, repr=False)
     """``(id, score in A, score in B)`` of every paired item, in A's order (not in the JSON form)."""
+
+
+def source_digest(source: str) -> str:
+    """sha256 of one source text: ``sumjudge score`` writes it with each item (``source_sha256``) so
+    that two runs' items with the same id can be checked to have been judged against the same source."""
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()
 
 
 # -- reading ---------------------------------------------------------------------------------------

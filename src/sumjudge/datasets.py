@@ -68,12 +68,6 @@ class DatasetInfo:
     whatever its format or field names."""
 
 
-def source_digest(source: str) -> str:
-    """sha256 of one source text: written with each scored item so that ``sumjudge compare`` can
-    check that two runs' items with the same id were judged against the same source."""
-    return hashlib.sha256(source.encode("utf-8")).hexdigest()
-
-
 def detect_format(path: str | Path) -> Format:
     suffix = Path(path).suffix.lower()
     try:
