@@ -165,3 +165,22 @@ async def test_the_spread_across_reruns_falls_as_samples_grow():
             spread[k] = statistics.stdev(scores)
     # Averaging k independent samples divides the spread by about sqrt(k) = 3 at k = 9.
     assert spread[9] < 0.6 * spread[1], spread
+
+
+@pytest.mark.integration
+async def test_samples_reach_the_servers_at_the_sampling_temperature():
+    from sumjudge.judges.anthropic import AnthropicJudge
+    from sumjudge.judges.providers import PROVIDERS
+    from sumjudge.testing.anthropic_server import AnthropicServer
+
+    with JudgeServer(SummarizationBrain()) as server:
+        await scorer_for(server, 1).run(input=SOURCE, output=SUMMARY)
+        assert {r.body["temperature"] for r in server.chat_requests()} == {0.0}  # one sample: the judge's own
+        server.reset()
+        await scorer_for(server, 2).run(input=SOURCE, output=SUMMARY)
+        assert {r.body["temperature"] for r in server.chat_requests()} == {DEFAULT_SAMPLE_TEMPERATURE}
+    with AnthropicServer(api_key="k") as server:
+        cfg = ModelConfig(id="anthropic/claude-test", base_url=server.url, api_key="k")
+        judge = AnthropicJudge(PROVIDERS["anthropic"], "claude-test", cfg)
+        await create_summarization_scorer(judge, {"samples": 2}).run(input=SOURCE, output=SUMMARY)
+        assert {r.body.get("temperature") for r in server.message_requests()} == {DEFAULT_SAMPLE_TEMPERATURE}
