@@ -52,6 +52,7 @@ def test_the_store_figures_carry_the_intervals_of_the_three_means(tmp_path):
     assert again == stats  # seeded: the same run gives the same interval
     d = stats.as_dict()
     assert (d["mean_ci_low"], d["mean_ci_high"]) == stats.mean_ci and d["confidence"] == 0.95
+    assert stats.min_score == d["min"] == min(scores)
 
 
 def test_runs_show_prints_and_exports_the_intervals(tmp_path):

@@ -291,6 +291,8 @@ class RunStats:
     zero_scores: int
     tokens: int
     calls: int
+    min_score: float | None = None
+    """The lowest item score (``--min-item-score``)."""
     mean_ci: tuple[float, float] | None = None
     """95% bootstrap interval of ``mean`` (items resampled, seeded); ``None`` under two items."""
     alignment_ci: tuple[float, float] | None = None
@@ -331,6 +333,7 @@ class RunStats:
             zero_scores=sum(1 for s in scores if s == 0),
             tokens=tokens,
             calls=calls,
+            min_score=scores[0] if scores else None,
             mean_ci=ci(scores),
             alignment_ci=ci(alignment),
             coverage_ci=ci(coverage),
@@ -346,6 +349,7 @@ class RunStats:
             "mean_ci_high": self.mean_ci[1] if self.mean_ci else None,
             "median": self.median,
             "p10": self.p10,
+            "min": self.min_score,
             "mean_alignment": self.mean_alignment,
             "mean_alignment_ci_low": self.alignment_ci[0] if self.alignment_ci else None,
             "mean_alignment_ci_high": self.alignment_ci[1] if self.alignment_ci else None,

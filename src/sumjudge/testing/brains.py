@@ -144,10 +144,11 @@ class NoisyBrain:
     """Another brain's answers with each verdict (``supported``, ``answered``) flipped with
     probability ``flip``, like a judge sampled at a temperature above 0.
 
-    Seeded and reproducible, yet a repeated request is a new draw: the flips of a request come
-    from ``(seed, the request's bytes, how many times this server has seen those bytes)``. So two
-    servers with the same seed answer the same sequence of requests alike, while asking the same
-    question twice (a re-run, a second sample) gets an independent answer.
+    Seeded, yet a repeated request is a new draw: the flips of a request come from ``(seed, the
+    request's bytes, how many times this server has seen those bytes)``. So two servers with the
+    same seed answer the same sequence of byte-identical requests alike, while asking the same
+    question twice (a re-run, a second sample) gets an independent answer. (The scorer's prompts
+    carry a fresh fence token per call, so its requests are never byte-identical: each is a new draw.)
     """
 
     inner: Brain = field(default_factory=SummarizationBrain)
