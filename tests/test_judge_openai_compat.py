@@ -83,7 +83,9 @@ async def test_temperature_max_tokens_and_extra_headers_are_sent(server):
     judge = make_judge(server, temperature=0.3, max_output_tokens=321, headers={"X-Team": "evals"})
     await ask(judge)
     (sent,) = server.chat_requests()
-    assert sent.body["temperature"] == 0.3 and sent.body["max_tokens"] == 321
+    # OpenAI's own API takes the cap as max_completion_tokens (o-series and newer models reject max_tokens)
+    assert sent.body["temperature"] == 0.3 and sent.body["max_completion_tokens"] == 321
+    assert "max_tokens" not in sent.body
     assert sent.headers["x-team"] == "evals"
 
 

@@ -132,8 +132,10 @@ class TracedJudge:
         attributes = {"gen_ai.operation.name": "chat", "gen_ai.output.type": "json", "sumjudge.step": request.step}
         attributes.update(_model_attributes(self.model_id))
         config = self.config
+        temperature = request.temperature if request.temperature is not None else getattr(config, "temperature", None)
+        if temperature is not None:
+            attributes["gen_ai.request.temperature"] = temperature
         if config is not None:
-            attributes["gen_ai.request.temperature"] = config.temperature
             max_tokens = request.max_output_tokens or config.max_output_tokens
             if max_tokens:
                 attributes["gen_ai.request.max_tokens"] = max_tokens
