@@ -161,3 +161,13 @@ def test_without_opentelemetry_nothing_changes_and_nothing_is_imported() -> None
     assert absent[1:] == ["LexicalJudge", "[]"]
     # installed but not used by the application: wrapped, yet nothing of OpenTelemetry is imported
     assert installed_unused[1:] == ["TracedJudge", "[]"]
+
+
+def test_samples_of_one_run_share_its_evaluation_span(spans: InMemorySpanExporter) -> None:
+    scorer = create_summarization_scorer(
+        model=judge(claims(("a claim", True)), questions("Q1?"), answers(True)), options={"samples": 3}
+    )
+    scorer.run_sync(input="the source", output="the summary")
+    (evaluation,), calls = by_name(spans)
+    assert sum(c.attributes["sumjudge.step"] == "alignment" for c in calls) == 3
+    assert all(c.parent.span_id == evaluation.context.span_id for c in calls)
