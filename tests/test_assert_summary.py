@@ -56,6 +56,11 @@ def test_a_bound_on_coverage_alone_replaces_the_default():
     assert result.score == 0.33
 
 
+def test_scorer_options_pass_through_samples_included():
+    result = assert_summary(SOURCE, "summary", model=half_right(), samples=2, reducer="min", max_questions=2)
+    assert result.score == 0.5 and len(result.samples) == 2
+
+
 def test_long_lists_are_cut_and_counted():
     many = judge(
         claims(*[(f"claim {i}", False) for i in range(14)]),

@@ -13,7 +13,7 @@ import math
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
 from ..errors import ConfigurationError, InputError
@@ -27,8 +27,11 @@ from ..scorers.summarization import (
 
 DEFAULT_MIN_SCORE = 0.5
 """With no bound given, a summary must score at least this share of the scale."""
-ALLOWED_OPTIONS = ("max_questions", "scale")
-"""Scorer options ``assert_summary`` takes as keywords (the source is its first argument)."""
+ALLOWED_OPTIONS = tuple(
+    f.name for f in fields(SummarizationOptions) if f.name not in ("source", "source_extractor")
+)
+"""Scorer options ``assert_summary`` takes as keywords (``max_questions``, ``scale``, ``samples``...);
+the source is its first argument."""
 _LISTED = 10
 """Claims or questions quoted in a failure message; the rest are counted."""
 
@@ -265,7 +268,8 @@ def assert_summary(
     ``min_score`` is in ``[0, scale]``, ``min_alignment`` and ``min_coverage`` in ``[0, 1]``; with
     none given the score must reach half the scale. ``model``: a ``"provider/model"`` string, a
     ``ModelConfig``, a judge object or a ready scorer (such as the ``sumjudge_scorer`` fixture);
-    omitted, the session's judge. ``options``: ``max_questions``, ``scale``. Bad arguments raise
+    omitted, the session's judge. ``options``: the scorer's (``max_questions``, ``scale``,
+    ``samples``, ``reducer``, ``sample_temperature``). Bad arguments raise
     ``ValueError`` (``ConfigurationError``, ``InputError``) before the judge is asked anything.
     Returns the result, so a test can look further.
     """
