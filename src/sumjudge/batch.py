@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .datasets import Dataset
-from .evals import run_evals
+from .evals import is_interrupt, run_evals
 from .judges.base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT
 from .store import RunRecord, RunStore
 
@@ -120,7 +120,9 @@ class _GuardedScorer:
     async def run(self, input: Any = None, output: Any = None, *, run_id: str | None = None) -> Any:
         try:
             return await self.inner.run(input=input, output=output)
-        except Exception as exc:  # one failing item must not stop the others
+        except BaseException as exc:  # one failing item must not stop the others
+            if is_interrupt(exc):
+                raise
             return _Failure(error=f"{type(exc).__name__}: {exc}")
 
 

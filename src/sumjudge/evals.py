@@ -65,6 +65,20 @@ async def _aiter(data: Iterable[Item] | AsyncIterable[Item]) -> Any:
             yield item
 
 
+def is_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` stops the whole run rather than failing one item.
+
+    A ``CancelledError`` is an interrupt only when the running task itself was asked to stop;
+    one that escapes from inside an item (a call it shared with another item was cancelled) is
+    that item's failure. Python 3.10 cannot tell the two apart and treats both as interrupts.
+    """
+    if isinstance(exc, asyncio.CancelledError):
+        task = asyncio.current_task()
+        cancelling = getattr(task, "cancelling", None)
+        return cancelling is None or cancelling() > 0
+    return not isinstance(exc, Exception)
+
+
 async def _call(fn: Callable[..., Any], *args: Any) -> Any:
     if inspect.iscoroutinefunction(fn):
         return await fn(*args)
@@ -129,10 +143,10 @@ async def run_evals(
             index, item = taken
             try:
                 done = await one(index, item)
-            except Exception as exc:
-                if on_error == "raise":
+            except BaseException as exc:
+                if on_error == "raise" or is_interrupt(exc):
                     raise
-                done = ItemResult(index=index, item=item, error=f"{type(exc).__name__}: {exc}")
+                done = ItemResult(index=index, item=item, error=_describe(exc))
             result.summary.total_items += 1
             if done.error:
                 result.summary.failed_items += 1
@@ -155,6 +169,12 @@ async def run_evals(
     result.items.sort(key=lambda r: r.index)
     result.scores = {sid: (totals[sid] / counts[sid] if counts[sid] else 0.0) for sid in ids}
     return result
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, asyncio.CancelledError):
+        return "CancelledError: a judge call this item shared with another item was cancelled"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def run_evals_sync(
