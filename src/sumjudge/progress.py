@@ -88,7 +88,7 @@ def summary_table(stats: RunStats, *, title: str = "summary") -> Table:
     table.add_column("value", justify="right")
     for name, value in (
         ("count", str(stats.count)),
-        ("mean", _fmt(stats.mean)),
+        ("mean", _fmt(stats.mean) + (f"  ({stats.errors} failed, not in the mean)" if stats.errors else "")),
         ("median", _fmt(stats.median)),
         ("p10", _fmt(stats.p10)),
         ("mean alignment", _fmt(stats.mean_alignment)),

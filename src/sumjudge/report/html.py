@@ -88,7 +88,7 @@ def histogram_svg(counts: list[int], scale: float) -> str:
 def _figures(stats: RunStats, total: int) -> str:
     cells = [
         ("items", f"{stats.count + stats.errors} / {total}"),
-        ("mean score", _fmt(stats.mean)),
+        ("mean score", _fmt(stats.mean) + (f" ({stats.errors} failed, not in the mean)" if stats.errors else "")),
         ("median", _fmt(stats.median)),
         ("p10", _fmt(stats.p10)),
         ("mean alignment", _fmt(stats.mean_alignment)),
