@@ -1,7 +1,9 @@
 """The ``sumjudge`` command: ``score`` a file of summaries, look at ``runs``, measure ``agreement``.
 
-Exit codes of ``score``: 0 success, 1 mean score below ``--fail-under`` (or no item could be
-scored), 2 usage or input errors (the message names the row and the field), 130 interrupted.
+Exit codes of ``score``: 0 success, 1 a gate failed (``--fail-under``, failed items beyond
+``--allow-errors``, or no item could be scored), 2 usage or input errors (the message names the
+row and the field, or the file and the fix), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM);
+an interrupted run is saved and resumes when the same command runs again.
 The command layer is thin: rows come from :mod:`sumjudge.datasets`, the work from
 :mod:`sumjudge.batch`, records from :mod:`sumjudge.store`, the page from :mod:`sumjudge.report`.
 
@@ -22,13 +24,14 @@ import click
 
 from .errors import SumjudgeError
 
-EXIT_OK, EXIT_BELOW, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_BELOW, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
 
 
 def _stderr_console(quiet: bool = False) -> Any:
     from rich.console import Console
 
-    console = Console(stderr=True, quiet=quiet, highlight=False)
+    # markup off: file names, ids and model ids are the user's text, never rich markup
+    console = Console(stderr=True, quiet=quiet, highlight=False, markup=False)
     if not console.is_terminal:
         console.width = max(console.width, 160)  # logs: do not wrap or cut at 80 columns
     return console
@@ -37,7 +40,7 @@ def _stderr_console(quiet: bool = False) -> Any:
 def _stdout_console() -> Any:
     from rich.console import Console
 
-    console = Console(highlight=False)
+    console = Console(highlight=False, markup=False)
     if not console.is_terminal:
         console.width = max(console.width, 200)
     return console
@@ -78,8 +81,14 @@ def main() -> None:
 @click.option("--source-field", default="source", show_default=True, help="Field (or CSV column) holding the source text.")
 @click.option("--summary-field", default="summary", show_default=True, help="Field (or CSV column) holding the summary.")
 @click.option("--id-field", default="id", show_default=True, help="Field holding the item id (else the row number).")
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv"]), default=None,
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv", "tsv"]), default=None,
               help="Input format (default: from the extension; sniffed for standard input).")
+@click.option("--encoding", default=None, metavar="NAME",
+              help="Text encoding of DATA (default utf-8, a byte-order mark is skipped), e.g. cp1252.")
+@click.option("--delimiter", default=None, metavar="CHAR",
+              help="CSV delimiter (default: sniffed among , ; tab |; tab for .tsv).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+              help="Seconds to wait for one judge reply (default 60).")
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), default=None,
               help="Run store (SQLite). Default: .sumjudge/runs.db")
 @click.option("--fresh", is_flag=True, help="Start a new run instead of resuming the same command's last run.")
@@ -102,6 +111,9 @@ def score(
     summary_field: str,
     id_field: str,
     fmt: str | None,
+    encoding: str | None,
+    delimiter: str | None,
+    timeout: float | None,
     store_path: str | None,
     fresh: bool,
     use_cache: bool,
@@ -133,7 +145,7 @@ def score(
         _fail(str(exc))
     fields = Fields(source=source_field, summary=summary_field, id=id_field)
     try:
-        dataset = Dataset(data, fields=fields, format=fmt)  # type: ignore[arg-type]
+        dataset = Dataset(data, fields=fields, format=fmt, encoding=encoding, delimiter=delimiter)  # type: ignore[arg-type]
     except SumjudgeError as exc:
         _fail(str(exc))
     with dataset:
@@ -148,7 +160,7 @@ def score(
             _score(
                 dataset, info, console,
                 model_id=model_id, max_questions=max_questions, scale=scale, concurrency=concurrency,
-                out=out, report=report, gates=gates, store_path=store_path, fresh=fresh,
+                out=out, report=report, gates=gates, store_path=store_path, fresh=fresh, timeout=timeout,
                 cache=cache_path or use_cache, quiet=quiet,
             )
         )
@@ -169,6 +181,7 @@ async def _score(
     gates: Any,
     store_path: str | None,
     fresh: bool,
+    timeout: float | None,
     cache: bool | str,
     quiet: bool,
 ) -> int:
@@ -181,7 +194,10 @@ async def _score(
 
     meter = Meter()
     try:
-        judge = resolve_judge(ModelConfig(id=model_id, max_concurrency=concurrency))
+        settings: dict[str, Any] = {"max_concurrency": concurrency}
+        if timeout is not None:
+            settings["timeout"] = timeout
+        judge = resolve_judge(ModelConfig(id=model_id, **settings))
         judge = with_cache(MeteredJudge(judge, meter), cache)
         scorer = create_summarization_scorer(
             model=judge, options={"max_questions": max_questions, "scale": scale}
@@ -223,11 +239,15 @@ async def _score_into_store(
     from .progress import BatchProgress, summary_table
     from .store import DEFAULT_STORE_PATH, RunStore
 
-    with RunStore(store_path or DEFAULT_STORE_PATH) as store:
+    try:
+        store = RunStore(store_path or DEFAULT_STORE_PATH)
         run, resumed = store.open_run(
             model=model_id, options=options, data=dataset.display_name, fingerprint=info.fingerprint,
             total_items=info.count, resume=not fresh,
         )
+    except SumjudgeError as exc:
+        _fail(str(exc))
+    with store:
         already = len(store.finished_ids(run.id))
         if resumed and not quiet:
             console.print(f"sumjudge: resuming run {run.id}: {already} of {info.count} items already finished")
@@ -247,6 +267,7 @@ async def _score_into_store(
                 fh.flush()
 
         interrupted = False
+        terminated = _cancel_on_sigterm()
         try:
             show = not quiet and console.is_terminal
             with BatchProgress(console, total=info.count, already_done=already, meter=meter, enabled=show) as bar:
@@ -265,7 +286,7 @@ async def _score_into_store(
                 f"sumjudge: interrupted; {stats.count + stats.errors} of {info.count} items are saved in run "
                 f"{run.id}. Run the same command again to resume.", markup=False,
             )
-            return EXIT_INTERRUPTED
+            return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
         store.finish_run(run.id, "finished" if stats.errors == 0 else "finished with errors")
         run = store.get_run(run.id)
         write_out()
@@ -291,6 +312,34 @@ async def _score_into_store(
     return EXIT_BELOW if failures else EXIT_OK
 
 
+class _SigtermFlag:
+    def __init__(self) -> None:
+        self.raised = False
+
+    def __bool__(self) -> bool:
+        return self.raised
+
+
+def _cancel_on_sigterm() -> _SigtermFlag:
+    """SIGTERM stops the run like Ctrl-C does (saved, resumable); the flag says it came."""
+    import signal
+
+    flag = _SigtermFlag()
+    task = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+
+    def on_term() -> None:
+        flag.raised = True
+        if task is not None:
+            task.cancel()
+
+    try:
+        loop.add_signal_handler(signal.SIGTERM, on_term)
+    except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
+        pass
+    return flag
+
+
 # -- runs ------------------------------------------------------------------------------------------
 
 _store_option = click.option(
@@ -300,12 +349,13 @@ _store_option = click.option(
 
 
 def _open_store(store_path: str | None) -> Any:
+    """The store, opened read-only: listing and exporting never write to it."""
     from .store import DEFAULT_STORE_PATH, RunStore
 
-    path = Path(store_path) if store_path else DEFAULT_STORE_PATH
-    if not path.exists():
-        _fail(f"no run store at {path} (runs are recorded by `sumjudge score`)")
-    return RunStore(path)
+    try:
+        return RunStore(Path(store_path) if store_path else DEFAULT_STORE_PATH, readonly=True)
+    except SumjudgeError as exc:
+        _fail(str(exc))
 
 
 @main.group()

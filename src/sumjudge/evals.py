@@ -14,7 +14,7 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from ._sync import run_sync
-from .errors import ConfigurationError, InputError
+from .errors import ConfigurationError, InputError, describe_failure
 
 
 class Scorer(Protocol):
@@ -174,7 +174,7 @@ async def run_evals(
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, asyncio.CancelledError):
         return "CancelledError: a judge call this item shared with another item was cancelled"
-    return f"{type(exc).__name__}: {exc}"
+    return describe_failure(exc)
 
 
 def run_evals_sync(
