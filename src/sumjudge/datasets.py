@@ -242,7 +242,7 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
-def _jsonl_records(path: Path, name: str, encoding: str) -> Iterator[tuple[int, str, Any]]:
+def _jsonl_records(path: Path, name: str, encoding: str = "utf-8") -> Iterator[tuple[int, str, Any]]:
     number = 0
     with path.open("rb") as fh:
         for line_no, raw in enumerate(fh, start=1):
@@ -255,7 +255,9 @@ def _jsonl_records(path: Path, name: str, encoding: str) -> Iterator[tuple[int, 
             yield number, where, _loads(line, f"{name}: row {number}{where}")
 
 
-def _csv_records(path: Path, name: str, encoding: str, delimiter: str | None) -> Iterator[tuple[int, str, Any]]:
+def _csv_records(
+    path: Path, name: str, encoding: str = "utf-8", delimiter: str | None = None
+) -> Iterator[tuple[int, str, Any]]:
     csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
     with path.open("r", encoding=_bom_aware(encoding), newline="") as fh:
         if delimiter is None:
@@ -287,7 +289,7 @@ _WS = " \t\r\n"
 
 
 def _json_array_records(
-    path: Path, name: str, encoding: str, chunk_size: int = 1 << 16
+    path: Path, name: str, encoding: str = "utf-8", chunk_size: int = 1 << 16
 ) -> Iterator[tuple[int, str, Any]]:
     """Stream the elements of a top-level JSON array without loading the whole file."""
     decoder = json.JSONDecoder(object_pairs_hook=_unique_keys)

@@ -1,64 +1,27 @@
-"""The ``sumjudge`` command: ``score`` a file of summaries, look at ``runs``, measure ``agreement``.
+"""``sumjudge score``: score a file of summaries into the run store, print progress and the end table.
 
-Exit codes of ``score``: 0 success, 1 a gate failed (``--fail-under``, failed items beyond
-``--allow-errors``, or no item could be scored), 2 usage or input errors (the message names the
-row and the field, or the file and the fix), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM);
-an interrupted run is saved and resumes when the same command runs again.
-The command layer is thin: rows come from :mod:`sumjudge.datasets`, the work from
-:mod:`sumjudge.batch`, records from :mod:`sumjudge.store`, the page from :mod:`sumjudge.report`.
-
-click (not typer): it is already a dependency, typer would add a layer over it for no gain here,
-and ``agreement`` needs click's pass-through of unparsed arguments.
+Exit codes: 0 success, 1 a gate failed (``--fail-under``, failed items beyond ``--allow-errors``, or
+no item could be scored), 2 usage or input errors (the message names the row and the field, or the
+file and the fix), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM); an interrupted run is saved
+and resumes when the same command runs again. The command is thin:
+rows come from :mod:`sumjudge.datasets`, the work from :mod:`sumjudge.batch`, records from
+:mod:`sumjudge.store`, the page from :mod:`sumjudge.report`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import csv
 import json
 import sys
-from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import click
 
-from .errors import SumjudgeError
-
-EXIT_OK, EXIT_BELOW, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
-
-
-def _stderr_console(quiet: bool = False) -> Any:
-    from rich.console import Console
-
-    # markup off: file names, ids and model ids are the user's text, never rich markup
-    console = Console(stderr=True, quiet=quiet, highlight=False, markup=False)
-    if not console.is_terminal:
-        console.width = max(console.width, 160)  # logs: do not wrap or cut at 80 columns
-    return console
+from ..errors import SumjudgeError
+from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail, stderr_console
 
 
-def _stdout_console() -> Any:
-    from rich.console import Console
-
-    console = Console(highlight=False, markup=False)
-    if not console.is_terminal:
-        console.width = max(console.width, 200)
-    return console
-
-
-def _fail(message: str) -> None:
-    """Print an input or usage error and exit 2."""
-    click.echo(f"sumjudge: error: {message}", err=True)
-    sys.exit(EXIT_USAGE)
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="sumjudge", prog_name="sumjudge")
-def main() -> None:
-    """Score LLM summaries against their source: alignment (claims supported) and coverage (facts kept)."""
-
-
-@main.command()
+@click.command()
 @click.argument("data", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--model", "-m", default=None, metavar="PROVIDER/MODEL",
               help="Judge model, e.g. openai/gpt-4o-mini. Default: $SUMJUDGE_MODEL, else offline/lexical.")
@@ -126,14 +89,14 @@ def score(
     are committed to the run store as they finish; running the same command again on the same data
     resumes where it stopped.
     """
-    from .datasets import Dataset, Fields
-    from .gates import ErrorAllowance, Gates
-    from .judges.cache import DEFAULT_CACHE_PATH
-    from .judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, default_model_id
-    from .outputs import check_paths
-    from .store import DEFAULT_STORE_PATH
+    from ..datasets import Dataset, Fields
+    from ..gates import ErrorAllowance, Gates
+    from ..judges.cache import DEFAULT_CACHE_PATH
+    from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, default_model_id
+    from ..outputs import check_paths
+    from ..store import DEFAULT_STORE_PATH
 
-    console = _stderr_console(quiet)
+    console = stderr_console(quiet)
     try:
         gates = Gates(fail_under=fail_under, allow_errors=ErrorAllowance.parse(allow_errors))
         cache_file = cache_path or (str(DEFAULT_CACHE_PATH) if use_cache else None)
@@ -142,17 +105,17 @@ def score(
             {"--out": out, "--report": report},
         )
     except SumjudgeError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     fields = Fields(source=source_field, summary=summary_field, id=id_field)
     try:
         dataset = Dataset(data, fields=fields, format=fmt, encoding=encoding, delimiter=delimiter)  # type: ignore[arg-type]
     except SumjudgeError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     with dataset:
         try:
             info = dataset.validate()
         except SumjudgeError as exc:
-            _fail(str(exc))
+            fail(str(exc))
         model_id = model or default_model_id()
         if default_chosen_for_user(model) and not quiet:
             console.print(DEFAULT_JUDGE_NOTICE, markup=False, highlight=False)
@@ -185,12 +148,12 @@ async def _score(
     cache: bool | str,
     quiet: bool,
 ) -> int:
-    from . import create_summarization_scorer
-    from .batch import Meter, MeteredJudge
-    from .judges.base import ModelConfig
-    from .judges.cache import with_cache
-    from .judges.registry import resolve_judge
-    from .outputs import AtomicFile
+    from ..scorers.summarization import create_summarization_scorer
+    from ..batch import Meter, MeteredJudge
+    from ..judges.base import ModelConfig
+    from ..judges.cache import with_cache
+    from ..judges.registry import resolve_judge
+    from ..outputs import AtomicFile
 
     meter = Meter()
     try:
@@ -203,7 +166,7 @@ async def _score(
             model=judge, options={"max_questions": max_questions, "scale": scale}
         )
     except (SumjudgeError, ValueError) as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
     options = {"max_questions": max_questions, "scale": scale}
     files: list[AtomicFile] = []
@@ -215,7 +178,7 @@ async def _score(
     except SumjudgeError as exc:
         for f in files:
             f.discard()
-        _fail(str(exc))
+        fail(str(exc))
     try:
         return await _score_into_store(
             dataset, info, console, scorer, meter, model_id=model_id, options=options, scale=scale,
@@ -234,10 +197,10 @@ async def _score_into_store(
     store_path: str | None, fresh: bool, quiet: bool,
 ) -> int:
     """Open (or resume) the run, score what is left, write the outputs, and judge the gates."""
-    from .batch import score_dataset
-    from .gates import check_gates
-    from .progress import BatchProgress, summary_table
-    from .store import DEFAULT_STORE_PATH, RunStore
+    from ..batch import score_dataset
+    from ..gates import check_gates
+    from ..progress import BatchProgress, summary_table
+    from ..store import DEFAULT_STORE_PATH, RunStore
 
     try:
         store = RunStore(store_path or DEFAULT_STORE_PATH)
@@ -246,7 +209,7 @@ async def _score_into_store(
             total_items=info.count, resume=not fresh,
         )
     except SumjudgeError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     with store:
         already = len(store.finished_ids(run.id))
         if resumed and not quiet:
@@ -291,7 +254,7 @@ async def _score_into_store(
         run = store.get_run(run.id)
         write_out()
         if report_file is not None:
-            from .report import write_report
+            from ..report import write_report
 
             report_file.fh.close()
             write_report(report_file.tmp, run, stats, lambda: store.iter_items(run.id), scale=scale)
@@ -338,161 +301,3 @@ def _cancel_on_sigterm() -> _SigtermFlag:
     except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
         pass
     return flag
-
-
-# -- runs ------------------------------------------------------------------------------------------
-
-_store_option = click.option(
-    "--store", "store_path", type=click.Path(dir_okay=False), default=None,
-    help="Run store (SQLite). Default: .sumjudge/runs.db",
-)
-
-
-def _open_store(store_path: str | None) -> Any:
-    """The store, opened read-only: listing and exporting never write to it."""
-    from .store import DEFAULT_STORE_PATH, RunStore
-
-    try:
-        return RunStore(Path(store_path) if store_path else DEFAULT_STORE_PATH, readonly=True)
-    except SumjudgeError as exc:
-        _fail(str(exc))
-
-
-@main.group()
-def runs() -> None:
-    """List, show and export recorded runs."""
-
-
-@runs.command("list")
-@_store_option
-@click.option("--limit", type=click.IntRange(min=1), default=None, help="Show the latest N runs only.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per run on standard output.")
-def runs_list(store_path: str | None, limit: int | None, as_json: bool) -> None:
-    """The recorded runs, newest first."""
-    from rich.table import Table
-
-    with _open_store(store_path) as store:
-        records = store.list_runs(limit)
-    if as_json:
-        for r in records:
-            click.echo(json.dumps(_run_json(r)))
-        return
-    table = Table(show_header=True, header_style="bold")
-    for col in ("run", "created", "status", "model", "data", "done", "errors", "mean"):
-        table.add_column(col, justify="right" if col in ("done", "errors", "mean") else "left")
-    for r in records:
-        table.add_row(
-            r.id, _when(r.created_at), r.status, r.model, r.data, f"{r.done}/{r.total_items}", str(r.errors),
-            "-" if r.mean_score is None else f"{r.mean_score:.3f}",
-        )
-    _stdout_console().print(table)
-
-
-def _when(ts: float) -> str:
-    import datetime as dt
-
-    return dt.datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M:%S")
-
-
-def _run_json(r: Any) -> dict[str, Any]:
-    return {
-        "id": r.id, "created_at": r.created_at, "updated_at": r.updated_at, "status": r.status, "model": r.model,
-        "options": r.options, "data": r.data, "fingerprint": r.fingerprint, "total_items": r.total_items,
-        "ok": r.ok, "errors": r.errors, "mean_score": r.mean_score,
-    }
-
-
-@runs.command("show")
-@click.argument("run_ref", metavar="RUN")
-@_store_option
-@click.option("--json", "as_json", is_flag=True, help="The run and its figures as JSON on standard output.")
-def runs_show(run_ref: str, store_path: str | None, as_json: bool) -> None:
-    """One run (id, unique id prefix, or 'latest'): its settings and figures."""
-    from .progress import summary_table
-
-    with _open_store(store_path) as store:
-        try:
-            run = store.get_run(run_ref)
-        except KeyError as exc:
-            _fail(str(exc.args[0]))
-        stats = store.stats(run.id)
-        failures = [(i.item_id, i.record.get("error")) for _, i in zip(range(10), store.iter_items(run.id, status="error"))]
-    if as_json:
-        click.echo(json.dumps({**_run_json(run), "stats": stats.as_dict()}))
-        return
-    console = _stdout_console()
-    console.print(f"run      {run.id}")
-    console.print(f"status   {run.status}")
-    console.print(f"created  {_when(run.created_at)}   updated {_when(run.updated_at)}")
-    console.print(f"model    {run.model}")
-    console.print(f"options  {json.dumps(run.options, sort_keys=True)}")
-    console.print(f"data     {run.data} (fingerprint {run.fingerprint[:12]})")
-    console.print(f"items    {run.done} of {run.total_items} done, {run.errors} failed")
-    console.print(summary_table(stats, title=f"run {run.id}"))
-    for item_id, error in failures:
-        console.print(f"failed   {item_id}: {error}")
-
-
-@runs.command("export")
-@click.argument("run_ref", metavar="RUN")
-@_store_option
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), default="jsonl", show_default=True)
-@click.option("--out", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True)
-def runs_export(run_ref: str, store_path: str | None, fmt: str, out: str) -> None:
-    """Every item of a run, in input order, as JSON lines (the --out lines of `score`) or CSV."""
-    with _open_store(store_path) as store:
-        try:
-            run = store.get_run(run_ref)
-        except KeyError as exc:
-            _fail(str(exc.args[0]))
-        fh: IO[str] = sys.stdout if out == "-" else open(out, "w", encoding="utf-8", newline="")  # noqa: SIM115
-        try:
-            if fmt == "jsonl":
-                for item in store.iter_items(run.id):
-                    fh.write(json.dumps(item.record, ensure_ascii=False) + "\n")
-            else:
-                writer = csv.writer(fh)
-                writer.writerow(CSV_COLUMNS)
-                for item in store.iter_items(run.id):
-                    writer.writerow(_csv_row(item.row_number, item.record))
-        finally:
-            if fh is not sys.stdout:
-                fh.close()
-
-
-CSV_COLUMNS = [
-    "id", "row", "score", "alignment_score", "coverage_score", "claims", "claims_supported",
-    "questions", "questions_answered", "total_tokens", "reason", "error",
-]
-
-
-def _csv_row(row_number: int, record: dict[str, Any]) -> list[Any]:
-    verdicts = record.get("verdicts") or {}
-    claims = verdicts.get("alignment") or []
-    coverage = verdicts.get("coverage") or []
-    usage = record.get("usage") or {}
-    return [
-        record.get("id"), row_number, record.get("score"), record.get("alignment_score"),
-        record.get("coverage_score"), len(claims), sum(1 for c in claims if c.get("supported")),
-        len(verdicts.get("questions") or []), sum(1 for c in coverage if c.get("answered")),
-        usage.get("total_tokens"), record.get("reason"), record.get("error"),
-    ]
-
-
-# -- agreement -------------------------------------------------------------------------------------
-
-
-@main.command(
-    context_settings={"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []},
-    add_help_option=False,
-)
-@click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def agreement(args: tuple[str, ...]) -> None:
-    """Measure how far a judge agrees with human labels (see `sumjudge agreement --help`)."""
-    from .agreement import main as agreement_main
-
-    sys.exit(agreement_main(list(args)))
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()
