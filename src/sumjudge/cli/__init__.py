@@ -1,6 +1,7 @@
 """The ``sumjudge`` command: click commands only (flags, printing, exit codes), one module per command.
 
 - :mod:`.score`: ``sumjudge score`` (the batch tool);
+- :mod:`.check`: ``sumjudge check`` (one pair from the shell);
 - :mod:`.runs`: ``sumjudge runs list|show|export``;
 - :mod:`.agreement`: ``sumjudge agreement``;
 - :mod:`.common`: exit codes, consoles, the run-store option.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import click
 
 from .agreement import agreement
+from .check import check
 from .runs import runs
 from .score import score
 
@@ -25,6 +27,7 @@ def main() -> None:
 
 
 main.add_command(score)
+main.add_command(check)
 main.add_command(runs)
 main.add_command(agreement)
 
