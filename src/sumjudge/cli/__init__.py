@@ -4,6 +4,7 @@
 - :mod:`.check`: ``sumjudge check`` (one pair from the shell);
 - :mod:`.runs`: ``sumjudge runs list|show|export``;
 - :mod:`.agreement`: ``sumjudge agreement``;
+- :mod:`.compare`: ``sumjudge compare A B``;
 - :mod:`.common`: exit codes, consoles, the run-store option.
 
 A new command is a new module here with a ``click.command`` (or group), added to :func:`main` below.
@@ -16,6 +17,7 @@ import click
 
 from .agreement import agreement
 from .check import check
+from .compare import compare
 from .runs import runs
 from .score import score
 
@@ -30,5 +32,6 @@ main.add_command(score)
 main.add_command(check)
 main.add_command(runs)
 main.add_command(agreement)
+main.add_command(compare)
 
 __all__ = ["main"]
