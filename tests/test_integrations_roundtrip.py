@@ -18,7 +18,7 @@ from sumjudge.tables import ROW_COLUMNS
 pd = pytest.importorskip("pandas")
 pq = pytest.importorskip("pyarrow.parquet")
 from sumjudge.integrations.pandas import score_frame  # noqa: E402
-from sumjudge.integrations.parquet import result_schema  # noqa: E402
+from sumjudge.parquet import result_schema  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "summaries.jsonl"
 

@@ -120,7 +120,7 @@ def runs_export(run_ref: str, store_path: str | None, fmt: str, out: str) -> Non
 
 def _export_parquet(store: Any, run_id: str, out: str) -> None:
     from ..errors import SumjudgeError
-    from ..integrations.parquet import write_rows
+    from ..parquet import write_rows
     from ..tables import record_row
 
     rows = (record_row(item.record) for item in store.iter_items(run_id))

@@ -1,4 +1,3 @@
-"""Where users already work: each module meets one outside tool (pandas, Ray Data, OpenTelemetry, ...).
-
-Each imports its optional dependency itself, with an error that names the extra to install.
-"""
+"""Where users already work: each module meets one outside tool and imports its own optional
+dependency, with an error that names the extra to install (``pandas`` and Hugging Face datasets,
+Ray Data, ``pytest_plugin`` for pytest, ...)."""

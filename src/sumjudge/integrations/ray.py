@@ -33,7 +33,7 @@ from ..errors import ConfigurationError, MissingDependencyError
 from ..evals import run_evals
 from ..judges.base import JudgeModel, ModelConfig
 from ..tables import ROW_COLUMNS, describe, is_missing, result_row
-from .parquet import rows_table
+from ..parquet import rows_table
 
 RAY_INSTALL = "pip install 'sumjudge[ray]'"
 SOURCE_KEY = "__sumjudge_source_key"

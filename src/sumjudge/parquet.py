@@ -5,7 +5,7 @@ one fixed Arrow schema, so files written from different runs, batches or Ray blo
 same types even when a batch holds only failures or only empty verdict lists (which Arrow would
 otherwise read as lists of nulls)::
 
-    from sumjudge.integrations.parquet import write_rows
+    from sumjudge.parquet import write_rows
     write_rows("results.parquet", rows)
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from ..errors import InputError, MissingDependencyError
-from ..tables import ROW_COLUMNS
+from .errors import InputError, MissingDependencyError
+from .tables import ROW_COLUMNS
 
 PARQUET_INSTALL = "pip install 'sumjudge[parquet]'"
 

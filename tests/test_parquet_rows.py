@@ -14,7 +14,7 @@ from sumjudge.tables import ROW_COLUMNS
 pd = pytest.importorskip("pandas")
 pq = pytest.importorskip("pyarrow.parquet")
 from sumjudge.integrations.pandas import score_frame  # noqa: E402
-from sumjudge.integrations.parquet import result_schema, rows_table, write_frame  # noqa: E402
+from sumjudge.parquet import result_schema, rows_table, write_frame  # noqa: E402
 
 
 def test_a_scored_frame_round_trips_through_parquet_with_its_verdicts(tmp_path: Path) -> None:
