@@ -125,15 +125,18 @@ def test_a_failing_call_marks_its_span_and_the_evaluations_as_errors(spans: InMe
     assert not evaluation.status.is_ok and evaluation.attributes["error.type"] == "JudgeRequestError"
 
 
-def test_replies_from_the_cache_make_no_call_span(spans: InMemorySpanExporter, tmp_path: Path) -> None:
+def test_replies_from_the_cache_are_marked_and_cost_no_tokens(spans: InMemorySpanExporter, tmp_path: Path) -> None:
     cache = tmp_path / "cache.db"
     with JudgeServer() as server:
         config = ModelConfig(id="openai/test-model", base_url=server.base_url, api_key="x")
         create_summarization_scorer(model=config, cache=cache).run_sync(input="Source.", output="Summary.")
         spans.clear()
         create_summarization_scorer(model=config, cache=cache).run_sync(input="Source.", output="Summary.")
+        served = server.chat_calls
     evaluations, calls = by_name(spans)
-    assert len(evaluations) == 1 and calls == []
+    assert len(evaluations) == 1 and served == 3  # the second scorer sent nothing
+    assert len(calls) == 3 and all(c.attributes["sumjudge.cache_hit"] for c in calls)
+    assert all(c.attributes["gen_ai.usage.input_tokens"] == 0 for c in calls)
 
 
 RUN = """
@@ -159,8 +162,8 @@ def test_without_opentelemetry_nothing_changes_and_nothing_is_imported() -> None
     installed_unused = _run("")
     assert absent[0] == installed_unused[0]  # same score
     assert absent[1:] == ["LexicalJudge", "[]"]
-    # installed but not used by the application: wrapped, yet nothing of OpenTelemetry is imported
-    assert installed_unused[1:] == ["TracedJudge", "[]"]
+    # installed but not used by the application: nothing of OpenTelemetry is imported
+    assert installed_unused[1:] == ["LexicalJudge", "[]"]
 
 
 def test_samples_of_one_run_share_its_evaluation_span(spans: InMemorySpanExporter) -> None:

@@ -1,12 +1,11 @@
 """OpenTelemetry traces: one span per evaluation, one per judge call as its child (extra ``otel``).
 
-The scorer opens the evaluation span (:func:`evaluation_span`) and ``create_summarization_scorer``
-wraps the judge in :class:`TracedJudge`, so this module sits between the scorers and the judges
+The scorer opens the evaluation span (:func:`evaluation_span`) and sends its judge requests
+through :class:`TracedJudge` (its ``judge`` attribute stays the judge it was given), so this module sits between the scorers and the judges
 (not under ``integrations/``, whose modules sit above ``run_evals``).
 
 Nothing to call: once the application uses OpenTelemetry (it has imported ``opentelemetry.trace``,
-as configuring any tracer provider does), every scorer made by ``create_summarization_scorer``
-reports to the global tracer provider. Until then sumjudge imports nothing of OpenTelemetry and
+as configuring any tracer provider does), every summarization scorer reports to the global tracer provider. Until then sumjudge imports nothing of OpenTelemetry and
 adds nothing but a dictionary look-up per call; without a configured provider the spans are
 OpenTelemetry's no-op spans. Only ``opentelemetry-api`` is needed at run time.
 
@@ -17,7 +16,7 @@ Names and attributes follow the OpenTelemetry GenAI semantic conventions:
   ``gen_ai.request.temperature``, ``gen_ai.usage.input_tokens`` / ``output_tokens``,
   ``server.address`` / ``server.port``, ``error.type`` when it failed, and
   ``sumjudge.step`` (``alignment``, ``questions`` or ``coverage``). A reply served by the
-  reply cache makes no call and no span.
+  reply cache has ``sumjudge.cache_hit = true`` and no tokens.
 - evaluation: span ``evaluate {scorer id}`` (kind INTERNAL) with ``gen_ai.operation.name =
   "evaluate"`` (sumjudge's own value; the conventions name no operation for evaluations),
   ``gen_ai.evaluation.name``, ``gen_ai.evaluation.score.value``, ``sumjudge.alignment_score``,
@@ -126,6 +125,8 @@ class TracedJudge:
                 raise
             span.set_attribute("gen_ai.usage.input_tokens", reply.usage.prompt_tokens)
             span.set_attribute("gen_ai.usage.output_tokens", reply.usage.completion_tokens)
+            if reply.usage.calls == 0:  # served by the reply cache: no request was made
+                span.set_attribute("sumjudge.cache_hit", True)
             return reply
 
     def _call_attributes(self, request: JudgeRequest[Any]) -> dict[str, Any]:

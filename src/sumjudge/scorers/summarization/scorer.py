@@ -161,6 +161,7 @@ class SummarizationScorer:
 
     def __init__(self, judge: JudgeModel, options: SummarizationOptions) -> None:
         self.judge = judge
+        self._traced_judge = traced(judge)  # one span per judge call while OpenTelemetry is in use
         self.options = options
         self._questions = _QuestionCache(QUESTION_CACHE_SIZE)
 
@@ -296,7 +297,7 @@ class SummarizationScorer:
         """Send one request to the judge and count its usage against this evaluation."""
         if ev.sample or ev.temperature is not None:
             request = replace(request, sample=ev.sample, temperature=ev.temperature)
-        reply = await self.judge.generate(request)
+        reply = await self._traced_judge.generate(request)  # the judge itself without OpenTelemetry
         ev.usage = ev.usage + reply.usage
         return reply
 
@@ -328,7 +329,7 @@ def create_summarization_scorer(
     re-running an evaluation costs no calls and gives the same verdicts.
     """
     opts = SummarizationOptions.coerce(options)
-    judge = with_cache(traced(resolve_judge(model)), cache)  # spans for real calls only, not cache hits
+    judge = with_cache(resolve_judge(model), cache)
     if default_chosen_for_user(model):
         print(DEFAULT_JUDGE_NOTICE, file=sys.stderr)
     return SummarizationScorer(judge, opts)
