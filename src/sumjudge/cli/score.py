@@ -119,12 +119,12 @@ async def _score(
     cache: bool | str,
     quiet: bool,
 ) -> int:
-    from ..scorers.summarization import create_summarization_scorer
     from ..batch import Meter, MeteredJudge, score_dataset
     from ..judges.base import ModelConfig
     from ..judges.cache import with_cache
     from ..judges.registry import resolve_judge
     from ..progress import BatchProgress, summary_table
+    from ..scorers.summarization import create_summarization_scorer
     from ..store import DEFAULT_STORE_PATH, RunStore
 
     meter = Meter()

@@ -2,7 +2,7 @@
 
 :class:`CachedJudge` wraps any :class:`~sumjudge.judges.base.JudgeModel`, so it works for every
 provider. Replies are kept in SQLite, keyed by the judge's model id, the step, the messages, the
-output schema and the judge's settings: its public ``config`` (a :class:`ModelConfig`) minus
+output schema, the reply bounds and the judge's settings: its public ``config`` (a :class:`ModelConfig`) minus
 :data:`SETTINGS_NOT_IN_KEY`, the fields that cannot change an answer (key, endpoint, timeouts,
 retries, concurrency, headers). A setting added to ``ModelConfig`` later is in the key by default.
 The random fence token that the prompts put around untrusted text
@@ -15,6 +15,7 @@ A hit returns the stored output with zero usage (it cost nothing); :attr:`Cached
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -84,6 +85,7 @@ def request_key(model_id: str, request: JudgeRequest[Any], settings: dict[str, A
         "schema": request.output_type.model_json_schema(),
         "inputs": request.inputs.model_dump(mode="json"),
         "max_output_tokens": request.max_output_tokens,
+        "bounds": dataclasses.asdict(request.bounds),
         "settings": settings,
     }
     text = json.dumps(blob, sort_keys=True, ensure_ascii=False, default=str)

@@ -31,6 +31,7 @@ from ...judges.base import (
     JudgeRequest,
     ModelConfig,
     OutputT,
+    ReplyBounds,
     StepInputs,
     Usage,
 )
@@ -179,6 +180,9 @@ class SummarizationScorer:
             messages=prompts.alignment_messages(ev.source, ev.summary),
             output_type=AlignmentOutput,
             inputs=StepInputs(source=ev.source, summary=ev.summary),
+            # source and summary are not blank, so there is at least one claim to write: without
+            # this floor a grammar-bound weak model takes the shortest way out, [].
+            bounds=ReplyBounds(min_items=1),
         )
         reply = await self._ask(ev, request)
         return [v for v in reply.output.alignment if v.claim.strip()]
@@ -200,6 +204,7 @@ class SummarizationScorer:
                 messages=prompts.questions_messages(ev.source, max_q),
                 output_type=QuestionsOutput,
                 inputs=StepInputs(source=ev.source, max_questions=max_q),
+                bounds=ReplyBounds(min_items=1, max_items=max_q),
             )
             reply = await self._ask(ev, request)
             kept: list[str] = []
@@ -219,6 +224,7 @@ class SummarizationScorer:
             messages=messages,
             output_type=CoverageOutput,
             inputs=StepInputs(summary=ev.summary, questions=questions),
+            bounds=ReplyBounds.exactly(len(questions)),  # one verdict per question
         )
         reply = await self._ask(ev, request)
         verdicts = reply.output.coverage
@@ -230,6 +236,7 @@ class SummarizationScorer:
                 messages=[*messages, ChatMessage(role="assistant", content=said), ChatMessage(role="user", content=retry)],
                 output_type=CoverageOutput,
                 inputs=request.inputs,
+                bounds=request.bounds,
             )
             verdicts = (await self._ask(ev, again)).output.coverage
         return _match_by_position(questions, verdicts)
