@@ -17,44 +17,10 @@ from typing import Any
 from .datasets import Dataset
 from .evals import run_evals
 from .judges.base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT
+from .records import FailedItem, ItemOutcome, ScoredItem
 from .store import RunRecord, RunStore
 
-RecordCallback = Callable[[dict[str, Any]], None]
-
-
-def item_record(item_id: str, result: Any) -> dict[str, Any]:
-    """The ``--out`` line of a scored item (``result`` is a ``SummarizationResult``)."""
-    data = result.model_dump(mode="json")
-    usage = data.get("usage") or {}
-    usage["total_tokens"] = int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0))
-    return {
-        "id": item_id,
-        "score": data["score"],
-        "alignment_score": data["alignment_score"],
-        "coverage_score": data["coverage_score"],
-        "reason": data["reason"],
-        "verdicts": {
-            "alignment": data["preprocess_step_result"]["alignment"],
-            "questions": data["preprocess_step_result"]["questions"],
-            "coverage": data["analyze_step_result"]["coverage"],
-        },
-        "usage": usage,
-        "error": None,
-    }
-
-
-def failure_record(item_id: str, error: str) -> dict[str, Any]:
-    """The ``--out`` line of an item whose evaluation failed."""
-    return {
-        "id": item_id,
-        "score": None,
-        "alignment_score": None,
-        "coverage_score": None,
-        "reason": None,
-        "verdicts": None,
-        "usage": None,
-        "error": error,
-    }
+RecordCallback = Callable[[ItemOutcome], None]
 
 
 @dataclass
@@ -146,17 +112,18 @@ async def score_dataset(
     async def complete(item: dict[str, Any], _output: Any, results: dict[str, Any]) -> None:
         row = item["row"]
         result = results[guarded.id]
+        outcome: ItemOutcome
         if isinstance(result, _Failure):
-            record = failure_record(row.id, result.error)
+            outcome = FailedItem(id=row.id, error=result.error)
         else:
-            record = item_record(row.id, result)
-        store.record_item(run.id, row.number, record)
+            outcome = ScoredItem.from_result(row.id, result)
+        store.record_item(run.id, row.number, outcome)
         if meter is not None:
             meter.done += 1
-            if record["error"] is not None:
+            if isinstance(outcome, FailedItem):
                 meter.errors += 1
         if on_record is not None:
-            on_record(record)
+            on_record(outcome)
 
     await run_evals(
         pending(), [guarded], concurrency=concurrency, on_item_complete=complete, keep_items=False

@@ -6,11 +6,20 @@ import time
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
 from .batch import Meter
+from .figures import number as _fmt
 from .store import RunStats
 
 
@@ -75,10 +84,6 @@ class BatchProgress:
         if self._progress is not None:
             task = self._progress.tasks[0]
             self._progress.update(self._task, advance=1, left=max(0, int(task.total or 0) - int(task.completed) - 1))
-
-
-def _fmt(value: float | None, digits: int = 3) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
 
 
 def summary_table(stats: RunStats, *, title: str = "summary") -> Table:

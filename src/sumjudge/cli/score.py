@@ -9,15 +9,17 @@ rows come from :mod:`sumjudge.datasets`, the work from :mod:`sumjudge.batch`, re
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
 from ..errors import SumjudgeError
 from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, fail, stderr_console
+
+if TYPE_CHECKING:
+    from ..records import ItemOutcome
 
 
 @click.command()
@@ -156,20 +158,20 @@ async def _score(
             Path(out).parent.mkdir(parents=True, exist_ok=True)
             out_fh = open(out, "w", encoding="utf-8")  # noqa: SIM115 - closed below
 
-        def write(record: dict[str, Any]) -> None:
+        def write(outcome: ItemOutcome) -> None:
             if out_fh is not None:
-                out_fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+                out_fh.write(outcome.line() + "\n")
                 out_fh.flush()
 
         interrupted = False
         try:
             for item in store.iter_items(run.id, status="ok"):
-                write(item.record)
+                write(item.outcome)
             show = not quiet and console.is_terminal
             with BatchProgress(console, total=info.count, already_done=already, meter=meter, enabled=show) as bar:
 
-                def on_record(record: dict[str, Any]) -> None:
-                    write(record)
+                def on_record(outcome: ItemOutcome) -> None:
+                    write(outcome)
                     bar.advance()
 
                 await score_dataset(

@@ -15,18 +15,15 @@ an argument, so it travels in the request body). Reads ``ANTHROPIC_API_KEY`` and
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import json
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import MissingDependencyError
-from .base import ChatMessage, JudgeRequest, ModelConfig, Usage
+from .base import ChatMessage, JudgeRequest, Usage
 from .http import ErrorRule, HTTPJudge
-from .limiter import AdaptiveLimiter
-from .providers import ProviderSpec, resolve_api_key
+from .providers import resolve_api_key
 from .retry import Classification, Transient, classify_status
 from .structured import Completion, schema_name, strict_json_schema
 
@@ -92,23 +89,9 @@ class AnthropicJudge(HTTPJudge):
 
     fallback_order = (TOOL,)
 
-    def __init__(
-        self,
-        spec: ProviderSpec,
-        name: str,
-        config: ModelConfig,
-        *,
-        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
-        limiter: AdaptiveLimiter | None = None,
-    ) -> None:
+    def setup(self) -> None:
         self._sdk = import_anthropic()
-        self._api_key = resolve_api_key(spec, config)  # fails here naming ANTHROPIC_API_KEY
-        super().__init__(spec, name, config, sleep=sleep, limiter=limiter)
-        sdk = self._sdk
-        self._errors: tuple[ErrorRule, ...] = (
-            (sdk.APIStatusError, _status_error),
-            (sdk.APIConnectionError, lambda exc: Transient(f"{type(exc).__name__}: {exc}")),  # timeouts too
-        )
+        self._api_key = resolve_api_key(self._spec, self.config)  # fails here naming ANTHROPIC_API_KEY
 
     # -- request and reply -----------------------------------------------------------------------
 
@@ -176,7 +159,10 @@ class AnthropicJudge(HTTPJudge):
 
     @property
     def errors(self) -> tuple[ErrorRule, ...]:
-        return self._errors
+        return (
+            (self._sdk.APIStatusError, _status_error),
+            (self._sdk.APIConnectionError, lambda exc: Transient(f"{type(exc).__name__}: {exc}")),  # timeouts too
+        )
 
     @property
     def rate_limit_error(self) -> type[BaseException]:

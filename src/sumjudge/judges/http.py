@@ -59,6 +59,7 @@ class HTTPJudge(ABC):
         self._name = name
         self.config: ModelConfig = config
         """The settings this judge was made with (public: the reply cache keys on them)."""
+        self.setup()  # the provider's SDK and credentials: a missing extra or key fails here
         self._base_url = resolve_base_url(spec, config)
         self._policy = RetryPolicy.from_config(config)
         self._sleep = sleep
@@ -161,6 +162,9 @@ class HTTPJudge(ABC):
         return None
 
     # -- what each provider supplies -------------------------------------------------------------
+
+    def setup(self) -> None:  # noqa: B027 - optional
+        """Import the SDK and check what the provider needs (``self.config`` and ``self._spec`` are set)."""
 
     @property
     @abstractmethod

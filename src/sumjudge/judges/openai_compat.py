@@ -16,17 +16,14 @@ the schema in the prompt alone. A refusal is a 400/422 or a 500 whose message na
 
 from __future__ import annotations
 
-import asyncio
 import ssl
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ConfigurationError, MissingDependencyError
-from .base import ChatMessage, JudgeRequest, ModelConfig, Usage
+from .base import ChatMessage, JudgeRequest, Usage
 from .http import ErrorRule, HTTPJudge
-from .limiter import AdaptiveLimiter
-from .providers import ProviderSpec, resolve_api_key, resolve_base_url
+from .providers import resolve_api_key, resolve_base_url
 from .retry import Classification, Permanent, Transient, classify_status
 from .schema_bounds import SchemaBounds, bound_schema
 from .structured import Completion, schema_name, strict_json_schema, with_schema_in_prompt
@@ -88,16 +85,9 @@ class OpenAICompatJudge(HTTPJudge):
 
     fallback_order = FALLBACK_ORDER
 
-    def __init__(
-        self,
-        spec: ProviderSpec,
-        name: str,
-        config: ModelConfig,
-        *,
-        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
-        limiter: AdaptiveLimiter | None = None,
-    ) -> None:
+    def setup(self) -> None:
         self._openai = _import_openai()
+        spec, config = self._spec, self.config
         key = resolve_api_key(spec, config)  # a hosted provider without a key fails here, naming the variable
         self._api_key = key if key is not None else PLACEHOLDER_API_KEY
         if not resolve_base_url(spec, config):
@@ -106,14 +96,6 @@ class OpenAICompatJudge(HTTPJudge):
                 f"or pass ModelConfig(id=..., base_url=...)"
             )
         self._ssl_context: ssl.SSLContext | None = None
-        super().__init__(spec, name, config, sleep=sleep, limiter=limiter)
-        openai = self._openai
-        self._errors: tuple[ErrorRule, ...] = (
-            (openai.APITimeoutError, lambda exc: Transient(f"no reply within {self.config.timeout:g}s (timeout)")),
-            (openai.APIConnectionError, self._connection_failed),
-            (openai.APIStatusError, self._status_error),
-            (openai.APIResponseValidationError, lambda exc: Transient(f"unreadable response: {exc}")),
-        )
 
     @property
     def base_url(self) -> str:
@@ -194,7 +176,13 @@ class OpenAICompatJudge(HTTPJudge):
 
     @property
     def errors(self) -> tuple[ErrorRule, ...]:
-        return self._errors
+        openai = self._openai
+        return (
+            (openai.APITimeoutError, lambda exc: Transient(f"no reply within {self.config.timeout:g}s (timeout)")),
+            (openai.APIConnectionError, self._connection_failed),
+            (openai.APIStatusError, self._status_error),
+            (openai.APIResponseValidationError, lambda exc: Transient(f"unreadable response: {exc}")),
+        )
 
     @property
     def rate_limit_error(self) -> type[BaseException]:
