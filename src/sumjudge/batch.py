@@ -16,7 +16,7 @@ from typing import Any
 
 from .datasets import Dataset
 from .evals import run_evals
-from .judges.base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT
+from .judges.base import JudgeModel, JudgeReply, JudgeRequest, OutputT, WrappedJudge
 from .records import FailedItem, ItemOutcome, ScoredItem
 from .store import RunRecord, RunStore
 
@@ -40,21 +40,13 @@ class Meter:
         return self.prompt_tokens + self.completion_tokens
 
 
-class MeteredJudge:
+class MeteredJudge(WrappedJudge):
     """A judge wrapper that counts calls and tokens as they happen (wrap it inside any cache,
     so that only real calls are counted)."""
 
     def __init__(self, inner: JudgeModel, meter: Meter) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.meter = meter
-
-    @property
-    def model_id(self) -> str:
-        return self.inner.model_id
-
-    @property
-    def config(self) -> ModelConfig | None:
-        return getattr(self.inner, "config", None)
 
     async def generate(self, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
         try:

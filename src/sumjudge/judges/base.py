@@ -137,6 +137,22 @@ class JudgeModel(Protocol):
         ...
 
 
+class WrappedJudge:
+    """Base of a judge that wraps another (the reply cache, the batch meter): it answers to the inner
+    judge's name and settings, so a cache key or a run record cannot tell the wrapper from the judge."""
+
+    def __init__(self, inner: JudgeModel) -> None:
+        self.inner = inner
+
+    @property
+    def model_id(self) -> str:
+        return self.inner.model_id
+
+    @property
+    def config(self) -> ModelConfig | None:
+        return getattr(self.inner, "config", None)
+
+
 class ModelConfig(BaseModel):
     """A judge model named by ``"provider/model"`` with explicit settings.
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage
+from .base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage, WrappedJudge
 
 DEFAULT_CACHE_PATH = Path(".sumjudge") / "cache.db"
 
@@ -92,13 +92,13 @@ def request_key(model_id: str, request: JudgeRequest[Any], settings: dict[str, A
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class CachedJudge:
+class CachedJudge(WrappedJudge):
     """A judge that answers repeated requests from a SQLite cache and asks ``inner`` otherwise."""
 
     def __init__(
         self, inner: JudgeModel, path: str | Path = DEFAULT_CACHE_PATH, *, settings: dict[str, Any] | None = None
     ) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._settings = settings if settings is not None else settings_of(inner)
@@ -109,14 +109,6 @@ class CachedJudge:
         self._lock = threading.Lock()  # run_sync may call from another thread; one connection, serialized
         self.hits = 0
         self.misses = 0
-
-    @property
-    def model_id(self) -> str:
-        return self.inner.model_id
-
-    @property
-    def config(self) -> ModelConfig | None:
-        return getattr(self.inner, "config", None)
 
     def close(self) -> None:
         self._db.close()
