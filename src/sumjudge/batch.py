@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .compare import source_digest
 from .datasets import Dataset
 from .evals import run_evals
 from .judges.base import JudgeModel, JudgeReply, JudgeRequest, OutputT, WrappedJudge
@@ -21,6 +22,16 @@ from .records import FailedItem, ItemOutcome, ScoredItem
 from .store import RunRecord, RunStore
 
 RecordCallback = Callable[[ItemOutcome], None]
+
+
+def item_record(item_id: str, result: Any) -> dict[str, Any]:
+    """The ``--out`` line of a scored item, as a dict (``result`` is a ``SummarizationResult``)."""
+    return ScoredItem.from_result(item_id, result).as_json()
+
+
+def failure_record(item_id: str, error: str) -> dict[str, Any]:
+    """The ``--out`` line of an item whose evaluation failed, as a dict."""
+    return FailedItem(id=item_id, error=error).as_json()
 
 
 @dataclass
@@ -105,10 +116,11 @@ async def score_dataset(
         row = item["row"]
         result = results[guarded.id]
         outcome: ItemOutcome
+        digest = source_digest(row.source)
         if isinstance(result, _Failure):
-            outcome = FailedItem(id=row.id, error=result.error)
+            outcome = FailedItem(id=row.id, error=result.error, source_sha256=digest)
         else:
-            outcome = ScoredItem.from_result(row.id, result)
+            outcome = ScoredItem.from_result(row.id, result, source_sha256=digest)
         store.record_item(run.id, row.number, outcome)
         if meter is not None:
             meter.done += 1

@@ -2,8 +2,10 @@
 
 One shape for everything that reads or writes batch items: the run store keeps it, ``--out`` and
 ``sumjudge runs export`` write it as one JSON line (:meth:`ScoredItem.line`), the HTML report and the
-end table read it. Both types carry every key, so every line has the same columns; a failed item's
-figures are ``null``. :func:`outcome_from_json` reads a line back into the right type.
+end table read it. Both types carry every column, so every line has the same keys; a failed item's
+figures are ``null``. The keys of repeated samples (``reducer``, ``score_spread``, ``samples``) are
+written only with samples, ``source_sha256`` (what ``sumjudge compare`` checks pairs with) only when
+known. :func:`outcome_from_json` reads a line back into the right type.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, computed_field
 
 from .judges.base import Usage
-from .scorers.summarization.result import SummarizationResult
+from .scorers.summarization.result import SummarizationAnalysis, SummarizationPreprocess, SummarizationResult
+from .scorers.summarization.samples import SampledSummarizationResult
 from .scorers.summarization.verdicts import AlignmentVerdict, CoverageVerdict
 
 
@@ -43,14 +46,36 @@ class ItemUsage(Usage):
         return self.prompt_tokens + self.completion_tokens
 
 
+class SampleOutcome(BaseModel):
+    """One of a sampled item's k evaluations."""
+
+    index: int
+    score: float
+    alignment_score: float
+    coverage_score: float
+    reason: str
+    verdicts: Verdicts
+
+
+_ONLY_WHEN_SET = ("reducer", "score_spread", "samples", "source_sha256")
+
+
 class _Outcome(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     id: str
 
+    def as_json(self) -> dict[str, Any]:
+        """The item's JSON object (the keys of samples and the source digest only when set)."""
+        data = self.model_dump(mode="json")
+        for key in _ONLY_WHEN_SET:
+            if data.get(key) is None:
+                data.pop(key, None)
+        return data
+
     def line(self) -> str:
         """The item's JSON line (``--out``, ``runs export``)."""
-        return json.dumps(self.model_dump(mode="json"), ensure_ascii=False)
+        return json.dumps(self.as_json(), ensure_ascii=False)
 
 
 class ScoredItem(_Outcome):
@@ -60,25 +85,48 @@ class ScoredItem(_Outcome):
     alignment_score: float
     coverage_score: float
     reason: str
-    verdicts: Verdicts
-    usage: ItemUsage
+    verdicts: Verdicts | None = None
+    """``None`` only in records written by hand (tools may store just the figures)."""
+    usage: ItemUsage | None = None
     error: None = None
+    reducer: str | None = None
+    score_spread: float | None = None
+    samples: list[SampleOutcome] | None = None
+    source_sha256: str | None = None
 
     @classmethod
-    def from_result(cls, item_id: str, result: SummarizationResult) -> ScoredItem:
+    def from_result(cls, item_id: str, result: SummarizationResult, *, source_sha256: str | None = None) -> ScoredItem:
+        """The record of a scored item (with every sample, when the scorer drew several)."""
+        sampled = isinstance(result, SampledSummarizationResult)
         return cls(
             id=item_id,
             score=result.score,
             alignment_score=result.alignment_score,
             coverage_score=result.coverage_score,
             reason=result.reason,
-            verdicts=Verdicts(
-                alignment=result.preprocess_step_result.alignment,
-                questions=result.preprocess_step_result.questions,
-                coverage=result.analyze_step_result.coverage,
-            ),
+            verdicts=_verdicts(result.preprocess_step_result, result.analyze_step_result),
             usage=ItemUsage(**result.usage.model_dump()),
+            reducer=result.reducer if sampled else None,
+            score_spread=result.score_spread if sampled else None,
+            samples=[
+                SampleOutcome(
+                    index=s.index,
+                    score=s.score,
+                    alignment_score=s.alignment_score,
+                    coverage_score=s.coverage_score,
+                    reason=s.reason,
+                    verdicts=_verdicts(s.preprocess_step_result, s.analyze_step_result),
+                )
+                for s in result.samples
+            ]
+            if sampled
+            else None,
+            source_sha256=source_sha256,
         )
+
+
+def _verdicts(pre: SummarizationPreprocess, ana: SummarizationAnalysis) -> Verdicts:
+    return Verdicts(alignment=pre.alignment, questions=pre.questions, coverage=ana.coverage)
 
 
 class FailedItem(_Outcome):
@@ -91,6 +139,7 @@ class FailedItem(_Outcome):
     verdicts: None = None
     usage: None = None
     error: str
+    source_sha256: str | None = None
 
 
 ItemOutcome = ScoredItem | FailedItem
@@ -106,4 +155,4 @@ def outcome_from_json(data: dict[str, Any] | str) -> ItemOutcome:
     return ScoredItem.model_validate(data)
 
 
-__all__ = ["FailedItem", "ItemOutcome", "ItemUsage", "ScoredItem", "Verdicts", "outcome_from_json"]
+__all__ = ["FailedItem", "ItemOutcome", "ItemUsage", "SampleOutcome", "ScoredItem", "Verdicts", "outcome_from_json"]

@@ -78,6 +78,8 @@ class _Prepared:
 
     tool: dict[str, Any]
     max_tokens: int
+    temperature: float | None
+    """The request's own temperature (a repeated sample's), else ``None``."""
 
 
 TOOL = "tool"
@@ -103,7 +105,7 @@ class AnthropicJudge(HTTPJudge):
             "input_schema": strict_json_schema(request.output_type),
         }
         max_tokens = request.max_output_tokens or self.config.max_output_tokens or DEFAULT_MAX_TOKENS
-        return _Prepared(tool=tool, max_tokens=max_tokens)
+        return _Prepared(tool=tool, max_tokens=max_tokens, temperature=request.temperature)
 
     def build_request(self, form: str, messages: list[ChatMessage], prepared: _Prepared) -> dict[str, Any]:
         system, turns = split_system(messages)
@@ -117,7 +119,9 @@ class AnthropicJudge(HTTPJudge):
         if system:
             body["system"] = system
         extra_body = dict(self.config.extra)
-        if "temperature" in self.config.model_fields_set:
+        if prepared.temperature is not None:  # a repeated sample's own temperature
+            extra_body["temperature"] = prepared.temperature
+        elif "temperature" in self.config.model_fields_set:
             # Sampling parameters left the SDK's signature (anthropic 1.0) and newer Claude models
             # refuse them with a 400, so temperature is sent only when the user set it.
             extra_body.setdefault("temperature", self.config.temperature)

@@ -107,6 +107,11 @@ class JudgeRequest(Generic[OutputT]):
     max_output_tokens: int | None = None
     bounds: ReplyBounds = field(default_factory=ReplyBounds)
     """How many items and characters the reply may hold, as the asker knows it."""
+    sample: int = 0
+    """Which of an evaluation's repeated samples this call belongs to (0 without ``samples``). Part
+    of every cache key, so a re-run reproduces each sample and no sample reuses another's reply."""
+    temperature: float | None = None
+    """Overrides the judge's configured temperature for this call (samples are drawn above 0)."""
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage, WrappedJudge
+from .base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT, ReplyBounds, Usage, WrappedJudge
 
 DEFAULT_CACHE_PATH = Path(".sumjudge") / "cache.db"
 
@@ -85,9 +85,16 @@ def request_key(model_id: str, request: JudgeRequest[Any], settings: dict[str, A
         "schema": request.output_type.model_json_schema(),
         "inputs": request.inputs.model_dump(mode="json"),
         "max_output_tokens": request.max_output_tokens,
-        "bounds": dataclasses.asdict(request.bounds),
         "settings": settings,
     }
+    # Only when set, so the keys of unsampled requests (sample 0, the judge's own temperature) stay
+    # what they were and existing caches keep answering them.
+    if request.bounds != ReplyBounds():
+        blob["bounds"] = dataclasses.asdict(request.bounds)
+    if request.sample:
+        blob["sample"] = request.sample
+    if request.temperature is not None:
+        blob["temperature"] = request.temperature
     text = json.dumps(blob, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 

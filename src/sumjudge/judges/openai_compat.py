@@ -78,6 +78,8 @@ class _Prepared:
     grammar_schema: dict[str, Any]
     name: str
     max_tokens: int | None
+    temperature: float
+    """The request's own temperature (a repeated sample's), else the configured one."""
 
 
 class OpenAICompatJudge(HTTPJudge):
@@ -116,6 +118,7 @@ class OpenAICompatJudge(HTTPJudge):
             grammar_schema=bound_schema(schema, request.bounds, GRAMMAR_BOUNDS),
             name=schema_name(request.output_type),
             max_tokens=request.max_output_tokens or self.config.max_output_tokens,
+            temperature=self.config.temperature if request.temperature is None else request.temperature,
         )
 
     def build_request(self, form: str, messages: list[ChatMessage], prepared: _Prepared) -> dict[str, Any]:
@@ -124,7 +127,7 @@ class OpenAICompatJudge(HTTPJudge):
         body: dict[str, Any] = {
             "model": self._name,
             "messages": [{"role": m.role, "content": m.content} for m in messages],
-            "temperature": self.config.temperature,
+            "temperature": prepared.temperature,
         }
         if form == "json_schema":
             body["response_format"] = {

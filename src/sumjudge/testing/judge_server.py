@@ -35,7 +35,7 @@ from collections.abc import Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from .brains import Brain, SchemaBrain, SummarizationBrain
+from .brains import Brain, NoisyBrain, SchemaBrain, SummarizationBrain
 from .faults import LLAMA_CPP_REFUSAL, Fault, Reply
 from .recorded import RecordedRequest, content_text, count_tokens, find_schema, step_of, structured_form
 
@@ -343,8 +343,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-in-flight", type=int, default=None, help="answer 429 beyond this many requests")
     parser.add_argument("--retry-after", default="1", help="Retry-After sent with those 429s")
     parser.add_argument("--refuse-json-schema", action="store_true", help="refuse json_schema like llama-cpp-python")
+    parser.add_argument("--flip", type=float, default=0.0, metavar="P",
+                        help="noisy mode: flip each verdict with probability P (a sampled judge's noise)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the noisy mode's flips")
     args = parser.parse_args(argv)
+    if not 0 <= args.flip <= 1:
+        parser.error(f"--flip must lie in [0, 1], got {args.flip}")
     brain: Brain = SummarizationBrain() if args.brain == "summarization" else SchemaBrain()
+    if args.flip > 0:
+        brain = NoisyBrain(brain, flip=args.flip, seed=args.seed)
     server = JudgeServer(
         brain,
         port=args.port,
@@ -377,6 +384,7 @@ __all__ = [
     "Brain",
     "Fault",
     "JudgeServer",
+    "NoisyBrain",
     "RecordedRequest",
     "Reply",
     "SchemaBrain",
