@@ -1,6 +1,6 @@
 """Azure OpenAI: ``azure/<deployment>`` through the openai SDK's ``AsyncAzureOpenAI``.
 
-Everything but the client is the OpenAI-compatible judge's: structured output and its fallbacks,
+Everything but the client (:meth:`AzureOpenAIJudge.make_client`) is the OpenAI-compatible judge's: structured output and its fallbacks,
 re-asks, retries, the limiter, the per-loop client pool. The client sends each request to
 ``{endpoint}/openai/deployments/<deployment>/chat/completions?api-version=...`` with the
 ``api-key`` header. Settings, each overridden by :class:`~sumjudge.judges.base.ModelConfig`:
@@ -49,7 +49,7 @@ class AzureOpenAIJudge(OpenAICompatJudge):
     def __repr__(self) -> str:
         return f"AzureOpenAIJudge({self.model_id!r}, endpoint={self.base_url!r}, api_version={self.api_version!r})"
 
-    def _make_client(self) -> Any:
+    def make_client(self) -> Any:
         openai = self._openai
         return openai.AsyncAzureOpenAI(
             api_key=self._api_key,
