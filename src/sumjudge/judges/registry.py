@@ -7,7 +7,9 @@ takes. Provider modules are imported lazily, so the core installs without option
 
 from __future__ import annotations
 
+import importlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -168,6 +170,15 @@ def resolve_judge(model: str | ModelConfig | JudgeModel | None = None) -> JudgeM
         from .local import LocalJudge
 
         return LocalJudge(name, model)
-    from .offline import create_offline_judge
+    return _load_factory(OFFLINE_FACTORY)(name)
 
-    return create_offline_judge(name)
+
+OFFLINE_FACTORY = "sumjudge.scorers.summarization.offline:create_offline_judge"
+"""Where the offline judges live: with the scorer whose steps they answer. Named by an import path
+and loaded on first use, so that nothing under ``judges/`` imports from ``scorers/``."""
+
+
+def _load_factory(path: str) -> Callable[[str], JudgeModel]:
+    """The callable at ``"package.module:attribute"``, imported on first use."""
+    module_name, _, attribute = path.partition(":")
+    return getattr(importlib.import_module(module_name), attribute)  # type: ignore[no-any-return]
