@@ -14,11 +14,19 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from ._sync import run_sync
+from ._tasks import gather_or_cancel
 from .errors import ConfigurationError, InputError
+from .stats import MeanEstimate
 
 
 class Scorer(Protocol):
-    """What ``run_evals`` needs of a scorer."""
+    """The one scorer interface: what ``run_evals``, the batch tool and every integration need of a scorer.
+
+    ``run`` scores one item and returns a result with a numeric ``score`` (a
+    :class:`~sumjudge.SummarizationResult` for the built-in scorer); ``id`` names the scorer in
+    results and batch runs. A scorer holds no per-evaluation state, so one instance serves many
+    items at once.
+    """
 
     id: str
 
@@ -52,6 +60,10 @@ class EvalResult(BaseModel):
 
     scores: dict[str, float] = Field(default_factory=dict)
     """Mean score per scorer id, over the items that scored."""
+    intervals: dict[str, dict[str, MeanEstimate]] = Field(default_factory=dict)
+    """Per scorer id, the mean of ``score`` (and of ``alignment_score`` and ``coverage_score`` when
+    the scorer's results carry them) with its 95% bootstrap confidence interval, items resampled
+    (seeded: the same results give the same interval). Filled when items are kept (the default)."""
     summary: EvalSummary = Field(default_factory=EvalSummary)
     items: list[ItemResult] = Field(default_factory=list)
 
@@ -144,17 +156,33 @@ async def run_evals(
             if on_item_complete is not None:
                 await _call(on_item_complete, item, done.output, done.results)
 
-    tasks = [asyncio.create_task(worker()) for _ in range(concurrency)]
-    try:
-        await asyncio.gather(*tasks)
-    except BaseException:
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        raise
+    await gather_or_cancel(*(worker() for _ in range(concurrency)))
     result.items.sort(key=lambda r: r.index)
     result.scores = {sid: (totals[sid] / counts[sid] if counts[sid] else 0.0) for sid in ids}
+    if keep_items:
+        result.intervals = {sid: _intervals(sid, result.items) for sid in ids}
     return result
+
+
+INTERVAL_FIELDS = ("score", "alignment_score", "coverage_score")
+
+
+def _intervals(sid: str, items: list[ItemResult]) -> dict[str, MeanEstimate]:
+    from .stats import mean_interval
+
+    out: dict[str, MeanEstimate] = {}
+    for name in INTERVAL_FIELDS:
+        values = []
+        for item in items:
+            if sid not in item.results:
+                continue
+            res = item.results[sid]
+            value = res if name == "score" and isinstance(res, (int, float)) else getattr(res, name, None)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                values.append(float(value))
+        if values or name == "score":
+            out[name] = mean_interval(values)
+    return out
 
 
 def run_evals_sync(
@@ -169,4 +197,4 @@ def run_evals_sync(
     return run_sync(lambda: run_evals(data, scorers, target, concurrency, on_item_complete, **kwargs))
 
 
-__all__ = ["EvalResult", "EvalSummary", "ItemResult", "run_evals", "run_evals_sync"]
+__all__ = ["EvalResult", "EvalSummary", "ItemResult", "Scorer", "run_evals", "run_evals_sync"]

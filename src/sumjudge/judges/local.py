@@ -32,6 +32,7 @@ from typing import Any
 
 from ..errors import ConfigurationError, JudgeRequestError, MissingDependencyError
 from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage
+from .providers import ProviderSpec
 from .schema_bounds import JSONSchema, SchemaBounds, bound_schema, max_reply_tokens
 from .structured import Completion, generate_structured, strict_json_schema
 
@@ -231,7 +232,8 @@ class LocalJudge:
         import_llama_cpp()
         self._name = name
         self._path = resolve_model_path(name)
-        self._config = config
+        self.config: ModelConfig = config
+        """The settings this judge was made with (public: the reply cache keys on them)."""
         self._settings = LocalSettings.from_extra(dict(config.extra))
 
     @property
@@ -249,7 +251,7 @@ class LocalJudge:
         async def send(messages: list[ChatMessage]) -> Completion:
             return await asyncio.to_thread(self._complete, model, messages, request, base)
 
-        return await generate_structured(request, send, max_reasks=self._config.max_reasks)
+        return await generate_structured(request, send, max_reasks=self.config.max_reasks)
 
     def _complete(
         self, model: _LoadedModel, messages: list[ChatMessage], request: JudgeRequest[Any], base: JSONSchema
@@ -259,7 +261,7 @@ class LocalJudge:
             n_ctx = int(llama.n_ctx())
             prompt_tokens = _prompt_tokens(llama, messages)
             budget = n_ctx - prompt_tokens
-            for cap in (self._config.max_output_tokens, request.max_output_tokens):
+            for cap in (self.config.max_output_tokens, request.max_output_tokens):
                 if cap is not None:
                     budget = min(budget, cap)
             if budget < 64:
@@ -275,8 +277,10 @@ class LocalJudge:
                     messages=_messages_payload(messages),
                     response_format={"type": "json_object", "schema": schema},
                     max_tokens=max_tokens,
-                    temperature=self._config.temperature,
-                    seed=self._settings.seed,
+                    # A repeated sample draws at its own temperature and, with a fixed seed, from
+                    # its own seed: the same seed at every sample would make them one sample.
+                    temperature=self.config.temperature if request.temperature is None else request.temperature,
+                    seed=None if self._settings.seed is None else self._settings.seed + request.sample,
                 )
             except ValueError as exc:  # llama.cpp: context exceeded, template errors
                 raise JudgeRequestError(f"llama.cpp refused the request: {exc}", step=request.step) from exc
@@ -293,4 +297,9 @@ class LocalJudge:
         )
 
 
-__all__ = ["INSTALL_LINE", "LocalJudge", "LocalSettings", "fit_schema", "resolve_model_path", "smollm2_path"]
+def create_local_judge(spec: ProviderSpec, name: str, config: ModelConfig) -> LocalJudge:
+    """The registry's factory for ``local/<name>``."""
+    return LocalJudge(name, config)
+
+
+__all__ = ["INSTALL_LINE", "LocalJudge", "create_local_judge", "LocalSettings", "fit_schema", "resolve_model_path", "smollm2_path"]
