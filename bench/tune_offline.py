@@ -1,6 +1,6 @@
 """Quick tuning loop for the offline judge on SummEval (the judge called directly, no scorer).
 
-python bench/tune_offline.py [key=value ...]   e.g. support_threshold=0.75 fact_split=phrases
+python bench/tune_offline.py [key=value ...]   e.g. support_threshold=0.85 answer_threshold=0.7 min_fact_units=3
 
 Besides the figure over all 100 documents it prints the two halves (documents sorted by id,
 alternating: A = even places, B = odd places), so that a setting chosen on A can be checked on B.

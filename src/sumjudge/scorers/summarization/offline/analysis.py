@@ -37,15 +37,22 @@ _TOKEN = regex.compile(
 # Analysis of a sentence into comparable units.
 
 
+_THOUSANDS = regex.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+_THOUSANDS_CONTINENTAL = regex.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?")  # 1.000.000,5
+_DECIMAL = regex.compile(r"\d+\.\d+")
+_DIGITS = regex.compile(r"\d+")
+_MID_CAPITAL = regex.compile(r"(?<=[\p{L}\p{N},;:]\s+)(\p{Lu}[\p{Ll}\p{M}]+)")
+
+
 def _normalise_number(raw: str) -> str:
     s = raw.replace(" ", "")
     percent = s.endswith("%")
     s = s.rstrip("%")
-    if regex.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", s):
+    if _THOUSANDS.fullmatch(s):
         s = s.replace(",", "")
-    elif regex.fullmatch(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?", s):  # 1.000.000,5 (continental)
+    elif _THOUSANDS_CONTINENTAL.fullmatch(s):  # 1.000.000,5 (continental)
         s = s.replace(".", "").replace(",", ".")
-    if "." in s and regex.fullmatch(r"\d+\.\d+", s):
+    if "." in s and _DECIMAL.fullmatch(s):
         s = s.rstrip("0").rstrip(".")
     return s + ("%" if percent else "")
 
@@ -240,7 +247,7 @@ class TextAnalyzer:
                 phrase_start = m.start()
             nxt = matches[i + 1].group().lower() if i + 1 < len(matches) else ""
             n_units = len(seq)
-            if kind != "num" and is_negation(tok, lang, nxt):
+            if kind == "word" and is_negation(tok, lang, nxt):
                 negated = True
                 cues.append((len(phrases), len(words)))
             elif kind == "num":
@@ -267,7 +274,7 @@ class TextAnalyzer:
                     close_phrase(m.end())
                     phrase_start = m.end()
             # Korean attaches counters to numbers ("3일", "1월"): the token regex yields them as a word.
-            elif digits := regex.match(r"\d+", tok):
+            elif digits := _DIGITS.match(tok):
                 number(_normalise_number(digits.group()), tok)
             else:
                 if lang == "en" and low.endswith(("'s", "’s")):
@@ -326,7 +333,7 @@ class TextAnalyzer:
 def capitalised_words(text: str) -> frozenset[str]:
     """Lower-cased words that ``text`` capitalises somewhere other than a sentence start."""
     out: set[str] = set()
-    for m in regex.finditer(r"(?<=[\p{L}\p{N},;:]\s+)(\p{Lu}[\p{Ll}\p{M}]+)", text):
+    for m in _MID_CAPITAL.finditer(text):
         out.add(m.group(1).lower())
     return frozenset(out)
 

@@ -35,10 +35,6 @@ NEGATION_CUES: dict[str, frozenset[str]] = {
 }
 """Words that negate the phrase they stand in (lower case; apostrophes removed for English)."""
 
-# A word that negates although it is not a cue on its own: English "-n't" contractions, French
-# "n'" elided before a vowel ("n'a", "n’est").
-_EN_NT = regex.compile(r"n['’]t$")
-_FR_ELIDED = regex.compile(r"^n['’]")
 # Korean negates inside the predicate: 않- ("-지 않다"), 없- ("없다": there is no), 아니- / 아닌
 # ("is not"), and the adverbs 안 / 못 standing before the verb ("안 했다", "못 했다", "못했다").
 _KO_NEGATION = regex.compile(r"않|없[다었는고어이음지을]|없$|^아니|^아닌|^안$|^못")
@@ -54,21 +50,22 @@ NOT_NEGATING_NEXT: dict[str, frozenset[str]] = {"en": frozenset({"only", "just",
 def is_negation(word: str, lang: str, next_word: str = "") -> bool:
     """True when ``word`` (as written, any case) is a negation cue in ``lang``."""
     low = word.lower()
-    if low == "no" and next_word[:1].isdigit():
-        return False  # "No 1", "No. 10": a number, not a negation
     if lang == "ko":
         return bool(_KO_NEGATION.search(low))
     if lang == "en":
-        if _EN_JOINED_NOT.match(low) or _EN_NT.search(low) or (low in _EN_NT_STEMS and next_word.lower() in {"t", "'t", "’t"}):
-            return True  # "didn't", tokenized "did n't", or "didn ’ t"
-        low = low.replace("'", "").replace("’", "")
         if low in NEGATION_CUES["en"]:
+            if low == "no":
+                return not next_word[:1].isdigit()  # "No 1", "No. 10": a number, not a negation
             return not (low == "not" and next_word.lower() in NOT_NEGATING_NEXT["en"])
-        return False
-    if lang == "fr" and _FR_ELIDED.search(low):
+        if low.endswith(("n't", "n’t")):
+            return True  # "didn't", tokenized "did n't"
+        if low in _EN_NT_STEMS:
+            return next_word.lower() in {"t", "'t", "’t"}  # "didn ’ t"
+        return low.endswith("not") and bool(_EN_JOINED_NOT.match(low))  # "donot"
+    if lang == "fr" and low.startswith(("n'", "n’")):
         return True
     cues = NEGATION_CUES.get(lang)
-    return bool(cues) and low in cues  # type: ignore[operator]
+    return cues is not None and low in cues
 
 
 ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {

@@ -28,6 +28,7 @@ _PHRASINGS: dict[str, list[tuple[str, regex.Pattern[str]]]] = {
     "es": [("¿Es cierto que «{fact}»?", regex.compile(r"^¿Es cierto que «(.+)»\?$", regex.S))],
 }
 _FALLBACK = ('Is this stated: "{fact}"?', regex.compile(r'^Is this stated: "(.+)"\?$', regex.S))
+_TITLE = regex.compile(r"^\S+\s+\p{Lu}")
 _FIRST_WORD = regex.compile(r"^\p{Lu}[\p{Ll}\p{M}]*\b")
 
 
@@ -37,7 +38,7 @@ def phrase_question(fact: str, lang: str, names: frozenset[str] = frozenset()) -
     fact = fact.strip().rstrip(".!?。！？;,").strip()
     if lang == "en":
         m = _FIRST_WORD.match(fact)
-        title = regex.match(r"^\S+\s+\p{Lu}", fact)  # "Mayor Helen Ortiz": a title before a name
+        title = _TITLE.match(fact)  # "Mayor Helen Ortiz": a title before a name
         if m and m.group().lower() not in names and m.group() != "I" and not title:
             fact = fact[:1].lower() + fact[1:]
         return _PHRASINGS["en"][0][0].format(fact=fact)
