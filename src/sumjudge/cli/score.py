@@ -43,7 +43,11 @@ from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail
 @click.option("--report", type=click.Path(dir_okay=False), default=None, metavar="FILE.html",
               help="Write a self-contained HTML report.")
 @click.option("--fail-under", type=float, default=None, metavar="X",
-              help="Exit 1 when the mean score is below X.")
+              help="Exit 1 when the mean score (or, with --gate lower-bound, its interval's lower end) is below X.")
+@click.option("--gate", "gate_kind", type=click.Choice(["mean", "lower-bound"]), default="mean", show_default=True,
+              help="What --fail-under is held against: the mean, or the lower end of its 95% bootstrap interval.")
+@click.option("--min-item-score", type=float, default=None, metavar="Y",
+              help="Exit 1 when any item scores below Y.")
 @click.option("--allow-errors", default=None, metavar="N|SHARE",
               help="Failed items tolerated before the run fails (exit 1): a count (3), a share (0.1) or 10%. "
                    "Default: none.")
@@ -85,6 +89,8 @@ def score(
     out: str | None,
     report: str | None,
     fail_under: float | None,
+    gate_kind: str,
+    min_item_score: float | None,
     allow_errors: str | None,
     pass_rate: str | None,
     threshold: float | None,
@@ -121,6 +127,8 @@ def score(
             fail_under=fail_under,
             allow_errors=ErrorAllowance.parse(allow_errors),
             pass_rate=PassRate.parse(pass_rate, threshold, scale),
+            gate=gate_kind,  # type: ignore[arg-type]
+            min_item_score=min_item_score,
         )
         cache_file = cache_path or (str(DEFAULT_CACHE_PATH) if use_cache else None)
         check_paths(

@@ -170,6 +170,13 @@ def _item_html(item: ItemRecord) -> str:
         detail.append(f'<p class="error"><strong>error:</strong> {_e(r.get("error"))}</p>')
     else:
         detail.append(f'<p class="reason"><strong>reason:</strong> {_e(r.get("reason"))}</p>')
+        samples = r.get("samples") or []
+        if samples:
+            listed = ", ".join(_fmt(s.get("score"), 2) for s in samples)
+            detail.append(
+                f'<p class="samples"><strong>{len(samples)} samples</strong> ({_e(r.get("reducer"))} of {_e(listed)}; '
+                f'spread {_fmt(r.get("score_spread"))}); the verdicts below are those of the sample nearest the score.</p>'
+            )
         detail.append(f'<h4>claims of the summary ({supported} of {len(claims)} supported)</h4>')
         if claims:
             detail.append('<ul class="claims">')
