@@ -11,7 +11,6 @@ rows come from :mod:`sumjudge.datasets`, the work from :mod:`sumjudge.batch`, re
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from typing import Any
 
@@ -269,7 +268,7 @@ async def _score_into_store(
             if fh is None:
                 return
             for item in store.iter_items(run.id):
-                fh.write(json.dumps(item.record, ensure_ascii=False) + "\n")
+                fh.write(item.outcome.line() + "\n")
             if out_file is not None:
                 out_file.commit()
             else:

@@ -31,6 +31,7 @@ from ...judges.base import (
     JudgeRequest,
     ModelConfig,
     OutputT,
+    ReplyBounds,
     StepInputs,
     Usage,
 )
@@ -40,7 +41,6 @@ from ...messages import select_source, select_summary
 from . import prompts
 from .options import SummarizationOptions
 from .reason import explain
-from .samples import combine
 from .result import (
     SCORER_ID,
     SummarizationAnalysis,
@@ -48,6 +48,7 @@ from .result import (
     SummarizationResult,
     final_score,
 )
+from .samples import combine
 from .verdicts import (
     ALIGNMENT_STEP,
     COVERAGE_STEP,
@@ -230,6 +231,9 @@ class SummarizationScorer:
             messages=prompts.alignment_messages(ev.source, ev.summary),
             output_type=AlignmentOutput,
             inputs=StepInputs(source=ev.source, summary=ev.summary),
+            # source and summary are not blank, so there is at least one claim to write: without
+            # this floor a grammar-bound weak model takes the shortest way out, [].
+            bounds=ReplyBounds(min_items=1),
         )
         reply = await self._ask(ev, request)
         return [v for v in reply.output.alignment if v.claim.strip()]
@@ -251,6 +255,7 @@ class SummarizationScorer:
                 messages=prompts.questions_messages(ev.source, max_q),
                 output_type=QuestionsOutput,
                 inputs=StepInputs(source=ev.source, max_questions=max_q),
+                bounds=ReplyBounds(min_items=1, max_items=max_q),
             )
             reply = await self._ask(ev, request)
             kept: list[str] = []
@@ -270,6 +275,7 @@ class SummarizationScorer:
             messages=messages,
             output_type=CoverageOutput,
             inputs=StepInputs(summary=ev.summary, questions=questions),
+            bounds=ReplyBounds.exactly(len(questions)),  # one verdict per question
         )
         reply = await self._ask(ev, request)
         verdicts = reply.output.coverage
@@ -281,6 +287,7 @@ class SummarizationScorer:
                 messages=[*messages, ChatMessage(role="assistant", content=said), ChatMessage(role="user", content=retry)],
                 output_type=CoverageOutput,
                 inputs=request.inputs,
+                bounds=request.bounds,
             )
             verdicts = (await self._ask(ev, again)).output.coverage
         return _match_by_position(questions, verdicts)
