@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from ..figures import number
 from ..store import ItemRecord, RunRecord, RunStats
 
 LOWEST = 10
@@ -32,7 +33,7 @@ def cell(text: object, limit: int = CELL_CHARS) -> str:
 
 
 def _fig(value: float | None) -> str:
-    return "–" if value is None else f"{value:.3f}"
+    return number(value, missing="–")
 
 
 def run_markdown(
