@@ -15,11 +15,15 @@ $(BIN)/python:
 
 # Re-install when the project's metadata changes.
 $(VENV)/.demo-installed: pyproject.toml | $(BIN)/python
-	$(PIP) install -e .
+	$(PIP) install -e '.[wordfreq]'
 	@touch $@
 
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
+<<<<<<< HEAD
 	$(PIP) install -e '.[test,local,anthropic,agreement,pandas,parquet,hf,ray,otel]' 'llama-cpp-python[server]'
+=======
+	$(PIP) install -e '.[test,local,anthropic,agreement,wordfreq]' 'llama-cpp-python[server]'
+>>>>>>> main
 	@touch $@ $(VENV)/.demo-installed
 
 demo: $(VENV)/.demo-installed

@@ -69,8 +69,9 @@ def run_markdown(
 
     low = heapq.nsmallest(lowest, counted(), key=rank)
     verdict = "❌ failed" if gate_failures else "✅ passed"
+    data_name = " ".join(run.data.replace("`", "'").split())  # shown as code: nothing in it is markup
     lines = [
-        f"### sumjudge: {cell(run.data, 120)}: {verdict}",
+        f"### sumjudge: `{data_name}`: {verdict}",
         "",
         f"Judge `{cell(run.model, 80)}`, run `{run.id}`: {total} items, {stats.count} scored, {stats.errors} failed.",
         "",
