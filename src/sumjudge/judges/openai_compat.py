@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..errors import ConfigurationError, MissingDependencyError
-from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage
+from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage, merge_turns
 from .clients import LoopClients, send_limited
 from .limiter import AdaptiveLimiter
 from .registry import ProviderSpec, resolve_api_key, resolve_base_url
@@ -189,7 +189,7 @@ class OpenAICompatJudge:
             messages = with_schema_in_prompt(messages, schema)
         body: dict[str, Any] = {
             "model": self._name,
-            "messages": [{"role": m.role, "content": m.content} for m in messages],
+            "messages": [{"role": m.role, "content": m.content} for m in merge_turns(messages)],
             "temperature": self._config.temperature,
         }
         if mode == "json_schema":
@@ -237,10 +237,12 @@ class OpenAICompatJudge:
     @staticmethod
     def _completion(response: Any) -> Completion:
         usage = getattr(response, "usage", None)
+        details = getattr(usage, "prompt_tokens_details", None)
         counted = Usage(
             prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
             completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
             calls=1,
+            cached_tokens=int(getattr(details, "cached_tokens", 0) or 0),
         )
         choices = getattr(response, "choices", None) or []
         if not choices:

@@ -27,6 +27,7 @@ from ...judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, re
 from ...messages import SourceExtractor, select_source, select_summary
 from ..pipeline import PipelineScorer, RunContext
 from . import prompts
+from .long_source import LongSource
 from .verdicts import (
     ALIGNMENT_STEP,
     COVERAGE_STEP,
@@ -53,6 +54,9 @@ class SummarizationOptions:
     """``callable(input, output) -> str``; wins over ``source``."""
     max_questions: int = 10
     """Upper bound on coverage questions; at least 1."""
+    max_claims: int = 100
+    """Upper bound on the summary's claims judged; at least 1. A summary with more is judged on its
+    first ``max_claims`` claims, and the reason says so."""
     scale: float = 1
     """Multiplies the final score; must be > 0."""
 
@@ -60,6 +64,9 @@ class SummarizationOptions:
         mq = self.max_questions
         if isinstance(mq, bool) or not isinstance(mq, int) or mq < 1:
             raise ConfigurationError(f"max_questions must be an integer >= 1, got {mq!r}")
+        mc = self.max_claims
+        if isinstance(mc, bool) or not isinstance(mc, int) or mc < 1:
+            raise ConfigurationError(f"max_claims must be an integer >= 1, got {mc!r}")
         sc = self.scale
         if isinstance(sc, bool) or not isinstance(sc, (int, float)) or not sc > 0 or sc == float("inf"):
             raise ConfigurationError(f"scale must be a number > 0, got {sc!r}")
@@ -76,7 +83,7 @@ class SummarizationOptions:
             return options
         if not isinstance(options, Mapping):
             raise ConfigurationError(f"options must be SummarizationOptions or a dict, got {type(options).__name__}")
-        aliases = {"sourceExtractor": "source_extractor", "maxQuestions": "max_questions"}
+        aliases = {"sourceExtractor": "source_extractor", "maxQuestions": "max_questions", "maxClaims": "max_claims"}
         known = {f.name for f in fields(cls)}
         kwargs = {aliases.get(k, k): v for k, v in options.items()}
         unknown = sorted(set(kwargs) - known)
@@ -193,6 +200,7 @@ class SummarizationScorer(PipelineScorer[SummarizationPreprocess, SummarizationA
         super().__init__(judge)
         self.options = options
         self._questions = _QuestionCache(QUESTION_CACHE_SIZE)
+        self._long = LongSource(judge, options.max_questions, options.max_claims)
 
     # -- prepare: which text is the source, which the summary
     def prepare(self, ctx: RunContext) -> None:
@@ -229,8 +237,14 @@ class SummarizationScorer(PipelineScorer[SummarizationPreprocess, SummarizationA
             output_type=AlignmentOutput,
             inputs=StepInputs(source=source, summary=summary),
         )
+        if not self._long.alignment_fits(request, summary):  # the source is longer than the judge's context
+            judged = await self._long.align(ctx.ask, source, summary)
+            ctx.data["claims_found"] = judged.claims_found
+            return judged.verdicts
         reply = await ctx.ask(request)
-        return [v for v in reply.output.alignment if v.claim.strip()]
+        verdicts = [v for v in reply.output.alignment if v.claim.strip()]
+        ctx.data["claims_found"] = len(verdicts)
+        return verdicts[: self.options.max_claims]
 
     async def _get_questions(self, ctx: RunContext, source: str) -> list[str]:
         max_q = self.options.max_questions
@@ -243,6 +257,8 @@ class SummarizationScorer(PipelineScorer[SummarizationPreprocess, SummarizationA
                 output_type=QuestionsOutput,
                 inputs=StepInputs(source=source, max_questions=max_q),
             )
+            if not self._long.questions_fit(request):  # drawn per part of a long source
+                return await self._long.questions(ctx.ask, source)
             reply = await ctx.ask(request)
             kept: list[str] = []
             for q in reply.output.questions:
@@ -265,6 +281,7 @@ class SummarizationScorer(PipelineScorer[SummarizationPreprocess, SummarizationA
             output_type=CoverageOutput,
             inputs=StepInputs(summary=summary, questions=questions),
         )
+        self._long.check_coverage(request)
         reply = await ctx.ask(request)
         verdicts = reply.output.coverage
         if len(verdicts) != len(questions):  # ask once more, then match by position
@@ -289,7 +306,14 @@ class SummarizationScorer(PipelineScorer[SummarizationPreprocess, SummarizationA
     def generate_reason(
         self, ctx: RunContext, pre: SummarizationPreprocess, ana: SummarizationAnalysis, score: float
     ) -> str:
-        return _reason(ctx.data["source"], ctx.data["summary"], pre, ana, score)
+        reason = _reason(ctx.data["source"], ctx.data["summary"], pre, ana, score)
+        found = ctx.data.get("claims_found", 0)
+        if found > len(pre.alignment):
+            reason += (
+                f" Judged on the first {len(pre.alignment)} of the summary's {found} claims"
+                f" (max_claims={self.options.max_claims})."
+            )
+        return reason
 
     def build_result(
         self, ctx: RunContext, pre: SummarizationPreprocess, ana: SummarizationAnalysis, score: float, reason: str
