@@ -12,7 +12,10 @@ import pytest
 pytest.importorskip("scipy")
 pytest.importorskip("rouge_score")
 
-from sumjudge.agreement import AgreementRow, correlate, load_rows, main, rouge_values  # noqa: E402
+from click.testing import CliRunner  # noqa: E402
+
+from sumjudge.agreement import AgreementRow, correlate, load_rows, rouge_values  # noqa: E402
+from sumjudge.cli import main as cli  # noqa: E402
 from sumjudge.errors import InputError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,9 +54,7 @@ def test_rows_join_sources_from_docs_and_name_what_is_missing(tmp_path: Path) ->
         load_rows(data, "relevance", docs=docs)
 
 
-def test_cli_scores_with_the_offline_judge_and_prints_three_rows(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_cli_scores_with_the_offline_judge_and_prints_three_rows(tmp_path: Path) -> None:
     src = "Rescue teams found two hikers alive on Saturday. A helicopter spotted their tent at 2,900 metres."
     lines = []
     for doc in ("d1", "d2"):
@@ -65,13 +66,14 @@ def test_cli_scores_with_the_offline_judge_and_prints_three_rows(
             lines.append(json.dumps({"doc_id": doc, "source": src, "summary": summary, "rating": h}))
     data = tmp_path / "rated.jsonl"
     data.write_text("\n".join(lines))
-    assert main([str(data), "--human-field", "rating", "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
+    result = CliRunner().invoke(cli, ["agreement", str(data), "--human-field", "rating", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
     assert report["model"] == "offline/lexical"
     by = {c["metric"]: c for c in report["correlations"]}
     assert set(by) == {"score", "alignment", "coverage"}
     assert by["score"]["spearman"] == pytest.approx(1.0)
-    assert main([str(data), "--human-field", "nope"]) == 2
+    assert CliRunner().invoke(cli, ["agreement", str(data), "--human-field", "nope"]).exit_code == 2
 
 
 @pytest.mark.slow

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 from scripted import answers, claims, judge, questions
 
 from sumjudge import ModelConfig, create_summarization_scorer
 from sumjudge.judges.base import ChatMessage, JudgeRequest, StepInputs
-from sumjudge.judges.cache import CachedJudge, request_key, with_cache
+from sumjudge.judges.cache import SETTINGS_NOT_IN_KEY, CachedJudge, request_key, settings_of, with_cache
+from sumjudge.judges.registry import resolve_judge
 from sumjudge.scorers.summarization.verdicts import QuestionsOutput
+from sumjudge.testing.judge_server import JudgeServer
 
 SOURCE = "The council approved 42 new homes on Monday. Work starts in May."
 SUMMARY = "The council approved 42 homes."
@@ -109,3 +112,41 @@ async def test_the_library_takes_cache_in_create_summarization_scorer(tmp_path):
     # Without cache= nothing is kept.
     await create_summarization_scorer(model=inner).run(input=SOURCE, output=SUMMARY)
     assert len(inner.requests) == 6
+
+
+@pytest.mark.integration
+async def test_a_real_judge_with_another_temperature_or_extra_setting_is_not_answered_from_the_cache(tmp_path):
+    """One bundled server, one cache file: each setting changed alone makes the calls again."""
+    db = tmp_path / "c.db"
+    with JudgeServer() as server:
+
+        async def score(**settings) -> CachedJudge:
+            config = ModelConfig(id="openai/test-model", base_url=server.base_url, api_key="test", **settings)
+            cached = CachedJudge(resolve_judge(config), db)
+            await create_summarization_scorer(model=cached).run(input=SOURCE, output=SUMMARY)
+            return cached
+
+        first = await score(temperature=0.0)
+        assert (first.hits, first.misses, server.chat_calls) == (0, 3, 3)
+
+        hotter = await score(temperature=0.9)
+        assert hotter.hits == 0, "temperature 0.9 was answered with the verdicts of temperature 0.0"
+        assert server.chat_calls == 6
+        assert {r.body["temperature"] for r in server.chat_requests()[3:]} == {0.9}
+
+        with_extra = await score(temperature=0.0, extra={"top_p": 0.5})
+        assert with_extra.hits == 0, "extra={'top_p': 0.5} was answered from the cache"
+        assert server.chat_calls == 9
+        assert {r.body.get("top_p") for r in server.chat_requests()[6:]} == {0.5}
+
+        # What cannot change an answer stays out of the key: the first settings hit again.
+        same = await score(temperature=0.0, timeout=5.0, max_retries=1, max_concurrency=2, headers={"X-Trace": "1"})
+        assert (same.hits, same.misses, server.chat_calls) == (3, 0, 9)
+
+
+def test_the_built_in_http_judges_expose_their_settings_as_config():
+    config = ModelConfig(id="openai/test-model", base_url="http://127.0.0.1:9/v1", api_key="test", temperature=0.3)
+    built = resolve_judge(config)
+    assert built.config == config
+    assert settings_of(built)["temperature"] == 0.3
+    assert not set(settings_of(built)) & SETTINGS_NOT_IN_KEY

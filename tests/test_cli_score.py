@@ -6,8 +6,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import sys
-import types
 from pathlib import Path
 
 import pytest
@@ -250,11 +248,26 @@ def test_report_option_writes_the_page(tmp_path, server):
     assert html.count('<tbody class="item"') == 4 and "openai/test-model" in html
 
 
-def test_agreement_forwards_its_arguments(monkeypatch):
-    seen: list[list[str]] = []
-    fake = types.ModuleType("sumjudge.agreement")
-    fake.main = lambda argv: seen.append(argv) or 3  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "sumjudge.agreement", fake)
-    result = CliRunner().invoke(main, ["agreement", "labels.jsonl", "--model", "x/y", "--help"])
-    assert seen == [["labels.jsonl", "--model", "x/y", "--help"]]
-    assert result.exit_code == 3
+def test_agreement_is_a_command_whose_options_reach_the_protocol(monkeypatch, tmp_path):
+    from sumjudge import agreement as protocol
+
+    data = tmp_path / "labels.jsonl"
+    data.write_text(json.dumps({"doc_id": "d", "source": "A b c.", "summary": "A b.", "rating": 3}) + "\n")
+    seen: dict[str, object] = {}
+
+    async def measure(rows, **kwargs):
+        seen.update(kwargs, rows=len(rows))
+        return protocol.AgreementReport(human_field=kwargs["human_field"], model=kwargs["model"])
+
+    monkeypatch.setattr(protocol, "measure_agreement", measure)
+    result = CliRunner().invoke(
+        main, ["agreement", str(data), "--human-field", "rating", "--model", "x/y", "--metric", "rouge-2", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    assert seen["model"] == "x/y" and seen["metrics"] == ["rouge-2"] and seen["rows"] == 1
+    assert json.loads(result.stdout)["human_field"] == "rating"
+
+    helped = CliRunner().invoke(main, ["agreement", "--help"])
+    assert helped.exit_code == 0 and "--human-field" in helped.stdout
+    assert CliRunner().invoke(main, ["agreement", str(data), "--human-field", "nope"]).exit_code == 2
+    assert CliRunner().invoke(main, ["agreement", str(data), "--human-field", "rating", "--no-judge"]).exit_code == 2

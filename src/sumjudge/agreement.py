@@ -11,26 +11,25 @@ score (``--human-field``), a group id (``--group-field``, default ``doc_id``) an
 inline (``source``) or joined from ``--docs`` by ``doc_id``. ROUGE baselines (``--metric
 rouge-2``) need references (``references`` list or ``reference`` string) on the doc.
 
-    python -m sumjudge.agreement summeval_summaries.jsonl --docs summeval_docs.jsonl \\
+    sumjudge agreement summeval_summaries.jsonl --docs summeval_docs.jsonl \\
         --human-field consistency --metric rouge-2
+
+(the command line is :mod:`sumjudge.cli.agreement`; this module is the protocol).
 
 Needs the ``agreement`` extra (scipy, rouge-score): ``pip install 'sumjudge[agreement]'``.
 """
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import json
 import math
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError, MissingDependencyError, SumjudgeError
+from .errors import InputError, MissingDependencyError
 
 JUDGE_METRICS = ("score", "alignment", "coverage")
 ROUGE_METRICS = {"rouge-1": "rouge1", "rouge-2": "rouge2", "rouge-l": "rougeLsum"}
@@ -293,32 +292,7 @@ async def measure_agreement(
 
 
 # -------------------------------------------------------------------------------------------------
-# Command line
-
-
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="sumjudge agreement",
-        description="Summary-level agreement of the summarization scorer (and ROUGE baselines) with human ratings.",
-    )
-    p.add_argument("data", help="JSONL of rated summaries")
-    p.add_argument("--human-field", required=True, help="field holding the human score, e.g. consistency")
-    p.add_argument("--docs", help="JSONL of documents {doc_id, source, references|reference}, joined by doc_id")
-    p.add_argument("--group-field", default="doc_id", help="rows with the same value form a group (default doc_id)")
-    p.add_argument("--model", default=None, help="judge 'provider/model' (default: SUMJUDGE_MODEL, else offline/lexical)")
-    p.add_argument("--limit", type=int, default=None, help="use only the first N rows")
-    p.add_argument("--concurrency", type=int, default=8, help="evaluations at a time (default 8)")
-    p.add_argument("--max-questions", type=int, default=10, help="coverage questions per source (default 10)")
-    p.add_argument(
-        "--metric",
-        action="append",
-        default=[],
-        choices=sorted(ROUGE_METRICS),
-        help="also measure a reference-based baseline (repeatable)",
-    )
-    p.add_argument("--no-judge", action="store_true", help="measure only the --metric baselines")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
-    return p
+# The report as text
 
 
 def _fmt(x: float) -> str:
@@ -341,37 +315,3 @@ def render(report: AgreementReport) -> str:
         )
     lines.append("spearman, kendall: per group, averaged (summary-level); pearson: pooled over all rows")
     return "\n".join(lines)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``sumjudge agreement``: 0 on success, 2 on bad input or configuration."""
-    args = _parser().parse_args(list(argv) if argv is not None else None)
-    if args.no_judge and not args.metric:
-        print("sumjudge agreement: --no-judge needs at least one --metric", file=sys.stderr)
-        return 2
-    try:
-        rows = load_rows(
-            args.data, args.human_field, docs=args.docs, group_field=args.group_field, limit=args.limit
-        )
-        if not rows:
-            raise InputError(f"{args.data} holds no rows")
-        report = asyncio.run(
-            measure_agreement(
-                rows,
-                model=args.model,
-                use_judge=not args.no_judge,
-                metrics=args.metric,
-                concurrency=args.concurrency,
-                max_questions=args.max_questions,
-                human_field=args.human_field,
-            )
-        )
-    except (SumjudgeError, OSError) as exc:
-        print(f"sumjudge agreement: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps(report.as_dict(), indent=2) if args.json else render(report))
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -14,11 +14,18 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from ._sync import run_sync
+from ._tasks import gather_or_cancel
 from .errors import ConfigurationError, InputError
 
 
 class Scorer(Protocol):
-    """What ``run_evals`` needs of a scorer."""
+    """The one scorer interface: what ``run_evals``, the batch tool and every integration need of a scorer.
+
+    ``run`` scores one item and returns a result with a numeric ``score`` (a
+    :class:`~sumjudge.SummarizationResult` for the built-in scorer); ``id`` names the scorer in
+    results and batch runs. A scorer holds no per-evaluation state, so one instance serves many
+    items at once.
+    """
 
     id: str
 
@@ -144,14 +151,7 @@ async def run_evals(
             if on_item_complete is not None:
                 await _call(on_item_complete, item, done.output, done.results)
 
-    tasks = [asyncio.create_task(worker()) for _ in range(concurrency)]
-    try:
-        await asyncio.gather(*tasks)
-    except BaseException:
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        raise
+    await gather_or_cancel(*(worker() for _ in range(concurrency)))
     result.items.sort(key=lambda r: r.index)
     result.scores = {sid: (totals[sid] / counts[sid] if counts[sid] else 0.0) for sid in ids}
     return result
@@ -169,4 +169,4 @@ def run_evals_sync(
     return run_sync(lambda: run_evals(data, scorers, target, concurrency, on_item_complete, **kwargs))
 
 
-__all__ = ["EvalResult", "EvalSummary", "ItemResult", "run_evals", "run_evals_sync"]
+__all__ = ["EvalResult", "EvalSummary", "ItemResult", "Scorer", "run_evals", "run_evals_sync"]

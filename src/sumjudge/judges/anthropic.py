@@ -111,7 +111,8 @@ class AnthropicJudge:
         self._sdk = import_anthropic()
         self._spec = spec
         self._name = name
-        self._config = config
+        self.config: ModelConfig = config
+        """The settings this judge was made with (public: the reply cache keys on them)."""
         self._api_key = resolve_api_key(spec, config)  # fails here naming ANTHROPIC_API_KEY
         self._base_url = resolve_base_url(spec, config)
         self._policy = RetryPolicy.from_config(config)
@@ -134,8 +135,8 @@ class AnthropicJudge:
             api_key=self._api_key,
             base_url=self._base_url,
             max_retries=0,
-            timeout=self._config.timeout,
-            default_headers=dict(self._config.headers) or None,
+            timeout=self.config.timeout,
+            default_headers=dict(self.config.headers) or None,
         )
 
 
@@ -165,14 +166,14 @@ class AnthropicJudge:
             "description": (doc[0] if doc else f"Record the result of the {request.step} step."),
             "input_schema": schema,
         }
-        max_tokens = request.max_output_tokens or self._config.max_output_tokens or DEFAULT_MAX_TOKENS
+        max_tokens = request.max_output_tokens or self.config.max_output_tokens or DEFAULT_MAX_TOKENS
 
         async with self._clients.get() as client:
 
             async def send(messages: list[ChatMessage]) -> Completion:
                 return await self._send(client, request, messages, tool, max_tokens)
 
-            return await generate_structured(request, send, max_reasks=self._config.max_reasks)
+            return await generate_structured(request, send, max_reasks=self.config.max_reasks)
 
     async def _send(
         self,
@@ -192,11 +193,11 @@ class AnthropicJudge:
         }
         if system:
             kwargs["system"] = system
-        extra_body = dict(self._config.extra)
-        if "temperature" in self._config.model_fields_set:
+        extra_body = dict(self.config.extra)
+        if "temperature" in self.config.model_fields_set:
             # Sampling parameters left the SDK's signature (anthropic 1.0) and newer Claude models
             # refuse them with a 400, so temperature is sent only when the user set it.
-            extra_body.setdefault("temperature", self._config.temperature)
+            extra_body.setdefault("temperature", self.config.temperature)
         if extra_body:
             kwargs["extra_body"] = extra_body
         response = await call_with_retries(

@@ -2,10 +2,12 @@
 
 :class:`CachedJudge` wraps any :class:`~sumjudge.judges.base.JudgeModel`, so it works for every
 provider. Replies are kept in SQLite, keyed by the judge's model id, the step, the messages, the
-output schema and the settings that change an answer (temperature, output-token limit, extra
-provider settings, re-ask bound). The fence token that the prompts put around untrusted text
-(``<<<NAME token>>>``) is keyed by a secret that changes with every process; it is masked in the
-key, so the same texts give the same key in a later run.
+output schema and the judge's settings: its public ``config`` (a :class:`ModelConfig`) minus
+:data:`SETTINGS_NOT_IN_KEY`, the fields that cannot change an answer (key, endpoint, timeouts,
+retries, concurrency, headers). A setting added to ``ModelConfig`` later is in the key by default.
+The fence token that the prompts put around untrusted text (``<<<NAME token>>>``) is keyed by a
+secret that changes with every process; it is masked in the key, so the same texts give the same
+key in a later run.
 
 A hit returns the stored output with zero usage (it cost nothing); :attr:`CachedJudge.hits` and
 :attr:`CachedJudge.misses` count both.
@@ -46,17 +48,21 @@ CREATE TABLE IF NOT EXISTS replies (
 """
 
 
-def _settings_of(judge: JudgeModel) -> dict[str, Any]:
-    """The settings of a judge that change its answers, when it exposes a ModelConfig as ``config``."""
+SETTINGS_NOT_IN_KEY: frozenset[str] = frozenset(
+    {"api_key", "base_url", "timeout", "max_retries", "max_retry_time", "max_concurrency", "headers"}
+)
+"""The :class:`ModelConfig` fields that cannot change an answer; every other field is in the key."""
+
+
+def settings_of(judge: JudgeModel) -> dict[str, Any]:
+    """The settings of a judge that may change its answers: its ``config`` minus :data:`SETTINGS_NOT_IN_KEY`.
+
+    A judge without a public :class:`ModelConfig` (the offline judge, a scripted test judge) has none.
+    """
     config = getattr(judge, "config", None)
     if not isinstance(config, ModelConfig):
         return {}
-    return {
-        "temperature": config.temperature,
-        "max_output_tokens": config.max_output_tokens,
-        "max_reasks": config.max_reasks,
-        "extra": config.extra,
-    }
+    return config.model_dump(exclude=set(SETTINGS_NOT_IN_KEY))  # request_key writes it as JSON
 
 
 def request_key(model_id: str, request: JudgeRequest[Any], settings: dict[str, Any]) -> str:
@@ -92,7 +98,7 @@ class CachedJudge:
         self.inner = inner
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._settings = settings if settings is not None else _settings_of(inner)
+        self._settings = settings if settings is not None else settings_of(inner)
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")

@@ -231,7 +231,8 @@ class LocalJudge:
         import_llama_cpp()
         self._name = name
         self._path = resolve_model_path(name)
-        self._config = config
+        self.config: ModelConfig = config
+        """The settings this judge was made with (public: the reply cache keys on them)."""
         self._settings = LocalSettings.from_extra(dict(config.extra))
 
     @property
@@ -260,7 +261,7 @@ class LocalJudge:
         async def send(messages: list[ChatMessage]) -> Completion:
             return await asyncio.to_thread(self._complete, model, messages, request, base)
 
-        return await generate_structured(request, send, max_reasks=self._config.max_reasks)
+        return await generate_structured(request, send, max_reasks=self.config.max_reasks)
 
     def _complete(
         self, model: _LoadedModel, messages: list[ChatMessage], request: JudgeRequest[Any], base: JSONSchema
@@ -270,7 +271,7 @@ class LocalJudge:
             n_ctx = int(llama.n_ctx())
             prompt_tokens = _prompt_tokens(llama, messages)
             budget = n_ctx - prompt_tokens
-            for cap in (self._config.max_output_tokens, request.max_output_tokens):
+            for cap in (self.config.max_output_tokens, request.max_output_tokens):
                 if cap is not None:
                     budget = min(budget, cap)
             if budget < 64:
@@ -286,7 +287,7 @@ class LocalJudge:
                     messages=_messages_payload(messages),
                     response_format={"type": "json_object", "schema": schema},
                     max_tokens=max_tokens,
-                    temperature=self._config.temperature,
+                    temperature=self.config.temperature,
                     seed=self._settings.seed,
                 )
             except ValueError as exc:  # llama.cpp: context exceeded, template errors

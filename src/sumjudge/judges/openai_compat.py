@@ -107,7 +107,8 @@ class OpenAICompatJudge:
         self._openai = _import_openai()
         self._spec = spec
         self._name = name
-        self._config = config
+        self.config: ModelConfig = config
+        """The settings this judge was made with (public: the reply cache keys on them)."""
         key = resolve_api_key(spec, config)  # a hosted provider without a key fails here, naming the variable
         self._api_key = key if key is not None else PLACEHOLDER_API_KEY
         base_url = resolve_base_url(spec, config)
@@ -139,7 +140,7 @@ class OpenAICompatJudge:
         # and coverage exactly one verdict per question, so even a small model ends with valid JSON.
         grammar_schema = bound_schema(schema, request.inputs, GRAMMAR_BOUNDS)
         name = schema_name(request.output_type)
-        max_tokens = request.max_output_tokens or self._config.max_output_tokens
+        max_tokens = request.max_output_tokens or self.config.max_output_tokens
         what = f"{self.model_id} {request.step} call"
 
         async with self._clients.get() as client:
@@ -154,7 +155,7 @@ class OpenAICompatJudge:
                     sleep=self._sleep,
                 )
 
-            return await generate_structured(request, send, max_reasks=self._config.max_reasks)
+            return await generate_structured(request, send, max_reasks=self.config.max_reasks)
 
     # -- what a user may look at -----------------------------------------------------------------
 
@@ -190,7 +191,7 @@ class OpenAICompatJudge:
         body: dict[str, Any] = {
             "model": self._name,
             "messages": [{"role": m.role, "content": m.content} for m in merge_turns(messages)],
-            "temperature": self._config.temperature,
+            "temperature": self.config.temperature,
         }
         if mode == "json_schema":
             body["response_format"] = {
@@ -203,8 +204,8 @@ class OpenAICompatJudge:
             body["response_format"] = {"type": "json_object"}
         if max_tokens is not None:
             body["max_tokens"] = max_tokens
-        if self._config.extra:
-            body["extra_body"] = dict(self._config.extra)
+        if self.config.extra:
+            body["extra_body"] = dict(self.config.extra)
         return body
 
     async def _attempt(
@@ -280,7 +281,7 @@ class OpenAICompatJudge:
         """Map the SDK's exceptions onto transient / permanent (see ``retry.py``)."""
         openai = self._openai
         if isinstance(exc, openai.APITimeoutError):
-            return Transient(f"no reply within {self._config.timeout:g}s (timeout)")
+            return Transient(f"no reply within {self.config.timeout:g}s (timeout)")
         if isinstance(exc, openai.APIConnectionError):
             cause = exc.__cause__ or exc.__context__
             detail = f": {cause}" if cause else ""
@@ -308,9 +309,9 @@ class OpenAICompatJudge:
         return openai.AsyncOpenAI(
             api_key=self._api_key,
             base_url=self._base_url,
-            timeout=self._config.timeout,
+            timeout=self.config.timeout,
             max_retries=0,
-            default_headers=dict(self._config.headers) or None,
+            default_headers=dict(self.config.headers) or None,
             http_client=http_client,
         )
 

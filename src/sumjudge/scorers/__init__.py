@@ -1,5 +1,2 @@
-"""Scorers: the pipeline base and one package per scorer."""
-
-from .pipeline import PipelineScorer, RunContext
-
-__all__ = ["PipelineScorer", "RunContext"]
+"""Scorers, one package each. A scorer meets :class:`sumjudge.evals.Scorer`: an ``id`` and
+``async run(input, output, *, run_id=None)`` returning a result with a ``score``."""

@@ -1,1 +1,8 @@
-"""Test helpers shipped with sumjudge: a simulated Chat Completions judge server (see ``judge_server``)."""
+"""Test helpers shipped with sumjudge, shared by the tests, the benchmarks and users trying a setup offline.
+
+- ``judge_server``: a simulated Chat Completions server on 127.0.0.1 (``python -m sumjudge.testing.judge_server``);
+- ``anthropic_server``: the same for the Messages API;
+- ``recorded``: a received request and what a brain reads off it; ``faults``: scripted replies and
+  faults; ``brains``: what answers when nothing is scripted;
+- ``fixtures``: a pytest fixture with a fresh server.
+"""

@@ -22,7 +22,9 @@ import json
 import time
 from typing import Any
 
-from .judge_server import Fault, JudgeServer, RecordedRequest, Reply, content_text, count_tokens
+from .faults import Fault, Reply
+from .judge_server import JudgeServer
+from .recorded import RecordedRequest, content_text, count_tokens
 
 __all__ = ["AnthropicFault", "AnthropicServer", "as_chat_request"]
 

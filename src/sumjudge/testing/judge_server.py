@@ -2,12 +2,9 @@
 
 It speaks enough of the OpenAI protocol for any OpenAI-compatible client
 (``POST /v1/chat/completions``, ``GET /v1/models``), records every request (parsed JSON and
-headers), and answers from a script of replies and faults, else from a *brain*:
-
-- :class:`SummarizationBrain` (the default) answers the three summarization steps
-  (alignment, questions, coverage), told apart by the top-level property of the requested
-  schema, with token usage figures;
-- :class:`SchemaBrain` writes a schema-valid object for any JSON schema (for benchmarks).
+headers; :mod:`~sumjudge.testing.recorded`), and answers from a script of replies and faults
+(:mod:`~sumjudge.testing.faults`), else from a *brain* (:mod:`~sumjudge.testing.brains`:
+:class:`SummarizationBrain`, the default, or :class:`SchemaBrain`), with token usage figures.
 
 Faults (:class:`Fault`): 429 with ``Retry-After``, 5xx, any status with a message, a hang
 past the client's timeout, a dropped connection, invalid JSON, a reply cut off with
@@ -30,346 +27,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-import re
 import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-# --------------------------------------------------------------------------------------------
-# What a request looks like to a brain, and what was recorded
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RecordedRequest:
-    """One request as the server received it."""
-
-    method: str
-    path: str
-    headers: dict[str, str]
-    """Header names in lower case."""
-    raw: bytes
-    body: Any
-    """The parsed JSON body, or ``None``."""
-
-    @property
-    def text(self) -> str:
-        """The body as the client sent it (UTF-8)."""
-        return self.raw.decode("utf-8", errors="replace")
-
-    @property
-    def messages(self) -> list[dict[str, Any]]:
-        return list(self.body.get("messages", [])) if isinstance(self.body, dict) else []
-
-    @property
-    def prompt(self) -> str:
-        """Every message's text, joined (content given as a list of parts counts its text parts)."""
-        return "\n".join(content_text(m.get("content")) for m in self.messages)
-
-    @property
-    def response_format(self) -> dict[str, Any] | None:
-        rf = self.body.get("response_format") if isinstance(self.body, dict) else None
-        return rf if isinstance(rf, dict) else None
-
-    @property
-    def structured_form(self) -> str | None:
-        """``json_schema``, ``json_object_schema``, ``json_object``, or ``None`` (none asked)."""
-        return structured_form(self.response_format)
-
-    @property
-    def schema(self) -> dict[str, Any] | None:
-        return find_schema(self.body) if isinstance(self.body, dict) else None
-
-    @property
-    def step(self) -> str | None:
-        return step_of(self.schema, self.response_format)
-
-
-def content_text(content: Any) -> str:
-    """A message's text: a string as is, a list of parts (``{"type": "text", "text": ...}``) joined."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict) and p.get("type") == "text")
-    return "" if content is None else str(content)
-
-
-def structured_form(rf: dict[str, Any] | None) -> str | None:
-    if not rf:
-        return None
-    kind = rf.get("type")
-    if kind == "json_object" and isinstance(rf.get("schema"), dict):
-        return "json_object_schema"
-    return str(kind) if kind else None
-
-
-def find_schema(body: dict[str, Any]) -> dict[str, Any] | None:
-    """The JSON schema a request asks for: in ``response_format``, else stated in a message."""
-    rf = body.get("response_format")
-    if isinstance(rf, dict):
-        js = rf.get("json_schema")
-        if isinstance(js, dict) and isinstance(js.get("schema"), dict):
-            return js["schema"]
-        if isinstance(rf.get("schema"), dict):
-            return rf["schema"]
-    decoder = json.JSONDecoder()
-    for msg in body.get("messages", []) or []:
-        content = msg.get("content") if isinstance(msg, dict) else None
-        if not isinstance(content, str):
-            continue
-        for match in re.finditer(r"\{\s*\"", content):
-            try:
-                value, _ = decoder.raw_decode(content, match.start())
-            except ValueError:
-                continue
-            if isinstance(value, dict) and isinstance(value.get("properties"), dict):
-                return value
-    return None
-
-
-def step_of(schema: dict[str, Any] | None, rf: dict[str, Any] | None = None) -> str | None:
-    """The step a schema is for: its only top-level property (``alignment``...), else its name."""
-    if schema and isinstance(schema.get("properties"), dict) and len(schema["properties"]) == 1:
-        return next(iter(schema["properties"]))
-    if rf and isinstance(rf.get("json_schema"), dict):
-        return rf["json_schema"].get("name")
-    return None
-
-
-def count_tokens(text: str) -> int:
-    """A rough token count: four UTF-8 bytes a token."""
-    return math.ceil(len(text.encode("utf-8")) / 4) if text else 0
-
-
-# --------------------------------------------------------------------------------------------
-# Replies and faults
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Reply:
-    """One scripted answer. Build them with :class:`Fault` or give ``content`` yourself."""
-
-    content: str | dict[str, Any] | list[Any] | None = None
-    """The assistant's text (a dict or list is sent as JSON). ``None``: ask the brain."""
-    finish_reason: str = "stop"
-    status: int = 200
-    headers: dict[str, str] = field(default_factory=dict)
-    error: str | None = None
-    """For a status >= 400: the error message of the body."""
-    error_type: str = "invalid_request_error"
-    delay: float = 0.0
-    """Seconds to wait before answering (or before dropping, with ``drop``)."""
-    drop: bool = False
-    """Close the connection without an answer."""
-    transform: Callable[[Any], Any] | None = None
-    """Applied to the brain's answer (a dict) before it is sent."""
-    truncate: bool = False
-    """Send half of the answer with ``finish_reason: "length"``."""
-    only_for: str | None = None
-    """Only fire when the request asks for this structured form; else pass to the brain."""
-
-
-class Fault:
-    """Ready-made faults to :meth:`JudgeServer.script`."""
-
-    @staticmethod
-    def rate_limit(retry_after: float | str | None = 1, message: str = "Rate limit reached, slow down") -> Reply:
-        headers = {} if retry_after is None else {"Retry-After": str(retry_after)}
-        return Reply(status=429, headers=headers, error=message, error_type="rate_limit_error")
-
-    @staticmethod
-    def server_error(status: int = 500, message: str = "The server had an error processing your request") -> Reply:
-        return Reply(status=status, error=message, error_type="server_error")
-
-    @staticmethod
-    def status(status: int, message: str, error_type: str = "invalid_request_error") -> Reply:
-        """Any error status: 400, 401, 403, 404 (unknown model)..."""
-        return Reply(status=status, error=message, error_type=error_type)
-
-    @staticmethod
-    def unknown_model(model: str = "test-model") -> Reply:
-        return Reply(status=404, error=f"The model `{model}` does not exist", error_type="not_found_error")
-
-    @staticmethod
-    def hang(seconds: float = 30.0) -> Reply:
-        """Say nothing for ``seconds``, then drop the connection (set the client's timeout lower)."""
-        return Reply(delay=seconds, drop=True)
-
-    @staticmethod
-    def drop() -> Reply:
-        """Close the connection without a word."""
-        return Reply(drop=True)
-
-    @staticmethod
-    def invalid_json(text: str = '{"alignment": [ this is not JSON') -> Reply:
-        return Reply(content=text)
-
-    @staticmethod
-    def truncated() -> Reply:
-        """The brain's answer cut in half, with ``finish_reason: "length"``."""
-        return Reply(truncate=True)
-
-    @staticmethod
-    def wrong_count(delta: int = -1) -> Reply:
-        """The brain's answer with ``delta`` items more (or fewer) in its top-level list."""
-
-        def change(answer: Any) -> Any:
-            if not isinstance(answer, dict):
-                return answer
-            for key, value in answer.items():
-                if isinstance(value, list):
-                    if delta < 0:
-                        answer = {**answer, key: value[: max(0, len(value) + delta)]}
-                    else:
-                        filler = value[-1] if value else {}
-                        answer = {**answer, key: value + [filler] * delta}
-                    break
-            return answer
-
-        return Reply(transform=change)
-
-    @staticmethod
-    def refuse_json_schema(status: int = 500) -> Reply:
-        """One refusal of ``json_schema`` the way llama-cpp-python's server answers it."""
-        return Reply(status=status, error=LLAMA_CPP_REFUSAL, error_type="internal_server_error", only_for="json_schema")
-
-
-LLAMA_CPP_REFUSAL = (
-    "1 validation error for CreateChatCompletionRequest\nresponse_format.type\n"
-    "  Input should be 'text' or 'json_object' [type=literal_error, input_value='json_schema', "
-    "input_type=str]"
-)
-"""What llama-cpp-python's server (0.3.x) says, with HTTP 500, to ``response_format: json_schema``."""
-
-
-# --------------------------------------------------------------------------------------------
-# Brains
-# --------------------------------------------------------------------------------------------
-
-Brain = Callable[[RecordedRequest], Any]
-"""Answers a request: a dict/list (sent as JSON), a string (sent as is) or a :class:`Reply`."""
-
-_QUESTION = re.compile(r"Does the source state fact (\d+)\?")
-_LISTED_QUESTION = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)]|\[\d+\]|Q\d+[:.])?\s*(.+\?)\s*$", re.MULTILINE)
-
-
-@dataclass
-class SummarizationBrain:
-    """Answers the summarization scorer's three steps, well enough to score end to end.
-
-    ``claims`` claims of which the first ``unsupported`` are unsupported; ``questions``
-    questions ("Does the source state fact N?"); on coverage, every question found in the
-    prompt is answered in order, the first ``unanswered`` with no. Any other schema is
-    answered by :class:`SchemaBrain`.
-    """
-
-    claims: int = 3
-    unsupported: int = 0
-    questions: int = 4
-    unanswered: int = 0
-
-    def __call__(self, request: RecordedRequest) -> Any:
-        step = request.step
-        if step == "alignment":
-            return {
-                "alignment": [
-                    {
-                        "claim": f"The summary states point {i + 1}.",
-                        "supported": i >= self.unsupported,
-                        "reason": "The source says so." if i >= self.unsupported else "The source does not say this.",
-                    }
-                    for i in range(self.claims)
-                ]
-            }
-        if step == "questions":
-            return {"questions": [f"Does the source state fact {i + 1}?" for i in range(self.questions)]}
-        if step == "coverage":
-            asked = self.questions_in(request)
-            return {
-                "coverage": [
-                    {
-                        "question": q,
-                        "answered": i >= self.unanswered,
-                        "reason": "The summary says so." if i >= self.unanswered else "The summary does not say.",
-                    }
-                    for i, q in enumerate(asked)
-                ]
-            }
-        return SchemaBrain()(request)
-
-    @staticmethod
-    def questions_in(request: RecordedRequest) -> list[str]:
-        """The questions a coverage request lists, in order."""
-        text = "\n".join(content_text(m.get("content")) for m in request.messages if m.get("role") == "user")
-        ours = list(dict.fromkeys(m.group(0) for m in _QUESTION.finditer(text)))
-        if ours:
-            return ours
-        return list(dict.fromkeys(m.group(1).strip() for m in _LISTED_QUESTION.finditer(text)))
-
-
-@dataclass
-class SchemaBrain:
-    """Writes an object valid against any JSON schema: ``items`` per array, ``words`` per string."""
-
-    items: int = 3
-    words: int = 8
-
-    def __call__(self, request: RecordedRequest) -> Any:
-        schema = request.schema
-        if schema is None:
-            return "OK"
-        return self.instance(schema, schema.get("$defs", {}))
-
-    def instance(self, schema: dict[str, Any], defs: dict[str, Any], depth: int = 0) -> Any:
-        if "$ref" in schema:
-            return self.instance(defs.get(schema["$ref"].rsplit("/", 1)[-1], {}), defs, depth + 1)
-        if "const" in schema:
-            return schema["const"]
-        if schema.get("enum"):
-            return schema["enum"][0]
-        for key in ("anyOf", "oneOf"):
-            options = [s for s in schema.get(key, []) if s.get("type") != "null"] or schema.get(key, [])
-            if options:
-                return self.instance(options[0], defs, depth + 1)
-        if schema.get("allOf"):
-            return self.instance(schema["allOf"][0], defs, depth + 1)
-        kind = schema.get("type")
-        if isinstance(kind, list):
-            kind = next((k for k in kind if k != "null"), "null")
-        if kind == "object" or "properties" in schema:
-            return {k: self.instance(v, defs, depth + 1) for k, v in schema.get("properties", {}).items()}
-        if kind == "array":
-            n = self.items if depth < 6 else 0
-            n = max(int(schema.get("minItems", 0)), min(n, int(schema.get("maxItems", n))))
-            return [self.instance(schema.get("items", {}), defs, depth + 1) for _ in range(n)]
-        if kind == "boolean":
-            return True
-        if kind == "integer":
-            return int(schema.get("minimum", 1))
-        if kind == "number":
-            return float(schema.get("minimum", 1.0))
-        if kind == "null":
-            return None
-        text = " ".join(["lorem"] * self.words)
-        max_len = schema.get("maxLength")
-        if isinstance(max_len, int):
-            text = text[:max_len]
-        min_len = schema.get("minLength")
-        if isinstance(min_len, int) and len(text) < min_len:
-            text = text + "x" * (min_len - len(text))
-        return text
-
-
-# --------------------------------------------------------------------------------------------
-# The server
-# --------------------------------------------------------------------------------------------
+from .brains import Brain, SchemaBrain, SummarizationBrain
+from .faults import LLAMA_CPP_REFUSAL, Fault, Reply
+from .recorded import RecordedRequest, content_text, count_tokens, find_schema, step_of, structured_form
 
 
 class JudgeServer:
@@ -703,6 +371,7 @@ if __name__ == "__main__":
     main()
 
 
+# The names below are this module's public surface since before the split; they stay importable here.
 __all__ = [
     "LLAMA_CPP_REFUSAL",
     "Brain",
@@ -712,7 +381,9 @@ __all__ = [
     "Reply",
     "SchemaBrain",
     "SummarizationBrain",
+    "content_text",
     "count_tokens",
     "find_schema",
     "step_of",
+    "structured_form",
 ]

@@ -12,13 +12,14 @@ import hashlib
 import threading
 from collections import OrderedDict
 
+from ...._tasks import gather_or_cancel
 from ....judges.base import JudgeModel, JudgeRequest
 from ....judges.budget import TokenBudget
 from ..verdicts import ALIGNMENT_STEP, QUESTIONS_STEP, AlignmentOutput, AlignmentVerdict, QuestionsOutput
 from .alignment import Ask, LongAlignment, check_batch, list_claims, orphan_verdict, pack_claims
 from .chunks import Chunk, Span, make_chunks, make_parts, sentence_spans
 from .plan import LongSourcePlan, alignment_reply_tokens, coverage_reply_tokens, questions_reply_tokens
-from .questions import draw_questions, gather_all, merge_questions, share_questions
+from .questions import draw_questions, merge_questions, share_questions
 from .retrieval import BM25Index
 
 INDEX_CACHE_SIZE = 16
@@ -77,7 +78,7 @@ class LongSource:
             return LongAlignment(verdicts=[], claims_found=0)
         batches, orphans = pack_claims(self.plan, self.index(source), claims)
         verdicts: dict[int, AlignmentVerdict] = {i: orphan_verdict(claims[i]) for i in orphans}
-        for part in await gather_all([check_batch(ask, self.plan, b) for b in batches]):
+        for part in await gather_or_cancel(*(check_batch(ask, self.plan, b) for b in batches)):
             verdicts.update(part)
         return LongAlignment(verdicts=[verdicts[i] for i in range(len(claims))], claims_found=len(found))
 

@@ -9,33 +9,16 @@ up to ``max_questions``. Still from the source alone.
 
 from __future__ import annotations
 
-import asyncio
-import math
-from collections.abc import Awaitable
-from typing import TypeVar
 
 import regex
 
+from ...._tasks import gather_or_cancel
 from ....judges.base import JudgeRequest, StepInputs
 from .. import prompts
 from ..verdicts import QUESTIONS_STEP, QuestionsOutput
 from .alignment import Ask
 from .chunks import Chunk
 from .plan import LongSourcePlan, questions_reply_tokens
-
-T = TypeVar("T")
-
-
-async def gather_all(coros: list[Awaitable[T]]) -> list[T]:
-    """Run at once; when one fails, cancel the others before raising (no orphaned judge calls)."""
-    tasks = [asyncio.ensure_future(c) for c in coros]
-    try:
-        return list(await asyncio.gather(*tasks))
-    except BaseException:
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        raise
 
 
 def share_questions(lengths: list[int], total: int) -> list[int]:
@@ -100,6 +83,6 @@ async def draw_questions(ask: Ask, plan: LongSourcePlan, parts: list[Chunk], max
             request, questions_reply_tokens(n), f"drawing questions from source characters {part.start}-{part.end}"
         )
         requests.append(request)
-    replies = await gather_all([ask(r) for r in requests])
+    replies = await gather_or_cancel(*(ask(r) for r in requests))
     per_part = [list(r.output.questions)[:n] for r, (_, n) in zip(replies, asked)]
     return merge_questions(per_part, max_questions)

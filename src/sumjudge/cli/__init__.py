@@ -1,0 +1,31 @@
+"""The ``sumjudge`` command: click commands only (flags, printing, exit codes), one module per command.
+
+- :mod:`.score`: ``sumjudge score`` (the batch tool);
+- :mod:`.runs`: ``sumjudge runs list|show|export``;
+- :mod:`.agreement`: ``sumjudge agreement``;
+- :mod:`.common`: exit codes, consoles, the run-store option.
+
+A new command is a new module here with a ``click.command`` (or group), added to :func:`main` below.
+click (not typer): it is already a dependency, and typer would add a layer over it for no gain here.
+"""
+
+from __future__ import annotations
+
+import click
+
+from .agreement import agreement
+from .runs import runs
+from .score import score
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="sumjudge", prog_name="sumjudge")
+def main() -> None:
+    """Score LLM summaries against their source: alignment (claims supported) and coverage (facts kept)."""
+
+
+main.add_command(score)
+main.add_command(runs)
+main.add_command(agreement)
+
+__all__ = ["main"]

@@ -1,0 +1,5 @@
+"""``python -m sumjudge.cli``: the ``sumjudge`` command."""
+
+from . import main
+
+main()

@@ -1,0 +1,52 @@
+"""What every ``sumjudge`` command shares: exit codes, the two consoles, the usage-error exit, the run store."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+EXIT_OK, EXIT_BELOW, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def stderr_console(quiet: bool = False) -> Any:
+    """Progress, notices and the end table go to standard error (standard output may carry ``--out -``)."""
+    from rich.console import Console
+
+    console = Console(stderr=True, quiet=quiet, highlight=False)
+    if not console.is_terminal:
+        console.width = max(console.width, 160)  # logs: do not wrap or cut at 80 columns
+    return console
+
+
+def stdout_console() -> Any:
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console.width = max(console.width, 200)
+    return console
+
+
+def fail(message: str) -> None:
+    """Print an input or usage error and exit 2."""
+    click.echo(f"sumjudge: error: {message}", err=True)
+    sys.exit(EXIT_USAGE)
+
+
+store_option = click.option(
+    "--store", "store_path", type=click.Path(dir_okay=False), default=None,
+    help="Run store (SQLite). Default: .sumjudge/runs.db",
+)
+
+
+def open_store(store_path: str | None) -> Any:
+    """The run store at ``store_path`` (default ``.sumjudge/runs.db``); exit 2 when there is none."""
+    from ..store import DEFAULT_STORE_PATH, RunStore
+
+    path = Path(store_path) if store_path else DEFAULT_STORE_PATH
+    if not path.exists():
+        fail(f"no run store at {path} (runs are recorded by `sumjudge score`)")
+    return RunStore(path)

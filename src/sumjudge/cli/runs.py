@@ -1,0 +1,133 @@
+"""``sumjudge runs``: list, show and export the runs that ``sumjudge score`` recorded in the run store."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from typing import IO, Any
+
+import click
+
+from .common import fail, open_store, stdout_console, store_option
+
+
+@click.group()
+def runs() -> None:
+    """List, show and export recorded runs."""
+
+
+@runs.command("list")
+@store_option
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Show the latest N runs only.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per run on standard output.")
+def runs_list(store_path: str | None, limit: int | None, as_json: bool) -> None:
+    """The recorded runs, newest first."""
+    from rich.table import Table
+
+    with open_store(store_path) as store:
+        records = store.list_runs(limit)
+    if as_json:
+        for r in records:
+            click.echo(json.dumps(_run_json(r)))
+        return
+    table = Table(show_header=True, header_style="bold")
+    for col in ("run", "created", "status", "model", "data", "done", "errors", "mean"):
+        table.add_column(col, justify="right" if col in ("done", "errors", "mean") else "left")
+    for r in records:
+        table.add_row(
+            r.id, _when(r.created_at), r.status, r.model, r.data, f"{r.done}/{r.total_items}", str(r.errors),
+            "-" if r.mean_score is None else f"{r.mean_score:.3f}",
+        )
+    stdout_console().print(table)
+
+
+def _when(ts: float) -> str:
+    import datetime as dt
+
+    return dt.datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _run_json(r: Any) -> dict[str, Any]:
+    return {
+        "id": r.id, "created_at": r.created_at, "updated_at": r.updated_at, "status": r.status, "model": r.model,
+        "options": r.options, "data": r.data, "fingerprint": r.fingerprint, "total_items": r.total_items,
+        "ok": r.ok, "errors": r.errors, "mean_score": r.mean_score,
+    }
+
+
+@runs.command("show")
+@click.argument("run_ref", metavar="RUN")
+@store_option
+@click.option("--json", "as_json", is_flag=True, help="The run and its figures as JSON on standard output.")
+def runs_show(run_ref: str, store_path: str | None, as_json: bool) -> None:
+    """One run (id, unique id prefix, or 'latest'): its settings and figures."""
+    from ..progress import summary_table
+
+    with open_store(store_path) as store:
+        try:
+            run = store.get_run(run_ref)
+        except KeyError as exc:
+            fail(str(exc.args[0]))
+        stats = store.stats(run.id)
+        failures = [(i.item_id, i.record.get("error")) for _, i in zip(range(10), store.iter_items(run.id, status="error"))]
+    if as_json:
+        click.echo(json.dumps({**_run_json(run), "stats": stats.as_dict()}))
+        return
+    console = stdout_console()
+    console.print(f"run      {run.id}")
+    console.print(f"status   {run.status}")
+    console.print(f"created  {_when(run.created_at)}   updated {_when(run.updated_at)}")
+    console.print(f"model    {run.model}")
+    console.print(f"options  {json.dumps(run.options, sort_keys=True)}")
+    console.print(f"data     {run.data} (fingerprint {run.fingerprint[:12]})")
+    console.print(f"items    {run.done} of {run.total_items} done, {run.errors} failed")
+    console.print(summary_table(stats, title=f"run {run.id}"))
+    for item_id, error in failures:
+        console.print(f"failed   {item_id}: {error}")
+
+
+@runs.command("export")
+@click.argument("run_ref", metavar="RUN")
+@store_option
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), default="jsonl", show_default=True)
+@click.option("--out", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True)
+def runs_export(run_ref: str, store_path: str | None, fmt: str, out: str) -> None:
+    """Every item of a run, in input order, as JSON lines (the --out lines of `score`) or CSV."""
+    with open_store(store_path) as store:
+        try:
+            run = store.get_run(run_ref)
+        except KeyError as exc:
+            fail(str(exc.args[0]))
+        fh: IO[str] = sys.stdout if out == "-" else open(out, "w", encoding="utf-8", newline="")  # noqa: SIM115
+        try:
+            if fmt == "jsonl":
+                for item in store.iter_items(run.id):
+                    fh.write(json.dumps(item.record, ensure_ascii=False) + "\n")
+            else:
+                writer = csv.writer(fh)
+                writer.writerow(CSV_COLUMNS)
+                for item in store.iter_items(run.id):
+                    writer.writerow(_csv_row(item.row_number, item.record))
+        finally:
+            if fh is not sys.stdout:
+                fh.close()
+
+
+CSV_COLUMNS = [
+    "id", "row", "score", "alignment_score", "coverage_score", "claims", "claims_supported",
+    "questions", "questions_answered", "total_tokens", "reason", "error",
+]
+
+
+def _csv_row(row_number: int, record: dict[str, Any]) -> list[Any]:
+    verdicts = record.get("verdicts") or {}
+    claims = verdicts.get("alignment") or []
+    coverage = verdicts.get("coverage") or []
+    usage = record.get("usage") or {}
+    return [
+        record.get("id"), row_number, record.get("score"), record.get("alignment_score"),
+        record.get("coverage_score"), len(claims), sum(1 for c in claims if c.get("supported")),
+        len(verdicts.get("questions") or []), sum(1 for c in coverage if c.get("answered")),
+        usage.get("total_tokens"), record.get("reason"), record.get("error"),
+    ]

@@ -1,0 +1,44 @@
+"""The reason of a summarization score, written from the verdicts with no model call."""
+
+from __future__ import annotations
+
+from .result import SummarizationAnalysis, SummarizationPreprocess, alignment_ratio, coverage_ratio
+
+_QUOTED = 5
+"""Unsupported claims and unanswered questions quoted at most; the rest are counted."""
+
+
+def _quote(items: list[str]) -> str:
+    shown = "; ".join(f'"{s}"' for s in items[:_QUOTED])
+    more = len(items) - _QUOTED
+    return shown + (f"; and {more} more" if more > 0 else "")
+
+
+def explain(source: str, summary: str, pre: SummarizationPreprocess, ana: SummarizationAnalysis, score: float) -> str:
+    """Which axis set the score, and the claims and questions that cost it."""
+    if not source.strip():
+        return "Score 0: the source is empty, so there is nothing to judge the summary against."
+    if not summary.strip():
+        return "Score 0: the summary is empty, so it makes no claims."
+    if not pre.alignment:
+        return "Score 0: no claims could be extracted from the summary."
+    if not pre.questions:
+        return "Score 0: no coverage questions could be drawn from the source."
+    alignment, coverage = alignment_ratio(pre), coverage_ratio(pre, ana)
+    axes = f"alignment {alignment:.2f}, coverage {coverage:.2f}"
+    unsupported = [f"{v.claim}" + (f" ({v.reason})" if v.reason else "") for v in pre.alignment if not v.supported]
+    unanswered = [v.question for v in ana.coverage if not v.answered]
+    if alignment == coverage == 1:
+        return f"Score {score:.2f}: every claim is supported and every question is answered ({axes})."
+    parts: list[str] = []
+    if alignment < coverage:
+        parts.append(f"Score {score:.2f} is set by alignment ({axes}): the summary states what the source does not support.")
+    elif coverage < alignment:
+        parts.append(f"Score {score:.2f} is set by coverage ({axes}): the summary leaves out facts of the source.")
+    else:
+        parts.append(f"Score {score:.2f} is set by both axes equally ({axes}).")
+    if unsupported:
+        parts.append(f"Unsupported claims: {_quote(unsupported)}.")
+    if unanswered:
+        parts.append(f"Unanswered questions: {_quote(unanswered)}.")
+    return " ".join(parts)
