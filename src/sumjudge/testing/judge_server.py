@@ -36,6 +36,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from .brains import Brain, SchemaBrain, SummarizationBrain
+from .context import ContextWindow, prompt_bytes
 from .faults import LLAMA_CPP_REFUSAL, Fault, Reply
 from .recorded import RecordedRequest, content_text, count_tokens, find_schema, step_of, structured_form
 
@@ -45,7 +46,7 @@ class JudgeServer:
 
     ``latency`` seconds per request plus ``token_delay`` seconds per completion token
     simulate a model's speed. ``api_key`` set: requests without ``Authorization: Bearer
-    <key>`` get 401. ``models`` set: other models get 404.
+    <key>`` get 401. ``models`` set: other models get 404. ``context_limit``: see :mod:`.context`.
     """
 
     def __init__(
@@ -62,7 +63,9 @@ class JudgeServer:
         api_key: str | None = None,
         models: Iterable[str] | None = None,
         record: bool = True,
+        context_limit: int | None = None,
     ) -> None:
+        self.context = ContextWindow(context_limit)
         self.brain: Brain = brain if brain is not None else SummarizationBrain()
         self.latency = latency
         self.token_delay = token_delay
@@ -83,7 +86,7 @@ class JudgeServer:
         self.rate_limited = 0
         """429 answers sent because of ``max_in_flight``."""
         self.chat_calls = 0
-        self.usage = {"prompt_tokens": 0, "completion_tokens": 0}
+        self.usage = {"prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0}
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -156,7 +159,8 @@ class JudgeServer:
             self.chat_calls = 0
             self.rate_limited = 0
             self.peak_in_flight = 0
-            self.usage = {"prompt_tokens": 0, "completion_tokens": 0}
+            self.usage = {"prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0}
+        self.context.reset()
 
     # -- answering ---------------------------------------------------------------------------
 
@@ -200,6 +204,8 @@ class JudgeServer:
                 self.rate_limited += 1
             return 429, {"Retry-After": str(self.retry_after)}, _error("Rate limit reached", "rate_limit_error"), 0.0
 
+        if (overflow := self.context.refuse(body, request.prompt)) is not None:
+            return 400, {}, _json(overflow), 0.0
         reply = self._next_reply(request) or Reply()
         brain_answer: Any = None
         if reply.content is None and not reply.drop and reply.status < 400:
@@ -223,14 +229,15 @@ class JudgeServer:
     def _completion(
         self, request: RecordedRequest, text: str, finish: str, headers: dict[str, str], delay: float
     ) -> tuple[int, dict[str, str], bytes, float]:
-        rf = request.response_format
-        prompt_tokens = count_tokens(request.prompt + (json.dumps(rf, ensure_ascii=False) if rf else ""))
-        completion_tokens = count_tokens(text)
+        prompt = prompt_bytes(request.body, request.prompt)
+        prompt_tokens, completion_tokens = count_tokens(prompt.decode("utf-8")), count_tokens(text)
+        cached = self.context.cache.serve(prompt)
         with self._lock:
             self.chat_calls += 1
             n = self.chat_calls
             self.usage["prompt_tokens"] += prompt_tokens
             self.usage["completion_tokens"] += completion_tokens
+            self.usage["cached_tokens"] += cached
         payload = {
             "id": f"chatcmpl-{n}",
             "object": "chat.completion",
@@ -248,6 +255,7 @@ class JudgeServer:
                 "prompt_tokens": prompt_tokens,
                 "completion_tokens": completion_tokens,
                 "total_tokens": prompt_tokens + completion_tokens,
+                "prompt_tokens_details": {"cached_tokens": cached},
             },
         }
         delay += self.latency + self.token_delay * completion_tokens
@@ -343,6 +351,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-in-flight", type=int, default=None, help="answer 429 beyond this many requests")
     parser.add_argument("--retry-after", default="1", help="Retry-After sent with those 429s")
     parser.add_argument("--refuse-json-schema", action="store_true", help="refuse json_schema like llama-cpp-python")
+    parser.add_argument("--context-limit", type=int, default=None, help="400 context_length_exceeded above this")
     args = parser.parse_args(argv)
     brain: Brain = SummarizationBrain() if args.brain == "summarization" else SchemaBrain()
     server = JudgeServer(
@@ -355,6 +364,7 @@ def main(argv: list[str] | None = None) -> None:
         retry_after=args.retry_after,
         refuse={"json_schema": 500} if args.refuse_json_schema else None,
         record=False,
+        context_limit=args.context_limit,
     )
     server.start()
     print(f"judge server listening on {server.base_url} (Ctrl-C to stop)", flush=True)
