@@ -153,3 +153,26 @@ def test_offline_judge_finds_the_needle_and_the_changed_number() -> None:
     assert good and all(v.supported for v in good)
     assert all(any(e.start <= at < e.end for e in v.evidence) for v in good)
     assert any(not v.supported for v in bad)
+
+
+def test_repeated_source_prefix_is_reported_as_cached_tokens() -> None:
+    """16 summaries of one source: after the first, the instructions and source come from the cache."""
+    source = " ".join(summeval_docs()[:3])  # about 2,000 words: one source, within the window
+    summaries = [f"Summary number {i} says the match ended {i}-0." for i in range(16)]
+    with JudgeServer(reading_brain_short, context_limit=WINDOW) as server:
+        config = ModelConfig(id="openai/test-model", base_url=server.base_url, api_key="t", context_window=WINDOW)
+        scorer = create_summarization_scorer(model=config)
+        results = [scorer.run_sync(input=source, output=s) for s in summaries]
+        first, rest = results[0].usage, [r.usage for r in results[1:]]
+        assert first.cached_tokens == 0 or first.cached_tokens < first.prompt_tokens / 2
+        source_tokens = len(source.encode()) / 4
+        assert all(u.cached_tokens >= 0.9 * source_tokens for u in rest)
+        assert sum(u.cached_tokens for u in rest) == server.usage["cached_tokens"] - first.cached_tokens
+
+
+def reading_brain_short(request: RecordedRequest) -> Any:
+    if request.step == "alignment":
+        return {"alignment": [{"claim": "c", "supported": True, "reason": "r"}]}
+    if request.step == "questions":
+        return {"questions": ["Q1?", "Q2?"]}
+    return reading_brain(request)
