@@ -261,7 +261,8 @@ class RunStore:
         ]
         agg = self._db.execute(
             "SELECT AVG(alignment_score), AVG(coverage_score), SUM(tokens), SUM(calls),"
-            " SUM(status = 'error') FROM items WHERE run_id = ?",
+            " SUM(status = 'error'), SUM(COALESCE(json_extract(record, '$.usage.cached_tokens'), 0))"
+            " FROM items WHERE run_id = ?",
             (run_id,),
         ).fetchone()
         return RunStats.from_sorted_scores(
@@ -271,6 +272,7 @@ class RunStore:
             tokens=agg[2] or 0,
             calls=agg[3] or 0,
             errors=agg[4] or 0,
+            cached_tokens=agg[5] or 0,
         )
 
 
@@ -288,6 +290,8 @@ class RunStats:
     zero_scores: int
     tokens: int
     calls: int
+    cached_tokens: int = 0
+    """Prompt tokens the provider served from its prompt cache (part of ``tokens``)."""
 
     @classmethod
     def from_sorted_scores(
@@ -299,6 +303,7 @@ class RunStats:
         tokens: int,
         calls: int,
         errors: int,
+        cached_tokens: int = 0,
     ) -> RunStats:
         n = len(scores)
         return cls(
@@ -312,6 +317,7 @@ class RunStats:
             zero_scores=sum(1 for s in scores if s == 0),
             tokens=tokens,
             calls=calls,
+            cached_tokens=cached_tokens,
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -325,6 +331,7 @@ class RunStats:
             "mean_coverage": self.mean_coverage,
             "zero_scores": self.zero_scores,
             "total_tokens": self.tokens,
+            "cached_tokens": self.cached_tokens,
             "judge_calls": self.calls,
         }
 
