@@ -18,7 +18,7 @@ $(VENV)/.demo-installed: pyproject.toml | $(BIN)/python
 	@touch $@
 
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[test,local,anthropic,agreement]' 'llama-cpp-python[server]'
+	$(PIP) install -e '.[test,local,anthropic,agreement,prices,tokens]' 'llama-cpp-python[server]'
 	@touch $@ $(VENV)/.demo-installed
 
 demo: $(VENV)/.demo-installed

@@ -67,3 +67,12 @@ def test_an_over_budget_request_fails_naming_the_sizes() -> None:
     err = info.value
     assert err.context_window == 1000 and err.reply_tokens == 100 and err.needed == err.prompt_tokens + 100
     assert "1000" in str(err) and str(err.prompt_tokens) in str(err) and "context_window" in str(err)
+
+
+def test_tiktoken_is_used_only_with_its_encoding_on_disk(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("tiktoken")
+    from sumjudge.judges.budget import tiktoken_counter
+
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))  # empty: nothing is downloaded, the estimate stays
+    assert tiktoken_counter("gpt-4o-mini") is None
+    assert counter_for(ScriptedJudge(model_id="openai/gpt-4o-mini")).name == "estimate"

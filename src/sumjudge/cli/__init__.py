@@ -3,6 +3,7 @@
 - :mod:`.score`: ``sumjudge score`` (the batch tool);
 - :mod:`.runs`: ``sumjudge runs list|show|export``;
 - :mod:`.agreement`: ``sumjudge agreement``;
+- :mod:`.estimate`: ``sumjudge estimate`` (calls, tokens and price before spending);
 - :mod:`.common`: exit codes, consoles, the run-store option.
 
 A new command is a new module here with a ``click.command`` (or group), added to :func:`main` below.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import click
 
 from .agreement import agreement
+from .estimate import estimate
 from .runs import runs
 from .score import score
 
@@ -27,5 +29,6 @@ def main() -> None:
 main.add_command(score)
 main.add_command(runs)
 main.add_command(agreement)
+main.add_command(estimate)
 
 __all__ = ["main"]

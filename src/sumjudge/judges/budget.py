@@ -218,6 +218,20 @@ class TokenBudget:
     def of(cls, judge: JudgeModel) -> TokenBudget:
         return cls(context_window_of(judge), counter_for(judge), judge.model_id)
 
+    @classmethod
+    def for_config(cls, config: ModelConfig) -> TokenBudget:
+        """A budget without a judge (no key, no connection): the tables, the config and tiktoken."""
+        provider, _, name = config.id.partition("/")
+        window = config.context_window or known_context_window(config.id) or DEFAULT_CONTEXT_WINDOW
+        counter = (tiktoken_counter(name) if provider in ("openai", "openrouter") else None) or ESTIMATE
+        return cls(window, counter, config.id)
+
+    def forecast_tokens(self, request: JudgeRequest[Any]) -> int:
+        """The prompt tokens a provider will most likely bill for ``request`` (a central estimate)."""
+        schema = json.dumps(strict_json_schema(request.output_type), ensure_ascii=False)
+        overhead = TOKENS_PER_MESSAGE // 2
+        return sum(self.counter.central(m.content) + overhead for m in request.messages) + self.counter.central(schema)
+
     def text_tokens(self, text: str) -> int:
         """Tokens of ``text`` as budgets count them (an upper figure when estimated)."""
         return self.counter.upper(text)

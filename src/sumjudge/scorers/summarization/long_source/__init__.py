@@ -29,8 +29,8 @@ INDEX_CACHE_SIZE = 16
 class LongSource:
     """The long-source path for one judge. Thread-safe; holds only a bounded cache of indexes."""
 
-    def __init__(self, judge: JudgeModel, max_questions: int, max_claims: int) -> None:
-        self.budget = TokenBudget.of(judge)
+    def __init__(self, judge: JudgeModel | TokenBudget, max_questions: int, max_claims: int) -> None:
+        self.budget = judge if isinstance(judge, TokenBudget) else TokenBudget.of(judge)
         self.max_questions = max_questions
         self.max_claims = max_claims
         self._plan: LongSourcePlan | None = None
