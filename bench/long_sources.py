@@ -121,9 +121,9 @@ def cmd_cache(args: argparse.Namespace) -> None:
     }, indent=1))
 
 
-def padded_rows(rows: list[dict], factor: int) -> list[dict]:
-    """Each source followed and preceded by other SummEval articles until about ``factor`` times its length."""
-    docs = list(dict.fromkeys(r["source"] for r in rows))
+def padded_rows(rows: list[dict], factor: int, pool: list[str]) -> list[dict]:
+    """Each source between other SummEval articles (from ``pool``) until about ``factor`` times its length."""
+    docs = list(dict.fromkeys([*(r["source"] for r in rows), *pool]))
     out = []
     cache: dict[str, str] = {}
     for r in rows:
@@ -146,23 +146,43 @@ def cmd_padded(args: argparse.Namespace) -> None:
     from scipy.stats import spearmanr
 
     from sumjudge import create_summarization_scorer
+    from sumjudge.agreement import AgreementRow, correlate
+    from sumjudge.judges.base import ModelConfig
+    from sumjudge.scorers.summarization.forecast import Forecaster
 
     rows = summeval(args.limit)
     report = {"commit": commit(), "summaries": len(rows)}
     for factor in (1, args.factor):
-        data = rows if factor == 1 else padded_rows(rows, factor)
+        pool = [r["source"] for r in summeval()]
+        data = rows if factor == 1 else padded_rows(rows, factor, pool)
         scorer = create_summarization_scorer(model="offline/lexical")
         t = time.perf_counter()
         results = asyncio.run(score_all(scorer, data, 1))
         took = time.perf_counter() - t
-        rho = spearmanr([x.alignment_score for x in results], [r["consistency"] for r in data]).statistic
+        values = [x.alignment_score for x in results]
+        rho = spearmanr(values, [r["consistency"] for r in data]).statistic
+        protocol = correlate(
+            "alignment",
+            [AgreementRow(group=r["doc_id"], human=r["consistency"], source="", summary="") for r in data],
+            values,
+        )
+        llm = Forecaster(ModelConfig(id="openai/test-model", context_window=args.window_llm))
+        for r in data:
+            llm.item(r["source"], r["summary"])
+        f = llm.total
         words = sum(len(r["source"].split()) for r in data) / len(data)
         long_path = sum(any(v.evidence is not None for v in x.preprocess_step_result.alignment) for x in results)
         report[f"{factor}x"] = {
             "mean_source_words": round(words),
-            "alignment_spearman_consistency": round(float(rho), 4),
+            "alignment_spearman_consistency_per_document": round(protocol.spearman, 4),
+            "alignment_spearman_consistency_pooled": round(float(rho), 4),
             "long_path_items": long_path,
-            "calls_per_evaluation": round(sum(x.usage.calls for x in results) / len(results), 3),
+            "offline_calls_per_evaluation": round(sum(x.usage.calls for x in results) / len(results), 3),
+            f"llm_{args.window_llm}_forecast_per_evaluation": {
+                "calls": round(f.calls / len(data), 3),
+                "prompt_tokens": round(f.prompt_tokens / len(data)),
+                "completion_tokens": round(f.completion_tokens / len(data)),
+            },
             "seconds": round(took, 1),
         }
     print(json.dumps(report, indent=1))
@@ -174,6 +194,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="first N SummEval sources only")
     parser.add_argument("--window", type=int, default=128_000, help="estimate: the judge's context window")
     parser.add_argument("--factor", type=int, default=20, help="padded: how many times each source's length")
+    parser.add_argument("--window-llm", type=int, default=8192, help="padded: context of the LLM judge forecast")
     args = parser.parse_args()
     if not (DATA / "summeval_docs.jsonl").is_file():
         sys.exit(f"SummEval data not found in {DATA} (set SUMJUDGE_DATA_DIR)")
