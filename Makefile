@@ -1,5 +1,6 @@
 # Two commands for newcomers: `make demo` (install, then score the bundled examples with the
-# default offline judge) and `make test` (install with test extras, then run the whole suite).
+# default offline judge) and `make test` (install with test extras, check the import layers with
+# `lint-imports`, then run the whole suite).
 # Both create their own virtual environment in .venv.
 
 PYTHON ?= python3
@@ -25,6 +26,7 @@ demo: $(VENV)/.demo-installed
 	$(BIN)/python examples/demo.py
 
 test: $(VENV)/.test-installed
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
 clean:

@@ -119,7 +119,7 @@ async def _score(
     cache: bool | str,
     quiet: bool,
 ) -> int:
-    from .. import create_summarization_scorer
+    from ..scorers.summarization import create_summarization_scorer
     from ..batch import Meter, MeteredJudge, score_dataset
     from ..judges.base import ModelConfig
     from ..judges.cache import with_cache

@@ -32,6 +32,7 @@ from typing import Any
 
 from ..errors import ConfigurationError, JudgeRequestError, MissingDependencyError
 from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage, merge_turns
+from .providers import ProviderSpec
 from .schema_bounds import JSONSchema, SchemaBounds, bound_schema, max_reply_tokens
 from .structured import Completion, generate_structured, strict_json_schema
 
@@ -305,4 +306,9 @@ class LocalJudge:
         )
 
 
-__all__ = ["INSTALL_LINE", "LocalJudge", "LocalSettings", "fit_schema", "resolve_model_path", "smollm2_path"]
+def create_local_judge(spec: ProviderSpec, name: str, config: ModelConfig) -> LocalJudge:
+    """The registry's factory for ``local/<name>``."""
+    return LocalJudge(name, config)
+
+
+__all__ = ["INSTALL_LINE", "LocalJudge", "create_local_judge", "LocalSettings", "fit_schema", "resolve_model_path", "smollm2_path"]

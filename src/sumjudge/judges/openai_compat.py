@@ -32,7 +32,7 @@ from ..errors import ConfigurationError, MissingDependencyError
 from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage, merge_turns
 from .clients import LoopClients, send_limited
 from .limiter import AdaptiveLimiter
-from .registry import ProviderSpec, resolve_api_key, resolve_base_url
+from .providers import ProviderSpec, resolve_api_key, resolve_base_url
 from .retry import (
     Classification,
     Permanent,
