@@ -4,9 +4,10 @@ failures, 429 storms, the cache, and `sumjudge runs`."""
 from __future__ import annotations
 
 import csv
-import re
+import hashlib
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -104,7 +105,10 @@ def test_a_run_writes_one_line_per_item_with_scores_verdicts_and_usage(tmp_path,
     lines = out_lines(out)
     assert sorted(line["id"] for line in lines) == [f"doc-{i}" for i in range(1, 7)]
     first = lines[0]
-    assert set(first) == {"id", "score", "alignment_score", "coverage_score", "reason", "verdicts", "usage", "error"}
+    assert set(first) == {"id", "score", "alignment_score", "coverage_score", "reason", "verdicts", "usage", "error",
+                          "source_sha256"}
+    source = next(r["source"] for r in rows(6) if r["id"] == first["id"])
+    assert first["source_sha256"] == hashlib.sha256(source.encode()).hexdigest()  # what `compare` checks
     assert first["score"] == 0.67 and first["alignment_score"] == pytest.approx(2 / 3)
     assert first["coverage_score"] == 1.0 and first["error"] is None
     assert [c["supported"] for c in first["verdicts"]["alignment"]] == [False, True, True]

@@ -16,7 +16,8 @@ rouge-2``) need references (``references`` list or ``reference`` string) on the 
 
 (the command line is :mod:`sumjudge.cli.agreement`; this module is the protocol).
 
-Needs the ``agreement`` extra (scipy, rouge-score): ``pip install 'sumjudge[agreement]'``.
+The ROUGE baselines need the ``agreement`` extra (rouge-score): ``pip install 'sumjudge[agreement]'``;
+scipy, for the statistics, is a core dependency.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .compare import source_digest
 from .datasets import Dataset
 from .evals import run_evals
 from .judges.base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT
@@ -40,6 +41,33 @@ def item_record(item_id: str, result: Any) -> dict[str, Any]:
         },
         "usage": usage,
         "error": None,
+        **_samples_of(data),
+    }
+
+
+def _samples_of(data: dict[str, Any]) -> dict[str, Any]:
+    """With repeated samples: the reducer, the spread and every sample's score, reason and verdicts.
+    Nothing with one sample, so those lines keep their shape."""
+    if "samples" not in data:
+        return {}
+    return {
+        "reducer": data["reducer"],
+        "score_spread": data["score_spread"],
+        "samples": [
+            {
+                "index": s["index"],
+                "score": s["score"],
+                "alignment_score": s["alignment_score"],
+                "coverage_score": s["coverage_score"],
+                "reason": s["reason"],
+                "verdicts": {
+                    "alignment": s["preprocess_step_result"]["alignment"],
+                    "questions": s["preprocess_step_result"]["questions"],
+                    "coverage": s["analyze_step_result"]["coverage"],
+                },
+            }
+            for s in data["samples"]
+        ],
     }
 
 
@@ -152,6 +180,7 @@ async def score_dataset(
             record = failure_record(row.id, result.error)
         else:
             record = item_record(row.id, result)
+        record["source_sha256"] = source_digest(row.source)
         store.record_item(run.id, row.number, record)
         if meter is not None:
             meter.done += 1

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ._sync import run_sync
 from ._tasks import gather_or_cancel
 from .errors import ConfigurationError, InputError
+from .stats import MeanEstimate
 
 
 class Scorer(Protocol):
@@ -59,6 +60,10 @@ class EvalResult(BaseModel):
 
     scores: dict[str, float] = Field(default_factory=dict)
     """Mean score per scorer id, over the items that scored."""
+    intervals: dict[str, dict[str, MeanEstimate]] = Field(default_factory=dict)
+    """Per scorer id, the mean of ``score`` (and of ``alignment_score`` and ``coverage_score`` when
+    the scorer's results carry them) with its 95% bootstrap confidence interval, items resampled
+    (seeded: the same results give the same interval). Filled when items are kept (the default)."""
     summary: EvalSummary = Field(default_factory=EvalSummary)
     items: list[ItemResult] = Field(default_factory=list)
 
@@ -154,7 +159,30 @@ async def run_evals(
     await gather_or_cancel(*(worker() for _ in range(concurrency)))
     result.items.sort(key=lambda r: r.index)
     result.scores = {sid: (totals[sid] / counts[sid] if counts[sid] else 0.0) for sid in ids}
+    if keep_items:
+        result.intervals = {sid: _intervals(sid, result.items) for sid in ids}
     return result
+
+
+INTERVAL_FIELDS = ("score", "alignment_score", "coverage_score")
+
+
+def _intervals(sid: str, items: list[ItemResult]) -> dict[str, MeanEstimate]:
+    from .stats import mean_interval
+
+    out: dict[str, MeanEstimate] = {}
+    for name in INTERVAL_FIELDS:
+        values = []
+        for item in items:
+            if sid not in item.results:
+                continue
+            res = item.results[sid]
+            value = res if name == "score" and isinstance(res, (int, float)) else getattr(res, name, None)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                values.append(float(value))
+        if values or name == "score":
+            out[name] = mean_interval(values)
+    return out
 
 
 def run_evals_sync(

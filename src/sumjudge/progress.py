@@ -81,23 +81,32 @@ def _fmt(value: float | None, digits: int = 3) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
+def _ci(interval: tuple[float, float] | None) -> str:
+    return "" if interval is None else f"[{interval[0]:.3f}, {interval[1]:.3f}]"
+
+
 def summary_table(stats: RunStats, *, title: str = "summary") -> Table:
-    """count, mean, median, p10, mean alignment, mean coverage, zero scores, errors, total tokens."""
+    """count, mean, median, p10, mean alignment, mean coverage, zero scores, errors, total tokens;
+    the three means with their bootstrap interval beside them."""
     table = Table(title=title, show_header=False, title_justify="left")
     table.add_column("figure", style="bold")
     table.add_column("value", justify="right")
-    for name, value in (
-        ("count", str(stats.count)),
-        ("mean", _fmt(stats.mean)),
-        ("median", _fmt(stats.median)),
-        ("p10", _fmt(stats.p10)),
-        ("mean alignment", _fmt(stats.mean_alignment)),
-        ("mean coverage", _fmt(stats.mean_coverage)),
-        ("zero scores", str(stats.zero_scores)),
-        ("errors", str(stats.errors)),
-        ("judge calls", f"{stats.calls:,}"),
-        ("total tokens", f"{stats.tokens:,}"),
-        ("cached prompt tokens", f"{stats.cached_tokens:,}"),
+    table.add_column(f"{round(stats.confidence * 100)}% CI", justify="left", style="dim")
+    for name, value, ci in (
+        ("count", str(stats.count), ""),
+        ("mean", _fmt(stats.mean), _ci(stats.mean_ci)),
+        ("median", _fmt(stats.median), ""),
+        ("p10", _fmt(stats.p10), ""),
+        ("mean alignment", _fmt(stats.mean_alignment), _ci(stats.alignment_ci)),
+        ("mean coverage", _fmt(stats.mean_coverage), _ci(stats.coverage_ci)),
+        ("zero scores", str(stats.zero_scores), ""),
+        ("errors", str(stats.errors), ""),
+        ("judge calls", f"{stats.calls:,}", ""),
+        ("total tokens", f"{stats.tokens:,}", ""),
+        ("cached prompt tokens", f"{stats.cached_tokens:,}", ""),
     ):
-        table.add_row(name, value)
+        table.add_row(name, value, ci)
+    if stats.mean_ci is not None:
+        table.caption = f"CI: {round(stats.confidence * 100)}% bootstrap interval over items"
+        table.caption_justify = "left"
     return table

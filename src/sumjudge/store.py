@@ -253,12 +253,13 @@ class RunStore:
             )
 
     def stats(self, run_id: str) -> RunStats:
-        scores = [
-            r[0]
-            for r in self._db.execute(
-                "SELECT score FROM items WHERE run_id = ? AND status = 'ok' ORDER BY score", (run_id,)
-            )
-        ]
+        """The run's figures, with the 95% bootstrap interval of each mean (items resampled, seeded)."""
+        rows = self._db.execute(
+            "SELECT score, alignment_score, coverage_score FROM items WHERE run_id = ? AND status = 'ok'"
+            " ORDER BY score",
+            (run_id,),
+        ).fetchall()
+        scores = [r[0] for r in rows]
         agg = self._db.execute(
             "SELECT AVG(alignment_score), AVG(coverage_score), SUM(tokens), SUM(calls),"
             " SUM(status = 'error'), SUM(COALESCE(json_extract(record, '$.usage.cached_tokens'), 0))"
@@ -272,6 +273,8 @@ class RunStore:
             tokens=agg[2] or 0,
             calls=agg[3] or 0,
             errors=agg[4] or 0,
+            alignment=[r[1] for r in rows if r[1] is not None],
+            coverage=[r[2] for r in rows if r[2] is not None],
             cached_tokens=agg[5] or 0,
         )
 
@@ -290,6 +293,13 @@ class RunStats:
     zero_scores: int
     tokens: int
     calls: int
+    min_score: float | None = None
+    """The lowest item score (``--min-item-score``)."""
+    mean_ci: tuple[float, float] | None = None
+    """95% bootstrap interval of ``mean`` (items resampled, seeded); ``None`` under two items."""
+    alignment_ci: tuple[float, float] | None = None
+    coverage_ci: tuple[float, float] | None = None
+    confidence: float = 0.95
     cached_tokens: int = 0
     """Prompt tokens the provider served from its prompt cache (part of ``tokens``)."""
 
@@ -303,8 +313,19 @@ class RunStats:
         tokens: int,
         calls: int,
         errors: int,
+        alignment: list[float] | None = None,
+        coverage: list[float] | None = None,
         cached_tokens: int = 0,
     ) -> RunStats:
+        """``alignment`` and ``coverage`` (per-item values) give those means their intervals."""
+        from .stats import CONFIDENCE, mean_interval
+
+        def ci(values: list[float] | None) -> tuple[float, float] | None:
+            if not values:
+                return None
+            est = mean_interval(values)
+            return None if est.ci_low is None or est.ci_high is None else (est.ci_low, est.ci_high)
+
         n = len(scores)
         return cls(
             count=n,
@@ -317,6 +338,11 @@ class RunStats:
             zero_scores=sum(1 for s in scores if s == 0),
             tokens=tokens,
             calls=calls,
+            min_score=scores[0] if scores else None,
+            mean_ci=ci(scores),
+            alignment_ci=ci(alignment),
+            coverage_ci=ci(coverage),
+            confidence=CONFIDENCE,
             cached_tokens=cached_tokens,
         )
 
@@ -325,10 +351,18 @@ class RunStats:
             "count": self.count,
             "errors": self.errors,
             "mean": self.mean,
+            "mean_ci_low": self.mean_ci[0] if self.mean_ci else None,
+            "mean_ci_high": self.mean_ci[1] if self.mean_ci else None,
             "median": self.median,
             "p10": self.p10,
+            "min": self.min_score,
             "mean_alignment": self.mean_alignment,
+            "mean_alignment_ci_low": self.alignment_ci[0] if self.alignment_ci else None,
+            "mean_alignment_ci_high": self.alignment_ci[1] if self.alignment_ci else None,
             "mean_coverage": self.mean_coverage,
+            "mean_coverage_ci_low": self.coverage_ci[0] if self.coverage_ci else None,
+            "mean_coverage_ci_high": self.coverage_ci[1] if self.coverage_ci else None,
+            "confidence": self.confidence,
             "zero_scores": self.zero_scores,
             "total_tokens": self.tokens,
             "cached_tokens": self.cached_tokens,

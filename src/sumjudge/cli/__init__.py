@@ -3,6 +3,7 @@
 - :mod:`.score`: ``sumjudge score`` (the batch tool);
 - :mod:`.runs`: ``sumjudge runs list|show|export``;
 - :mod:`.agreement`: ``sumjudge agreement``;
+- :mod:`.compare`: ``sumjudge compare A B``;
 - :mod:`.estimate`: ``sumjudge estimate`` (calls, tokens and price before spending);
 - :mod:`.common`: exit codes, consoles, the run-store option.
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import click
 
 from .agreement import agreement
+from .compare import compare
 from .estimate import estimate
 from .runs import runs
 from .score import score
@@ -29,6 +31,7 @@ def main() -> None:
 main.add_command(score)
 main.add_command(runs)
 main.add_command(agreement)
+main.add_command(compare)
 main.add_command(estimate)
 
 __all__ = ["main"]

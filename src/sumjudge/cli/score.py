@@ -28,6 +28,12 @@ from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, fail, stderr_console
               help="Upper bound on coverage questions per source.")
 @click.option("--scale", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,
               help="Multiplies every score.")
+@click.option("--samples", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
+              help="Independent evaluations per summary; the score is their --reducer, the spread is kept.")
+@click.option("--reducer", type=click.Choice(["mean", "median", "min"]), default="mean", show_default=True,
+              help="How --samples scores become the score.")
+@click.option("--sample-temperature", type=click.FloatRange(min=0, max=2, min_open=True), default=None,
+              metavar="T", help="Temperature of the samples when the judge is at 0 (default 0.7).")
 @click.option("--concurrency", "-c", type=click.IntRange(min=1), default=8, show_default=True,
               help="Items in flight, and the most judge requests in flight (lowered on 429).")
 @click.option("--out", "-o", type=click.Path(dir_okay=False, allow_dash=True), default=None,
@@ -54,6 +60,9 @@ def score(
     model: str | None,
     max_questions: int,
     scale: float,
+    samples: int,
+    reducer: str,
+    sample_temperature: float | None,
     concurrency: int,
     out: str | None,
     report: str | None,
@@ -94,12 +103,26 @@ def score(
         code = asyncio.run(
             _score(
                 dataset, info, console,
-                model_id=model_id, max_questions=max_questions, scale=scale, concurrency=concurrency,
+                model_id=model_id, options=scorer_options(max_questions, scale, samples, reducer, sample_temperature),
+                concurrency=concurrency,
                 out=out, report=report, fail_under=fail_under, store_path=store_path, fresh=fresh,
                 cache=cache_path or use_cache, quiet=quiet,
             )
         )
     sys.exit(code)
+
+
+def scorer_options(
+    max_questions: int, scale: float, samples: int, reducer: str, sample_temperature: float | None
+) -> dict[str, Any]:
+    """The scorer's options as the run store keys a run on them; the sampling ones only with more
+    than one sample, so a one-sample run resumes the runs recorded before samples existed."""
+    options: dict[str, Any] = {"max_questions": max_questions, "scale": scale}
+    if samples > 1:
+        options.update(samples=samples, reducer=reducer)
+        if sample_temperature is not None:
+            options["sample_temperature"] = sample_temperature
+    return options
 
 
 async def _score(
@@ -108,8 +131,7 @@ async def _score(
     console: Any,
     *,
     model_id: str,
-    max_questions: int,
-    scale: float,
+    options: dict[str, Any],
     concurrency: int,
     out: str | None,
     report: str | None,
@@ -131,13 +153,11 @@ async def _score(
     try:
         judge = resolve_judge(ModelConfig(id=model_id, max_concurrency=concurrency))
         judge = with_cache(MeteredJudge(judge, meter), cache)
-        scorer = create_summarization_scorer(
-            model=judge, options={"max_questions": max_questions, "scale": scale}
-        )
+        scorer = create_summarization_scorer(model=judge, options=options)
     except (SumjudgeError, ValueError) as exc:
         fail(str(exc))
 
-    options = {"max_questions": max_questions, "scale": scale}
+    scale = float(options["scale"])
     with RunStore(store_path or DEFAULT_STORE_PATH) as store:
         run, resumed = store.open_run(
             model=model_id, options=options, data=dataset.display_name, fingerprint=info.fingerprint,

@@ -194,7 +194,9 @@ class AnthropicJudge:
         if system:
             kwargs["system"] = system
         extra_body = dict(self.config.extra)
-        if "temperature" in self.config.model_fields_set:
+        if request.temperature is not None:  # a repeated sample's own temperature
+            extra_body["temperature"] = request.temperature
+        elif "temperature" in self.config.model_fields_set:
             # Sampling parameters left the SDK's signature (anthropic 1.0) and newer Claude models
             # refuse them with a 400, so temperature is sent only when the user set it.
             extra_body.setdefault("temperature", self.config.temperature)

@@ -98,6 +98,11 @@ class JudgeRequest(Generic[OutputT]):
     """The pydantic model the reply must validate against; its JSON schema is sent."""
     inputs: StepInputs = field(default_factory=StepInputs)
     max_output_tokens: int | None = None
+    sample: int = 0
+    """Which of an evaluation's repeated samples this call belongs to (0 without ``samples``). Part
+    of every cache key, so a re-run reproduces each sample and no sample reuses another's reply."""
+    temperature: float | None = None
+    """Overrides the judge's configured temperature for this call (samples are drawn above 0)."""
 
 
 @dataclass(frozen=True)

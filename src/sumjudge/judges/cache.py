@@ -85,6 +85,12 @@ def request_key(model_id: str, request: JudgeRequest[Any], settings: dict[str, A
         "max_output_tokens": request.max_output_tokens,
         "settings": settings,
     }
+    # Only when set, so the keys of unsampled requests (sample 0, the judge's own temperature) stay
+    # what they were and existing caches keep answering them.
+    if request.sample:
+        blob["sample"] = request.sample
+    if request.temperature is not None:
+        blob["temperature"] = request.temperature
     text = json.dumps(blob, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 

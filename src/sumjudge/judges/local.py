@@ -288,8 +288,10 @@ class LocalJudge:
                     messages=_messages_payload(messages),
                     response_format={"type": "json_object", "schema": schema},
                     max_tokens=max_tokens,
-                    temperature=self.config.temperature,
-                    seed=self._settings.seed,
+                    # A repeated sample draws at its own temperature and, with a fixed seed, from
+                    # its own seed: the same seed at every sample would make them one sample.
+                    temperature=self.config.temperature if request.temperature is None else request.temperature,
+                    seed=None if self._settings.seed is None else self._settings.seed + request.sample,
                 )
             except ValueError as exc:  # llama.cpp: context exceeded, template errors
                 raise JudgeRequestError(f"llama.cpp refused the request: {exc}", step=request.step) from exc

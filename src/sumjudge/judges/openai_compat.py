@@ -147,7 +147,7 @@ class OpenAICompatJudge:
 
             async def send(messages: list[ChatMessage]) -> Completion:
                 return await call_with_retries(
-                    lambda: self._attempt(client, messages, schema, grammar_schema, name, max_tokens),
+                    lambda: self._attempt(client, messages, schema, grammar_schema, name, max_tokens, request.temperature),
                     classify=self.classify,
                     policy=self._policy,
                     step=request.step,
@@ -185,13 +185,15 @@ class OpenAICompatJudge:
         grammar_schema: dict[str, Any],
         name: str,
         max_tokens: int | None,
+        temperature: float | None = None,
     ) -> dict[str, Any]:
         if mode != "json_schema":
             messages = with_schema_in_prompt(messages, schema)
         body: dict[str, Any] = {
             "model": self._name,
             "messages": [{"role": m.role, "content": m.content} for m in merge_turns(messages)],
-            "temperature": self.config.temperature,
+            # A request's own temperature (a repeated sample's) wins over the configured one.
+            "temperature": self.config.temperature if temperature is None else temperature,
         }
         if mode == "json_schema":
             body["response_format"] = {
@@ -216,11 +218,12 @@ class OpenAICompatJudge:
         grammar_schema: dict[str, Any],
         name: str,
         max_tokens: int | None,
+        temperature: float | None = None,
     ) -> Completion:
         """One request; a refused structured-output form is swapped for the next at no retry cost."""
         while True:
             mode = self._mode
-            body = self._body(mode, messages, schema, grammar_schema, name, max_tokens)
+            body = self._body(mode, messages, schema, grammar_schema, name, max_tokens, temperature)
             try:
                 response = await self._send(client, body)
             except self._openai.APIStatusError as exc:

@@ -1,5 +1,7 @@
-"""The HTML report of a batch run (``sumjudge score --report FILE.html``)."""
+"""The HTML pages: the report of a batch run (``sumjudge score --report``) and the comparison of two
+runs (``sumjudge compare A B --report``)."""
 
+from .compare_html import write_comparison_report
 from .html import histogram_counts, histogram_svg, write_report
 
-__all__ = ["histogram_counts", "histogram_svg", "write_report"]
+__all__ = ["histogram_counts", "histogram_svg", "write_comparison_report", "write_report"]

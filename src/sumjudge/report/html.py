@@ -86,13 +86,21 @@ def histogram_svg(counts: list[int], scale: float) -> str:
 
 
 def _figures(stats: RunStats, total: int) -> str:
+    pct = f"{round(stats.confidence * 100)}% CI"
+
+    def ci(interval: tuple[float, float] | None) -> str:
+        return "–" if interval is None else f"{interval[0]:.3f} – {interval[1]:.3f}"
+
     cells = [
         ("items", f"{stats.count + stats.errors} / {total}"),
         ("mean score", _fmt(stats.mean)),
+        (f"mean score {pct}", ci(stats.mean_ci)),
         ("median", _fmt(stats.median)),
         ("p10", _fmt(stats.p10)),
         ("mean alignment", _fmt(stats.mean_alignment)),
+        (f"alignment {pct}", ci(stats.alignment_ci)),
         ("mean coverage", _fmt(stats.mean_coverage)),
+        (f"coverage {pct}", ci(stats.coverage_ci)),
         ("zero scores", str(stats.zero_scores)),
         ("errors", str(stats.errors)),
         ("judge calls", f"{stats.calls:,}"),

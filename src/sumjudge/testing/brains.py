@@ -2,7 +2,9 @@
 
 - :class:`SummarizationBrain` answers the summarization scorer's three steps (alignment,
   questions, coverage), told apart by the top-level property of the requested schema;
-- :class:`SchemaBrain` writes a schema-valid object for any JSON schema (for benchmarks).
+- :class:`SchemaBrain` writes a schema-valid object for any JSON schema (for benchmarks);
+- :class:`NoisyBrain` wraps another and flips each verdict with probability ``flip`` (seeded), the
+  run-to-run noise of a sampled judge, for measuring what repeated samples buy.
 
 A brain is any ``callable(RecordedRequest)`` returning a dict/list (sent as JSON), a string
 (sent as is) or a :class:`~sumjudge.testing.faults.Reply`.
@@ -10,9 +12,12 @@ A brain is any ``callable(RecordedRequest)`` returning a dict/list (sent as JSON
 
 from __future__ import annotations
 
+import hashlib
+import random
 import re
+import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .recorded import RecordedRequest, content_text
@@ -131,4 +136,44 @@ class SchemaBrain:
         return text
 
 
-__all__ = ["Brain", "SchemaBrain", "SummarizationBrain"]
+_VERDICT_FIELD = {"alignment": "supported", "coverage": "answered"}
+
+
+@dataclass
+class NoisyBrain:
+    """Another brain's answers with each verdict (``supported``, ``answered``) flipped with
+    probability ``flip``, like a judge sampled at a temperature above 0.
+
+    Seeded, yet a repeated request is a new draw: the flips of a request come from ``(seed, the
+    request's bytes, how many times this server has seen those bytes)``. So two servers with the
+    same seed answer the same sequence of byte-identical requests alike, while asking the same
+    question twice (a re-run, a second sample) gets an independent answer. (The scorer's prompts
+    carry a fresh fence token per call, so its requests are never byte-identical: each is a new draw.)
+    """
+
+    inner: Brain = field(default_factory=SummarizationBrain)
+    flip: float = 0.1
+    seed: int = 0
+    _seen: dict[str, int] = field(default_factory=dict, init=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.flip <= 1:
+            raise ValueError(f"flip must be a probability in [0, 1], got {self.flip!r}")
+
+    def __call__(self, request: RecordedRequest) -> Any:
+        answer = self.inner(request)
+        name = _VERDICT_FIELD.get(request.step or "")
+        if name is None or not isinstance(answer, dict) or not isinstance(answer.get(request.step), list):
+            return answer
+        key = hashlib.sha256(request.raw).hexdigest()
+        with self._lock:
+            n = self._seen[key] = self._seen.get(key, 0) + 1
+        rng = random.Random(f"{self.seed}:{key}:{n}")
+        for verdict in answer[request.step]:
+            if isinstance(verdict, dict) and rng.random() < self.flip:
+                verdict[name] = not verdict.get(name)
+        return answer
+
+
+__all__ = ["Brain", "NoisyBrain", "SchemaBrain", "SummarizationBrain"]

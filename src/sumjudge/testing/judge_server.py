@@ -25,7 +25,6 @@ or ``python -m sumjudge.testing.judge_server --port 8765`` for manual use.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import threading
@@ -35,7 +34,7 @@ from collections.abc import Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from .brains import Brain, SchemaBrain, SummarizationBrain
+from .brains import Brain, NoisyBrain, SchemaBrain, SummarizationBrain
 from .context import ContextWindow, prompt_bytes
 from .faults import LLAMA_CPP_REFUSAL, Fault, Reply
 from .recorded import RecordedRequest, content_text, count_tokens, find_schema, step_of, structured_form
@@ -342,39 +341,10 @@ def _make_handler(server: JudgeServer) -> type[BaseHTTPRequestHandler]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="A simulated Chat Completions judge on 127.0.0.1.")
-    parser.add_argument("--port", type=int, default=8765)
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--brain", choices=["summarization", "schema"], default="summarization")
-    parser.add_argument("--latency", type=float, default=0.0, help="seconds per request")
-    parser.add_argument("--token-delay", type=float, default=0.0, help="seconds per completion token")
-    parser.add_argument("--max-in-flight", type=int, default=None, help="answer 429 beyond this many requests")
-    parser.add_argument("--retry-after", default="1", help="Retry-After sent with those 429s")
-    parser.add_argument("--refuse-json-schema", action="store_true", help="refuse json_schema like llama-cpp-python")
-    parser.add_argument("--context-limit", type=int, default=None, help="400 context_length_exceeded above this")
-    args = parser.parse_args(argv)
-    brain: Brain = SummarizationBrain() if args.brain == "summarization" else SchemaBrain()
-    server = JudgeServer(
-        brain,
-        port=args.port,
-        host=args.host,
-        latency=args.latency,
-        token_delay=args.token_delay,
-        max_in_flight=args.max_in_flight,
-        retry_after=args.retry_after,
-        refuse={"json_schema": 500} if args.refuse_json_schema else None,
-        record=False,
-        context_limit=args.context_limit,
-    )
-    server.start()
-    print(f"judge server listening on {server.base_url} (Ctrl-C to stop)", flush=True)
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.stop()
+    """The command line (:mod:`.serve`)."""
+    from .serve import main as serve
+
+    serve(argv)
 
 
 if __name__ == "__main__":
@@ -387,6 +357,7 @@ __all__ = [
     "Brain",
     "Fault",
     "JudgeServer",
+    "NoisyBrain",
     "RecordedRequest",
     "Reply",
     "SchemaBrain",

@@ -8,6 +8,7 @@ from typing import Any
 
 from ...errors import ConfigurationError
 from ...messages import SourceExtractor
+from .samples import DEFAULT_SAMPLE_TEMPERATURE, REDUCERS, Reducer
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,15 @@ class SummarizationOptions:
     first ``max_claims`` claims, and the reason says so."""
     scale: float = 1
     """Multiplies the final score; must be > 0."""
+    samples: int = 1
+    """Independent evaluations per summary (at least 1). Above 1, ``score`` is the ``reducer`` of
+    the sample scores and the result keeps every sample (see :mod:`.samples`); 1 is one evaluation,
+    the plain result, at the plain cost."""
+    reducer: Reducer = "mean"
+    """How ``samples`` scores become ``score``: ``mean``, ``median`` or ``min``."""
+    sample_temperature: float = DEFAULT_SAMPLE_TEMPERATURE
+    """The temperature samples are drawn at when the judge is set to 0 (a judge set above 0 keeps
+    its own). Unused with one sample."""
 
     def __post_init__(self) -> None:
         mq = self.max_questions
@@ -36,6 +46,14 @@ class SummarizationOptions:
         sc = self.scale
         if isinstance(sc, bool) or not isinstance(sc, (int, float)) or not sc > 0 or sc == float("inf"):
             raise ConfigurationError(f"scale must be a number > 0, got {sc!r}")
+        k = self.samples
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ConfigurationError(f"samples must be an integer >= 1, got {k!r}")
+        if self.reducer not in REDUCERS:
+            raise ConfigurationError(f"reducer must be one of {', '.join(REDUCERS)}, got {self.reducer!r}")
+        t = self.sample_temperature
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 < t <= 2:
+            raise ConfigurationError(f"sample_temperature must be a number in (0, 2], got {t!r}")
         if self.source is not None and not isinstance(self.source, str):
             raise ConfigurationError(f"source must be a str, got {type(self.source).__name__}")
         if self.source_extractor is not None and not callable(self.source_extractor):
@@ -49,7 +67,12 @@ class SummarizationOptions:
             return options
         if not isinstance(options, Mapping):
             raise ConfigurationError(f"options must be SummarizationOptions or a dict, got {type(options).__name__}")
-        aliases = {"sourceExtractor": "source_extractor", "maxQuestions": "max_questions", "maxClaims": "max_claims"}
+        aliases = {
+            "sourceExtractor": "source_extractor",
+            "maxQuestions": "max_questions",
+            "maxClaims": "max_claims",
+            "sampleTemperature": "sample_temperature",
+        }
         known = {f.name for f in fields(cls)}
         kwargs = {aliases.get(k, k): v for k, v in options.items()}
         unknown = sorted(set(kwargs) - known)

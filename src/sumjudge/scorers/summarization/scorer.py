@@ -18,7 +18,7 @@ import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from os import PathLike
 from typing import Any
 
@@ -48,6 +48,7 @@ from .result import (
     SummarizationResult,
     final_score,
 )
+from .samples import combine
 from .verdicts import (
     ALIGNMENT_STEP,
     COVERAGE_STEP,
@@ -63,11 +64,12 @@ QUESTION_CACHE_SIZE = 4096
 """Sources whose questions a scorer remembers; old ones are dropped first, so memory stays flat."""
 
 
-_QuestionsKey = tuple[str, str, int]
+_QuestionsKey = tuple[str, str, int, int, float | None]
+"""(source digest, judge model, max_questions, sample index, sample temperature)."""
 
 
 class _QuestionCache:
-    """Questions per (source, judge model, max_questions), asked once even by concurrent runs.
+    """Questions per (source, judge model, max_questions, sample), asked once even by concurrent runs.
 
     Thread-safe: completed answers are shared by every thread; a request in flight is shared by
     the runs of its own event loop.
@@ -116,12 +118,18 @@ class _QuestionCache:
 
 @dataclass
 class Evaluation:
-    """One evaluation in flight: the texts it judges and the judge usage it has spent so far."""
+    """One evaluation in flight: the texts it judges and the judge usage it has spent so far.
+
+    With repeated samples each sample is its own evaluation: ``sample`` (its index) and
+    ``temperature`` go on every request it sends, so its replies and questions are its own.
+    """
 
     run_id: str
     source: str
     summary: str
     usage: Usage = field(default_factory=Usage)
+    sample: int = 0
+    temperature: float | None = None
     claims_found: int = 0
     """Claims the judge found in the summary; more than were judged when ``max_claims`` cut them."""
 
@@ -141,14 +149,38 @@ class SummarizationScorer:
         self._long = LongSource(judge, options.max_questions, options.max_claims)
 
     async def run(self, input: Any = None, output: Any = None, *, run_id: str | None = None) -> SummarizationResult:
-        """Score one summary (``output``) against its source (from ``input`` or the options)."""
-        ev = Evaluation(
-            run_id=run_id or uuid.uuid4().hex,
-            source=select_source(
-                input, output, source=self.options.source, source_extractor=self.options.source_extractor
-            ),
-            summary=select_summary(output),
+        """Score one summary (``output``) against its source (from ``input`` or the options).
+
+        With ``samples=k`` above 1, k independent evaluations run side by side and
+        :func:`~.samples.combine` makes one :class:`~.samples.SampledSummarizationResult` of them.
+        """
+        run_id = run_id or uuid.uuid4().hex
+        source = select_source(input, output, source=self.options.source, source_extractor=self.options.source_extractor)
+        summary = select_summary(output)
+        k = self.options.samples
+        if k == 1:
+            return await self._evaluate(Evaluation(run_id=run_id, source=source, summary=summary))
+        temperature = self._sample_temperature()
+        results = await gather_or_cancel(
+            *(
+                self._evaluate(
+                    Evaluation(run_id=run_id, source=source, summary=summary, sample=i, temperature=temperature)
+                )
+                for i in range(k)
+            )
         )
+        return combine(results, self.options.reducer)
+
+    def _sample_temperature(self) -> float | None:
+        """Samples of a judge set to temperature 0 are drawn at ``sample_temperature``; a judge set
+        above 0 keeps its own."""
+        config = getattr(self.judge, "config", None)
+        if isinstance(config, ModelConfig) and config.temperature > 0:
+            return None
+        return float(self.options.sample_temperature)
+
+    async def _evaluate(self, ev: Evaluation) -> SummarizationResult:
+        """One evaluation: A beside B-then-C, then the score and reason from the verdicts."""
         alignment: list[AlignmentVerdict] = []
         questions: list[str] = []
         coverage: list[CoverageVerdict] = []
@@ -202,7 +234,7 @@ class SummarizationScorer:
 
     async def _source_questions(self, ev: Evaluation) -> list[str]:
         max_q = self.options.max_questions
-        key = (hashlib.sha256(ev.source.encode()).hexdigest(), self.judge.model_id, max_q)
+        key = (hashlib.sha256(ev.source.encode()).hexdigest(), self.judge.model_id, max_q, ev.sample, ev.temperature)
 
         async def ask() -> list[str]:
             request = JudgeRequest(
@@ -249,6 +281,8 @@ class SummarizationScorer:
 
     async def _ask(self, ev: Evaluation, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
         """Send one request to the judge and count its usage against this evaluation."""
+        if ev.sample or ev.temperature is not None:
+            request = replace(request, sample=ev.sample, temperature=ev.temperature)
         reply = await self.judge.generate(request)
         ev.usage = ev.usage + reply.usage
         return reply

@@ -9,7 +9,6 @@ up to ``max_questions``. Still from the source alone.
 
 from __future__ import annotations
 
-
 import regex
 
 from ...._tasks import gather_or_cancel

@@ -1,0 +1,87 @@
+"""``sumjudge compare A B``: is run B better than run A on the same items?
+
+A and B are run ids in the run store (a unique prefix, or ``latest``) or ``--out`` files of
+``sumjudge score``; a path that exists as a file is read as a file. The work is
+:func:`sumjudge.compare.compare_runs`; this module parses flags, prints and picks the exit code.
+
+Exit codes: 0 compared, 1 the verdict is "worse" and ``--fail-if-worse`` was given, 2 the runs
+cannot be compared (no such run or file, an empty run, different data sets or scorers).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..compare import DEFAULT_ALPHA, DEFAULT_MOVED, ComparisonError
+from .common import EXIT_BELOW, EXIT_OK, fail, store_option
+
+
+def _side(ref: str, which: str, store_path: str | None, store: list[Any]) -> Any:
+    from ..compare import read_result_file, run_items_from_store
+    from ..store import DEFAULT_STORE_PATH, RunStore
+
+    if Path(ref).is_file():
+        return read_result_file(ref)
+    path = Path(store_path) if store_path else DEFAULT_STORE_PATH
+    if not path.exists():
+        raise ComparisonError(f"{which}: {ref!r} is not a file, and there is no run store at {path} to look it up in")
+    if not store:
+        store.append(RunStore(path))
+    items = run_items_from_store(store[0], ref)
+    return items
+
+
+@click.command()
+@click.argument("run_a", metavar="A")
+@click.argument("run_b", metavar="B")
+@store_option
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=DEFAULT_ALPHA,
+              show_default=True, help="Significance level of the verdict.")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as one JSON object on standard output.")
+@click.option("--fail-if-worse", is_flag=True, help="Exit 1 when B is significantly worse than A (for CI).")
+@click.option("--report", type=click.Path(dir_okay=False), default=None, metavar="FILE.html",
+              help="Write a self-contained comparison page.")
+@click.option("--moved", type=click.IntRange(min=0), default=DEFAULT_MOVED, show_default=True,
+              help="How many of the items that moved most to list.")
+def compare(
+    run_a: str,
+    run_b: str,
+    store_path: str | None,
+    alpha: float,
+    as_json: bool,
+    fail_if_worse: bool,
+    report: str | None,
+    moved: int,
+) -> None:
+    """Compare run B against run A, item by item (A, B: run ids in the store or --out files).
+
+    Items are paired by id and must share their source. Prints the mean of each run, B - A with a
+    95% paired bootstrap interval, the Wilcoxon signed-rank p-value, B's wins / ties / losses, the
+    verdict (better, worse, no difference at --alpha), the same for alignment and coverage, the
+    items present in one run only, and the items whose score moved most with both reasons.
+    """
+    from ..compare import compare_runs, render_text
+
+    opened: list[Any] = []
+    try:
+        a = _side(run_a, "A", store_path, opened)
+        b = _side(run_b, "B", store_path, opened)
+        result = compare_runs(a, b, alpha=alpha, moved=moved)
+    except ComparisonError as exc:
+        fail(str(exc))
+    finally:
+        for store in opened:
+            store.close()
+    if report:
+        from ..report import write_comparison_report
+
+        write_comparison_report(report, result)
+    click.echo(result.model_dump_json(indent=2) if as_json else render_text(result))
+    if report and not as_json:
+        click.echo(f"comparison page written to {report}")
+    if fail_if_worse and result.verdict == "worse":
+        raise SystemExit(EXIT_BELOW)
+    raise SystemExit(EXIT_OK)

@@ -1,0 +1,134 @@
+"""Repeated samples of one evaluation, and the one result made from them.
+
+With ``SummarizationOptions(samples=k)``, k > 1, the scorer evaluates a summary k times, each an
+independent evaluation (its own alignment, its own questions, its own coverage), and reduces them
+here: ``score`` is the reducer's value of the k sample scores (``mean`` by default; ``median`` and
+``min`` selectable), rounded to two decimals like every score; ``score_spread`` is their sample
+standard deviation; ``alignment_score`` and ``coverage_score`` are the means of the samples'
+axes; every sample's score, reason and verdicts are kept in ``samples``. The verdicts and reason
+at the top level are those of the sample whose score lies nearest the reduced score (the first
+such), so code that reads one set of verdicts still finds a consistent one.
+
+With k = 1 none of this applies: the scorer returns the plain :class:`SummarizationResult`.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import BaseModel, computed_field
+
+from ...judges.base import Usage
+from .result import SummarizationAnalysis, SummarizationPreprocess, SummarizationResult, alignment_ratio, coverage_ratio
+
+Reducer = Literal["mean", "median", "min"]
+REDUCERS: tuple[str, ...] = ("mean", "median", "min")
+
+DEFAULT_SAMPLE_TEMPERATURE = 0.7
+"""The temperature samples are drawn at when the judge is set to 0 (its default). At 0 a model
+answers the same prompt the same way, so k samples would be one sample paid k times. 0.7 is the
+usual choice for sampling several reasoning paths of one model (self-consistency, Wang et al.
+2022): high enough that the questions drawn and the borderline verdicts vary, low enough that a
+model still keeps to the JSON schema. A judge set above 0 keeps its own temperature."""
+
+
+class SummarizationSample(BaseModel):
+    """One of the k independent evaluations of a sampled result."""
+
+    index: int
+    score: float
+    reason: str
+    preprocess_step_result: SummarizationPreprocess
+    analyze_step_result: SummarizationAnalysis
+    usage: Usage
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def alignment_score(self) -> float:
+        return alignment_ratio(self.preprocess_step_result)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def coverage_score(self) -> float:
+        return coverage_ratio(self.preprocess_step_result, self.analyze_step_result)
+
+
+class SampledSummarizationResult(SummarizationResult):
+    """A result over k > 1 samples: the plain result's fields, plus every sample and their spread."""
+
+    reducer: Reducer = "mean"
+    score_spread: float
+    """Sample standard deviation of the k sample scores."""
+    samples: list[SummarizationSample]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def alignment_score(self) -> float:
+        """Mean of the samples' alignment."""
+        return statistics.fmean(s.alignment_score for s in self.samples)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def coverage_score(self) -> float:
+        """Mean of the samples' coverage."""
+        return statistics.fmean(s.coverage_score for s in self.samples)
+
+
+def reduce_scores(scores: Sequence[float], reducer: Reducer) -> float:
+    """The reducer's value of ``scores``, rounded to two decimals like every score."""
+    if not scores:
+        raise ValueError("no sample scores to reduce")
+    if reducer == "mean":
+        value = statistics.fmean(scores)
+    elif reducer == "median":
+        value = statistics.median(scores)
+    elif reducer == "min":
+        value = min(scores)
+    else:
+        raise ValueError(f"unknown reducer {reducer!r}; known: {', '.join(REDUCERS)}")
+    return round(value, 2)
+
+
+def combine(results: Sequence[SummarizationResult], reducer: Reducer) -> SampledSummarizationResult:
+    """One result from the results of k independent samples (in sample order)."""
+    if len(results) < 2:
+        raise ValueError("combine needs at least two samples; one sample is the plain result")
+    scores = [r.score for r in results]
+    score = reduce_scores(scores, reducer)
+    nearest = min(range(len(results)), key=lambda i: (abs(scores[i] - score), i))
+    chosen = results[nearest]
+    spread = statistics.stdev(scores)
+    usage = Usage()
+    for r in results:
+        usage = usage + r.usage
+    listed = ", ".join(f"{s:.2f}" for s in scores)
+    reason = (
+        f"Score {score:.2f} is the {reducer} of {len(results)} samples ({listed}; spread {spread:.2f}). "
+        f"Sample {nearest + 1}, nearest to it: {chosen.reason}"
+    )
+    return SampledSummarizationResult(
+        run_id=chosen.run_id,
+        model=chosen.model,
+        score=score,
+        reason=reason,
+        scale=chosen.scale,
+        preprocess_step_result=chosen.preprocess_step_result,
+        analyze_step_result=chosen.analyze_step_result,
+        usage=usage,
+        reducer=reducer,
+        score_spread=0.0 if math.isnan(spread) else round(spread, 4),
+        samples=[
+            SummarizationSample(
+                index=i,
+                score=r.score,
+                reason=r.reason,
+                preprocess_step_result=r.preprocess_step_result,
+                analyze_step_result=r.analyze_step_result,
+                usage=r.usage,
+            )
+            for i, r in enumerate(results)
+        ],
+    )
