@@ -342,9 +342,9 @@ def _make_handler(server: JudgeServer) -> type[BaseHTTPRequestHandler]:
 
 def main(argv: list[str] | None = None) -> None:
     """The command line (:mod:`.serve`)."""
-    from .serve import main as serve
+    from .serve import serve
 
-    serve(argv)
+    serve(JudgeServer, argv)
 
 
 if __name__ == "__main__":

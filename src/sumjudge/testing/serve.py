@@ -1,15 +1,19 @@
-"""``python -m sumjudge.testing.judge_server``: the simulated Chat Completions judge from the command line."""
+"""``python -m sumjudge.testing.judge_server``: the simulated Chat Completions judge from the command line.
+
+The server class is passed in (``judge_server.main`` does), so this module does not import it back.
+"""
 
 from __future__ import annotations
 
 import argparse
 import time
 
+from typing import Any
+
 from .brains import Brain, NoisyBrain, SchemaBrain, SummarizationBrain
-from .judge_server import JudgeServer
 
 
-def main(argv: list[str] | None = None) -> None:
+def serve(server_class: Any, argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="A simulated Chat Completions judge on 127.0.0.1.")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--host", default="127.0.0.1")
@@ -29,7 +33,7 @@ def main(argv: list[str] | None = None) -> None:
     brain: Brain = SummarizationBrain() if args.brain == "summarization" else SchemaBrain()
     if args.flip > 0:
         brain = NoisyBrain(brain, flip=args.flip, seed=args.seed)
-    server = JudgeServer(
+    server = server_class(
         brain,
         port=args.port,
         host=args.host,
