@@ -2,10 +2,11 @@
 
   estimate  `sumjudge estimate` against the tokens actually spent on SummEval over the bundled server
   cache     the share of prompt tokens an OpenAI-style prefix cache serves, 16 summaries per source
+  needle    a 100,000-word source (SummEval articles, one buried) against an 8,192-token judge over HTTP
   padded    offline alignment Spearman with SummEval consistency at 1x and with each source padded
             by other SummEval articles to about 20x, and the calls and tokens per evaluation
 
-    SUMJUDGE_DATA_DIR=../shared/data python bench/long_sources.py estimate|cache|padded [--limit N]
+    SUMJUDGE_DATA_DIR=../shared/data python bench/long_sources.py estimate|cache|padded|needle [--limit N]
 """
 
 from __future__ import annotations
@@ -188,17 +189,48 @@ def cmd_padded(args: argparse.Namespace) -> None:
     print(json.dumps(report, indent=1))
 
 
+def cmd_needle(args: argparse.Namespace) -> None:
+    """The test's 100,000-word source against an 8,192-token judge over HTTP, with its figures."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_long_source_http import buried, changed_number, first_sentence, needle_article, reading_brain, summeval_docs
+
+    from sumjudge import create_summarization_scorer
+    from sumjudge.judges.base import ModelConfig
+    from sumjudge.testing.judge_server import JudgeServer
+
+    docs = summeval_docs()
+    source, article = buried(needle=needle_article(docs))
+    fact = first_sentence(article)
+    with JudgeServer(reading_brain, context_limit=args.window) as server:
+        config = ModelConfig(id="openai/test-model", base_url=server.base_url, api_key="t", context_window=args.window)
+        t = time.perf_counter()
+        result = create_summarization_scorer(model=config).run_sync(input=source, output=f"{fact} {changed_number(fact)}")
+        took = time.perf_counter() - t
+        steps: dict[str, int] = {}
+        for r in server.chat_requests():
+            steps[r.step] = steps.get(r.step, 0) + 1
+        print(json.dumps({
+            "commit": commit(), "source_words": len(source.split()), "window": args.window,
+            "calls": server.chat_calls, "calls_by_step": steps, "usage": server.usage,
+            "largest_request_tokens": server.context.largest_request, "refused_over_limit": server.context.over_limit,
+            "verdicts": [(v.supported, [(e.start, e.end) for e in v.evidence or []])
+                         for v in result.preprocess_step_result.alignment],
+            "seconds": round(took, 1),
+        }, indent=1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["estimate", "cache", "padded"])
+    parser.add_argument("what", choices=["estimate", "cache", "padded", "needle"])
     parser.add_argument("--limit", type=int, default=None, help="first N SummEval sources only")
-    parser.add_argument("--window", type=int, default=128_000, help="estimate: the judge's context window")
+    parser.add_argument("--window", type=int, default=None, help="the judge's context window (estimate: 128000, needle: 8192)")
     parser.add_argument("--factor", type=int, default=20, help="padded: how many times each source's length")
     parser.add_argument("--window-llm", type=int, default=8192, help="padded: context of the LLM judge forecast")
     args = parser.parse_args()
+    args.window = args.window or (8192 if args.what == "needle" else 128_000)
     if not (DATA / "summeval_docs.jsonl").is_file():
         sys.exit(f"SummEval data not found in {DATA} (set SUMJUDGE_DATA_DIR)")
-    {"estimate": cmd_estimate, "cache": cmd_cache, "padded": cmd_padded}[args.what](args)
+    {"estimate": cmd_estimate, "cache": cmd_cache, "padded": cmd_padded, "needle": cmd_needle}[args.what](args)
 
 
 if __name__ == "__main__":
