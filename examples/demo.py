@@ -51,19 +51,48 @@ def score_examples(rows: list[dict[str, Any]], model: str | None = None) -> list
 
 
 def print_table(records: list[dict[str, Any]]) -> None:
+    """The figures, one row per summary, then what the judge found wrong with each, in full."""
     from rich.console import Console
     from rich.table import Table
 
+    console = Console(highlight=False, markup=False)
     table = Table(title="sumjudge demo: summarization scores", show_lines=False)
     table.add_column("item", no_wrap=True)
+    table.add_column("kind")
     table.add_column("score", justify="right")
     table.add_column("alignment", justify="right")
     table.add_column("coverage", justify="right")
-    table.add_column("reason", overflow="fold")
     for r in records:
-        reason = r["reason"] if len(r["reason"]) <= 160 else r["reason"][:159] + "…"
-        table.add_row(r["id"], f"{r['score']:.2f}", f"{r['alignment']:.2f}", f"{r['coverage']:.2f}", reason)
-    Console().print(table)
+        table.add_row(r["id"], r.get("kind") or "", f"{r['score']:.2f}", f"{r['alignment']:.2f}", f"{r['coverage']:.2f}")
+    console.print(table)
+    for r in records:  # plain print: a verdict is never cut or wrapped
+        found = _findings(r["result"])
+        print(f"\n{r['id']} ({r['score']:.2f}): {r['reason'] if not found else ''}".rstrip())
+        for line in found:
+            print(f"  {line}")
+
+
+def _findings(result: dict[str, Any]) -> list[str]:
+    """The verdicts that set the score: unsupported claims and unanswered questions, with reasons."""
+    lines = []
+    for v in result["preprocess_step_result"]["alignment"]:
+        if not v["supported"]:
+            lines.append(f"unsupported claim: {v['claim']}" + (f" ({v['reason']})" if v["reason"] else ""))
+    for v in result["analyze_step_result"]["coverage"]:
+        if not v["answered"]:
+            lines.append(f"left out: {v['question']}")
+    return lines
+
+
+NEXT_STEPS = """
+Next:
+  sumjudge check --source doc.txt --summary summary.txt     one pair from the shell, with every verdict
+  sumjudge score data.jsonl --out results.jsonl --report report.html
+                                                             many items, resumable, with an HTML report
+  sumjudge score data.jsonl --model openai/gpt-4o-mini       a capable LLM judge (OPENAI_API_KEY), or
+      --model ollama/qwen2.5:7b                              one on your own hardware
+See README.md, "Choosing a judge".
+"""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     with args.out.open("w", encoding="utf-8") as fh:
         for r in records:
             fh.write(json.dumps(r, ensure_ascii=False) + "\n")
-    print(f"wrote {len(records)} results to {args.out}", file=sys.stderr)
+    print(f"\nwrote {len(records)} results to {args.out}")
+    print(NEXT_STEPS)
     return 0
 
 

@@ -159,7 +159,8 @@ def test_a_failing_item_is_recorded_and_the_others_go_on_then_retried_on_rerun(t
     data = write_jsonl(tmp_path / "d.jsonl", rows(4))
     out = tmp_path / "out.jsonl"
     result = score(tmp_path, str(data), "--model", MODEL, "--out", str(out), "--concurrency", "1")
-    assert result.exit_code == 0, result.stderr
+    assert result.exit_code == 1, result.stderr  # a failed item fails the run unless --allow-errors
+    assert "1 of 4 item(s) could not be scored" in result.stderr
     lines = out_lines(out)
     failed = [line for line in lines if line["error"]]
     assert len(lines) == 4 and len(failed) == 1

@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from sumjudge.judges.base import ChatMessage, JudgeRequest, ModelConfig
-from sumjudge.judges.limiter import AdaptiveLimiter
+from sumjudge.judges.limiter import AdaptiveLimiter, Ticket
 from sumjudge.judges.openai_compat import OpenAICompatJudge
 from sumjudge.judges.registry import PROVIDERS, resolve_judge
 from sumjudge.scorers.summarization.verdicts import QuestionsOutput
@@ -72,6 +72,27 @@ async def test_retry_after_pauses_every_new_request():
     assert lim.paused_for() == 12.0
     await lim.acquire()
     assert sum(clock.slept) >= 12.0
+
+
+async def test_a_retry_after_past_the_retry_budget_pauses_no_one():
+    """The retry layer gives that call up; holding every other request for an hour would freeze
+    the batch for nothing (issue 14, item 3). A wait within the budget still pauses everyone."""
+    clock = FakeClock()
+    lim = AdaptiveLimiter(4, max_pause=120.0, clock=clock, sleep=clock.sleep)
+    t = await lim.acquire()
+    lim.on_rate_limited(t, retry_after=3600.0)
+    lim.release()
+    assert lim.paused_for() == 0.0
+    assert lim.limit == 2  # the limit still halves
+    await lim.acquire()
+    assert clock.slept == []
+    lim.on_rate_limited(Ticket(lim._epoch), retry_after=30.0)
+    assert lim.paused_for() == 30.0
+
+
+def test_the_judges_limiter_pauses_at_most_for_the_retry_budget():
+    judge = resolve_judge(ModelConfig(id="ollama/m", max_concurrency=3, max_retry_time=42))
+    assert judge.limiter is not None and judge.limiter.max_pause == 42
 
 
 async def test_waiters_are_admitted_as_slots_free_and_cancelled_waiters_lose_nothing():

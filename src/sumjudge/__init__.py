@@ -1,7 +1,7 @@
 """sumjudge: score a summary against its source on alignment and coverage."""
 
 from .evals import EvalResult, run_evals, run_evals_sync
-from .judges.base import JudgeModel, ModelConfig
+from .judges.base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, Usage
 from .scorers.summarization import (
     SummarizationOptions,
     SummarizationResult,
@@ -14,10 +14,13 @@ __version__ = "0.1.0"
 __all__ = [
     "EvalResult",
     "JudgeModel",
+    "JudgeReply",
+    "JudgeRequest",
     "ModelConfig",
     "SummarizationOptions",
     "SummarizationResult",
     "SummarizationScorer",
+    "Usage",
     "__version__",
     "create_summarization_scorer",
     "run_evals",

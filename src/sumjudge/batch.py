@@ -16,7 +16,8 @@ from typing import Any
 
 from .compare import source_digest
 from .datasets import Dataset
-from .evals import run_evals
+from .errors import describe_failure
+from .evals import is_interrupt, run_evals
 from .judges.base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT
 from .store import RunRecord, RunStore
 
@@ -146,12 +147,28 @@ class _GuardedScorer:
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.id = inner.id
+        self._secrets = _judge_secrets(inner)
 
     async def run(self, input: Any = None, output: Any = None, *, run_id: str | None = None) -> Any:
         try:
             return await self.inner.run(input=input, output=output)
-        except Exception as exc:  # one failing item must not stop the others
-            return _Failure(error=f"{type(exc).__name__}: {exc}")
+        except BaseException as exc:  # one failing item must not stop the others
+            if is_interrupt(exc):
+                raise
+            return _Failure(error=describe_failure(exc, self._secrets))
+
+
+def _judge_secrets(scorer: Any) -> list[str]:
+    """The API keys configured on the scorer's judge and the judges it wraps (to hide them)."""
+    found: list[str] = []
+    judge = getattr(scorer, "judge", None)
+    while judge is not None:
+        config = getattr(judge, "config", None) or getattr(judge, "_config", None)
+        key = getattr(config, "api_key", None)
+        if key is not None:
+            found.append(key.get_secret_value() if hasattr(key, "get_secret_value") else str(key))
+        judge = getattr(judge, "inner", None)
+    return found
 
 
 async def score_dataset(

@@ -13,6 +13,7 @@ when the row has one, else its row number.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import hashlib
 import json
@@ -27,15 +28,18 @@ from typing import IO, Any, Literal
 
 from .errors import InputError
 
-Format = Literal["jsonl", "json", "csv"]
-FORMATS: tuple[str, ...] = ("jsonl", "json", "csv")
+Format = Literal["jsonl", "json", "csv", "tsv"]
+FORMATS: tuple[str, ...] = ("jsonl", "json", "csv", "tsv")
 
 _EXTENSIONS: dict[str, Format] = {
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
     ".json": "json",
     ".csv": "csv",
+    ".tsv": "tsv",
 }
+
+_ENCODING_HINT = "pass --encoding (for a spreadsheet's CSV export, often --encoding cp1252)"
 
 
 @dataclass(frozen=True)
@@ -74,14 +78,14 @@ def detect_format(path: str | Path) -> Format:
         return _EXTENSIONS[suffix]
     except KeyError:
         raise InputError(
-            f"cannot tell the format of {str(path)!r} from its extension; use .jsonl, .json or .csv, "
-            f"or pass --format jsonl|json|csv"
+            f"cannot tell the format of {str(path)!r} from its extension; use .jsonl, .json, .csv or .tsv, "
+            f"or pass --format jsonl|json|csv|tsv"
         ) from None
 
 
-def _sniff_format(path: Path) -> Format:
+def _sniff_format(path: Path, encoding: str) -> Format:
     """For standard input: '[' starts a JSON array, '{' a JSONL file, anything else is CSV."""
-    with path.open("r", encoding="utf-8-sig") as fh:
+    with path.open("r", encoding=encoding, errors="replace") as fh:
         while True:
             ch = fh.read(1)
             if not ch:
@@ -100,8 +104,14 @@ class Dataset:
         fields: Fields | None = None,
         format: Format | None = None,
         stdin: IO[bytes] | None = None,
+        encoding: str | None = None,
+        delimiter: str | None = None,
     ) -> None:
         self.fields = fields or Fields()
+        self.encoding = _check_encoding(encoding)
+        if delimiter is not None and len(delimiter) != 1:
+            raise InputError(f"the CSV delimiter must be one character, got {delimiter!r}")
+        self.delimiter = delimiter
         self.display_name = "<stdin>" if str(path) == "-" else str(path)
         self._stdin = stdin
         self._spool: Path | None = None
@@ -146,7 +156,7 @@ class Dataset:
                 shutil.copyfileobj(src, out, 1 << 20)
             self._spool = Path(name)
             if self._format is None:
-                self._format = _sniff_format(self._spool)
+                self._format = _sniff_format(self._spool, self.encoding)
         return self._spool
 
     # -- reading ------------------------------------------------------------------------------
@@ -173,14 +183,23 @@ class Dataset:
         """Stream the rows, checking each; raises :class:`InputError` on the first bad one."""
         path = self._ensure_file()
         fmt = self.format
+        name, enc = self.display_name, self.encoding
         if fmt == "jsonl":
-            records = _jsonl_records(path, self.display_name)
+            records = _jsonl_records(path, name, enc)
         elif fmt == "json":
-            records = _json_array_records(path, self.display_name)
+            records = _json_array_records(path, name, enc)
         else:
-            records = _csv_records(path, self.display_name)
-        for number, where, record in records:
-            yield self._row(number, where, record)
+            delimiter = self.delimiter or ("\t" if fmt == "tsv" else None)
+            records = _csv_records(path, name, enc, delimiter)
+        try:
+            for number, where, record in records:
+                yield self._row(number, where, record)
+        except UnicodeDecodeError:
+            line, byte = _first_undecodable(path, self.encoding)
+            raise InputError(
+                f"{name}: line {line}: not readable as {self.encoding}: byte 0x{byte:02x}; "
+                f"is it a text file? {_ENCODING_HINT}"
+            ) from None
 
     def _row(self, number: int, where: str, record: Any) -> Row:
         label = f"{self.display_name}: row {number}{where}"
@@ -188,9 +207,13 @@ class Dataset:
             raise InputError(f"{label}: expected an object with fields, got {_kind(record)}")
         f = self.fields
         texts: list[str] = []
-        for name in (f.source, f.summary):
+        for name, option in ((f.source, "--source-field"), (f.summary, "--summary-field")):
             if name not in record:
-                raise InputError(f"{label}: missing field {name!r}")
+                present = ", ".join(repr(k) for k in list(record)[:20]) or "none"
+                raise InputError(
+                    f"{label}: missing field {name!r}; the row has {present}; "
+                    f"name the right one with {option}"
+                )
             value = record[name]
             if not isinstance(value, str):
                 raise InputError(f"{label}: field {name!r} must be a string, got {_kind(value)}")
@@ -219,27 +242,34 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
-def _jsonl_records(path: Path, name: str) -> Iterator[tuple[int, str, Any]]:
+def _jsonl_records(path: Path, name: str, encoding: str = "utf-8") -> Iterator[tuple[int, str, Any]]:
     number = 0
-    with path.open("r", encoding="utf-8-sig") as fh:
-        for line_no, line in enumerate(fh, start=1):
+    with path.open("rb") as fh:
+        for line_no, raw in enumerate(fh, start=1):
+            label = f"{name}: row {number + 1}" + (f" (line {line_no})" if line_no != number + 1 else "")
+            line = _decode(raw, encoding if line_no > 1 else _bom_aware(encoding), label)
             if not line.strip():
                 continue
             number += 1
             where = f" (line {line_no})" if line_no != number else ""
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{name}: row {number}{where}: not valid JSON: {exc.msg} at column {exc.colno}") from None
-            yield number, where, record
+            yield number, where, _loads(line, f"{name}: row {number}{where}")
 
 
-def _csv_records(path: Path, name: str) -> Iterator[tuple[int, str, Any]]:
+def _csv_records(
+    path: Path, name: str, encoding: str = "utf-8", delimiter: str | None = None
+) -> Iterator[tuple[int, str, Any]]:
     csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
-    with path.open("r", encoding="utf-8-sig", newline="") as fh:
-        reader = csv.DictReader(fh)
+    with path.open("r", encoding=_bom_aware(encoding), newline="") as fh:
+        if delimiter is None:
+            delimiter = _sniff_delimiter(fh.read(64 * 1024))
+            fh.seek(0)
+        reader = csv.DictReader(fh, delimiter=delimiter)
         if not reader.fieldnames:
             return
+        dupes = sorted({c for c in reader.fieldnames if reader.fieldnames.count(c) > 1})
+        if dupes:
+            raise InputError(f"{name}: the header names {', '.join(repr(c) for c in dupes)} more than once; "
+                             "rename the duplicate columns")
         width = len(reader.fieldnames)
         try:
             for number, record in enumerate(reader, start=1):
@@ -254,13 +284,16 @@ def _csv_records(path: Path, name: str) -> Iterator[tuple[int, str, Any]]:
             raise InputError(f"{name}: line {reader.line_num}: not valid CSV: {exc}") from None
 
 
+
 _WS = " \t\r\n"
 
 
-def _json_array_records(path: Path, name: str, chunk_size: int = 1 << 16) -> Iterator[tuple[int, str, Any]]:
+def _json_array_records(
+    path: Path, name: str, encoding: str = "utf-8", chunk_size: int = 1 << 16
+) -> Iterator[tuple[int, str, Any]]:
     """Stream the elements of a top-level JSON array without loading the whole file."""
-    decoder = json.JSONDecoder()
-    with path.open("r", encoding="utf-8-sig") as fh:
+    decoder = json.JSONDecoder(object_pairs_hook=_unique_keys)
+    with path.open("r", encoding=_bom_aware(encoding)) as fh:
         buf = ""
         pos = 0
         eof = False
@@ -315,6 +348,10 @@ def _json_array_records(path: Path, name: str, chunk_size: int = 1 << 16) -> Ite
             while True:
                 try:
                     record, end = decoder.raw_decode(buf, pos)
+                except RecursionError:
+                    raise InputError(f"{name}: row {number}: {_TOO_DEEP}") from None
+                except _DuplicateKey as exc:
+                    raise InputError(f"{name}: row {number}: {exc}") from None
                 except json.JSONDecodeError as exc:
                     # Maybe the value is only cut by the chunk boundary: read more and try again.
                     if fill():
@@ -331,3 +368,76 @@ def _json_array_records(path: Path, name: str, chunk_size: int = 1 << 16) -> Ite
             yield number, "", record
         if skip_ws() != "":
             raise InputError(f"{name}: unexpected data after the closing ']' of the JSON array")
+
+
+_TOO_DEEP = "JSON nested too deeply to be a row of a source and a summary"
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose key occurs twice is refused, not read as 'the last one wins'."""
+    record: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in record:
+            raise _DuplicateKey(f"field {key!r} occurs twice in the object")
+        record[key] = value
+    return record
+
+
+def _loads(text: str, label: str) -> Any:
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{label}: not valid JSON: {exc.msg} at column {exc.colno}") from None
+    except RecursionError:
+        raise InputError(f"{label}: {_TOO_DEEP}") from None
+    except _DuplicateKey as exc:
+        raise InputError(f"{label}: {exc}") from None
+
+
+def _check_encoding(encoding: str | None) -> str:
+    name = encoding or "utf-8"
+    try:
+        codecs.lookup(name)
+    except LookupError:
+        raise InputError(f"unknown encoding {name!r} (for example utf-8, utf-16, cp1252, latin-1)") from None
+    return name
+
+
+def _bom_aware(encoding: str) -> str:
+    """UTF-8 input may start with a byte-order mark (Excel writes one): read past it."""
+    return "utf-8-sig" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding
+
+
+def _decode(raw: bytes, encoding: str, label: str) -> str:
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"{label}: not readable as {encoding.replace('-sig', '')}: byte 0x{raw[exc.start]:02x} at "
+            f"column {exc.start + 1}; is it a text file? {_ENCODING_HINT}"
+        ) from None
+
+
+def _first_undecodable(path: Path, encoding: str) -> tuple[int, int]:
+    """The line number and value of the first byte that ``encoding`` cannot decode."""
+    decoder = codecs.getincrementaldecoder(_bom_aware(encoding))()
+    with path.open("rb") as fh:
+        for line_no, raw in enumerate(fh, start=1):
+            try:
+                decoder.decode(raw)
+            except UnicodeDecodeError as exc:
+                return line_no, raw[exc.start] if exc.start < len(raw) else 0
+    return line_no if "line_no" in locals() else 1, 0
+
+
+def _sniff_delimiter(sample: str) -> str:
+    """The CSV delimiter, sniffed from the first lines among , ; tab and |; a comma when unsure."""
+    header = sample.split("\n", 1)[0]
+    try:
+        return csv.Sniffer().sniff(header if header.strip() else sample, delimiters=",;\t|").delimiter
+    except csv.Error:
+        return ","

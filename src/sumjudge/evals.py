@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ._sync import run_sync
 from ._tasks import gather_or_cancel
-from .errors import ConfigurationError, InputError
+from .errors import ConfigurationError, InputError, describe_failure
 from .stats import MeanEstimate
 
 
@@ -75,6 +75,20 @@ async def _aiter(data: Iterable[Item] | AsyncIterable[Item]) -> Any:
     else:
         for item in data:
             yield item
+
+
+def is_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` stops the whole run rather than failing one item.
+
+    A ``CancelledError`` is an interrupt only when the running task itself was asked to stop;
+    one that escapes from inside an item (a call it shared with another item was cancelled) is
+    that item's failure. Python 3.10 cannot tell the two apart and treats both as interrupts.
+    """
+    if isinstance(exc, asyncio.CancelledError):
+        task = asyncio.current_task()
+        cancelling = getattr(task, "cancelling", None)
+        return cancelling is None or cancelling() > 0
+    return not isinstance(exc, Exception)
 
 
 async def _call(fn: Callable[..., Any], *args: Any) -> Any:
@@ -141,10 +155,10 @@ async def run_evals(
             index, item = taken
             try:
                 done = await one(index, item)
-            except Exception as exc:
-                if on_error == "raise":
+            except BaseException as exc:
+                if on_error == "raise" or is_interrupt(exc):
                     raise
-                done = ItemResult(index=index, item=item, error=f"{type(exc).__name__}: {exc}")
+                done = ItemResult(index=index, item=item, error=_describe(exc))
             result.summary.total_items += 1
             if done.error:
                 result.summary.failed_items += 1
@@ -162,6 +176,12 @@ async def run_evals(
     if keep_items:
         result.intervals = {sid: _intervals(sid, result.items) for sid in ids}
     return result
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, asyncio.CancelledError):
+        return "CancelledError: a judge call this item shared with another item was cancelled"
+    return describe_failure(exc)
 
 
 INTERVAL_FIELDS = ("score", "alignment_score", "coverage_score")

@@ -94,7 +94,8 @@ def summary_table(stats: RunStats, *, title: str = "summary") -> Table:
     table.add_column(f"{round(stats.confidence * 100)}% CI", justify="left", style="dim")
     for name, value, ci in (
         ("count", str(stats.count), ""),
-        ("mean", _fmt(stats.mean), _ci(stats.mean_ci)),
+        ("mean", _fmt(stats.mean) + (f"  ({stats.errors} failed, not in the mean)" if stats.errors else ""),
+         _ci(stats.mean_ci)),
         ("median", _fmt(stats.median), ""),
         ("p10", _fmt(stats.p10), ""),
         ("mean alignment", _fmt(stats.mean_alignment), _ci(stats.alignment_ci)),

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import socket
 import sqlite3
 import time
 import uuid
@@ -22,6 +24,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import quote
+
+from .errors import RunBusyError, StoreError
+from .judges.cache import create_private_file
 
 DEFAULT_STORE_PATH = Path(".sumjudge") / "runs.db"
 
@@ -56,7 +62,37 @@ CREATE TABLE IF NOT EXISTS items (
     finished_at REAL NOT NULL,
     PRIMARY KEY (run_id, item_id)
 );
+CREATE TABLE IF NOT EXISTS run_locks (
+    run_id TEXT PRIMARY KEY,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    since REAL NOT NULL
+);
 """
+
+
+def store_error(path: Path, exc: sqlite3.Error, what: str = "run store") -> StoreError:
+    """One line naming the file and the fix, instead of sqlite3's traceback."""
+    text = str(exc)
+    if "readonly" in text or "read-only" in text:
+        fix = "make it writable, or pass --store with another path" if what == "run store" else "make it writable"
+        return StoreError(f"the {what} {path} is read-only ({text}); {fix}")
+    if "locked" in text or "busy" in text:
+        return StoreError(f"the {what} {path} is locked by another process ({text}); try again when it is done")
+    return StoreError(
+        f"the {what} {path} cannot be used ({text}): it is damaged or not a sumjudge file; "
+        "move it aside (what it held is lost) or pass --store with another path"
+    )
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def run_key(model: str, options: dict[str, Any], fingerprint: str) -> str:
@@ -99,15 +135,41 @@ class ItemRecord:
 class RunStore:
     """A SQLite file holding runs and their items. Use as a context manager or call :meth:`close`."""
 
-    def __init__(self, path: str | Path = DEFAULT_STORE_PATH) -> None:
+    def __init__(self, path: str | Path = DEFAULT_STORE_PATH, *, readonly: bool = False) -> None:
+        """Open (and for writing, create) the store. ``readonly`` never writes, so listing and
+        exporting work on a store the user may only read. Raises :class:`StoreError`."""
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, isolation_level=None)  # autocommit: each write commits
-        self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(_SCHEMA)
+        self.readonly = readonly
+        try:
+            if readonly:
+                if not self.path.is_file():
+                    raise StoreError(f"no run store at {self.path} (runs are recorded by `sumjudge score`)")
+                self._db = self._connect_readonly()
+            else:
+                create_private_file(self.path)
+                self._db = sqlite3.connect(self.path, isolation_level=None)  # autocommit: each write commits
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=NORMAL")
+                self._db.execute("PRAGMA foreign_keys=ON")
+                self._db.executescript(_SCHEMA)
+            self._db.row_factory = sqlite3.Row
+            self._db.execute("SELECT COUNT(*) FROM runs").fetchone()
+        except sqlite3.Error as exc:
+            raise store_error(self.path, exc) from None
+        except OSError as exc:
+            raise StoreError(f"cannot create the run store {self.path}: {exc.strerror or exc}") from None
+
+    def _connect_readonly(self) -> sqlite3.Connection:
+        uri = "file:" + quote(str(self.path.resolve()))
+        try:
+            db = sqlite3.connect(uri + "?mode=ro", uri=True, isolation_level=None)
+            db.execute("SELECT COUNT(*) FROM runs").fetchone()
+            return db
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):
+                raise
+            # a WAL store in a folder we cannot write: read the file as it is on disk
+            return sqlite3.connect(uri + "?immutable=1", uri=True, isolation_level=None)
 
     def close(self) -> None:
         self._db.close()
@@ -133,6 +195,23 @@ class RunStore:
         """The run for this command and data: the latest one with the same key when ``resume``,
         else a new one. Returns ``(run, resumed)``."""
         key = run_key(model, options, fingerprint)
+        try:
+            self._db.execute("BEGIN IMMEDIATE")  # find-or-create and claim in one step: two commands, one owner
+            try:
+                run_id, resumed = self._find_or_create(key, model, options, data, fingerprint, total_items, resume)
+                self._claim(run_id)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise store_error(self.path, exc) from None
+        return self.get_run(run_id), resumed
+
+    def _find_or_create(
+        self, key: str, model: str, options: dict[str, Any], data: str, fingerprint: str, total_items: int,
+        resume: bool,
+    ) -> tuple[str, bool]:
         if resume:
             row = self._db.execute(
                 "SELECT id FROM runs WHERE key = ? ORDER BY created_at DESC LIMIT 1", (key,)
@@ -142,7 +221,7 @@ class RunStore:
                     "UPDATE runs SET status = 'running', updated_at = ?, data = ? WHERE id = ?",
                     (time.time(), data, row["id"]),
                 )
-                return self.get_run(row["id"]), True
+                return str(row["id"]), True
         run_id = time.strftime("%Y%m%d-%H%M%S") + "-" + uuid.uuid4().hex[:6]
         now = time.time()
         self._db.execute(
@@ -150,10 +229,37 @@ class RunStore:
             " total_items) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)",
             (run_id, key, now, now, model, json.dumps(options, sort_keys=True), data, fingerprint, total_items),
         )
-        return self.get_run(run_id), False
+        return run_id, False
+
+    def _claim(self, run_id: str) -> None:
+        """Take the run's lock, or raise :class:`RunBusyError` naming the live process that holds it.
+
+        A lock whose process has died (killed, crashed) on this host is taken over; one held from
+        another host (a store on a shared disk) cannot be checked and is respected.
+        """
+        host, pid = socket.gethostname(), os.getpid()
+        held = self._db.execute("SELECT pid, host, since FROM run_locks WHERE run_id = ?", (run_id,)).fetchone()
+        if held is not None and (held["host"], held["pid"]) != (host, pid):
+            if held["host"] != host or _alive(held["pid"]):
+                since = time.strftime("%H:%M:%S", time.localtime(held["since"]))
+                raise RunBusyError(
+                    f"run {run_id} is being scored by process {held['pid']} on {held['host']} (since {since}); "
+                    "wait for it to finish, or pass --fresh to start a separate run"
+                )
+        self._db.execute(
+            "INSERT OR REPLACE INTO run_locks (run_id, pid, host, since) VALUES (?, ?, ?, ?)",
+            (run_id, pid, host, time.time()),
+        )
+
+    def release(self, run_id: str) -> None:
+        """Give up this process's lock on the run (done by :meth:`finish_run`)."""
+        self._db.execute(
+            "DELETE FROM run_locks WHERE run_id = ? AND pid = ? AND host = ?", (run_id, os.getpid(), socket.gethostname())
+        )
 
     def finish_run(self, run_id: str, status: str = "finished") -> None:
         self._db.execute("UPDATE runs SET status = ?, updated_at = ? WHERE id = ?", (status, time.time(), run_id))
+        self.release(run_id)
 
     def get_run(self, ref: str) -> RunRecord:
         """A run by id, unique id prefix, or ``latest``; raises ``KeyError`` naming what was asked."""

@@ -1,6 +1,7 @@
 """The ``sumjudge`` command: click commands only (flags, printing, exit codes), one module per command.
 
 - :mod:`.score`: ``sumjudge score`` (the batch tool);
+- :mod:`.check`: ``sumjudge check`` (one pair from the shell);
 - :mod:`.runs`: ``sumjudge runs list|show|export``;
 - :mod:`.agreement`: ``sumjudge agreement``;
 - :mod:`.compare`: ``sumjudge compare A B``;
@@ -16,6 +17,7 @@ from __future__ import annotations
 import click
 
 from .agreement import agreement
+from .check import check
 from .compare import compare
 from .estimate import estimate
 from .runs import runs
@@ -29,6 +31,7 @@ def main() -> None:
 
 
 main.add_command(score)
+main.add_command(check)
 main.add_command(runs)
 main.add_command(agreement)
 main.add_command(compare)

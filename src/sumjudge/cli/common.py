@@ -8,14 +8,15 @@ from typing import Any
 
 import click
 
-EXIT_OK, EXIT_BELOW, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_BELOW, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
 
 
 def stderr_console(quiet: bool = False) -> Any:
     """Progress, notices and the end table go to standard error (standard output may carry ``--out -``)."""
     from rich.console import Console
 
-    console = Console(stderr=True, quiet=quiet, highlight=False)
+    # markup off: file names, ids and model ids are the user's text, never rich markup
+    console = Console(stderr=True, quiet=quiet, highlight=False, markup=False)
     if not console.is_terminal:
         console.width = max(console.width, 160)  # logs: do not wrap or cut at 80 columns
     return console
@@ -24,7 +25,7 @@ def stderr_console(quiet: bool = False) -> Any:
 def stdout_console() -> Any:
     from rich.console import Console
 
-    console = Console(highlight=False)
+    console = Console(highlight=False, markup=False)
     if not console.is_terminal:
         console.width = max(console.width, 200)
     return console
@@ -43,10 +44,12 @@ store_option = click.option(
 
 
 def open_store(store_path: str | None) -> Any:
-    """The run store at ``store_path`` (default ``.sumjudge/runs.db``); exit 2 when there is none."""
+    """The run store at ``store_path`` (default ``.sumjudge/runs.db``), opened read-only: listing,
+    showing and exporting never write to it. Exit 2 when there is none or it cannot be read."""
+    from ..errors import SumjudgeError
     from ..store import DEFAULT_STORE_PATH, RunStore
 
-    path = Path(store_path) if store_path else DEFAULT_STORE_PATH
-    if not path.exists():
-        fail(f"no run store at {path} (runs are recorded by `sumjudge score`)")
-    return RunStore(path)
+    try:
+        return RunStore(Path(store_path) if store_path else DEFAULT_STORE_PATH, readonly=True)
+    except SumjudgeError as exc:
+        fail(str(exc))

@@ -118,7 +118,7 @@ class AnthropicJudge:
         self._policy = RetryPolicy.from_config(config)
         self._sleep = sleep
         if limiter is None and config.max_concurrency is not None:
-            limiter = AdaptiveLimiter(config.max_concurrency, sleep=sleep)
+            limiter = AdaptiveLimiter(config.max_concurrency, max_pause=config.max_retry_time, sleep=sleep)
         self._limiter = limiter
         self._lock = threading.Lock()
         self._clients: LoopClients[Any] = LoopClients(self._make_client)

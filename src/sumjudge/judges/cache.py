@@ -27,6 +27,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..errors import StoreError
 from .base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage
 
 DEFAULT_CACHE_PATH = Path(".sumjudge") / "cache.db"
@@ -46,6 +47,15 @@ CREATE TABLE IF NOT EXISTS replies (
     created_at REAL NOT NULL
 );
 """
+
+
+def create_private_file(path: Path) -> None:
+    """Create ``path`` (and its folder) readable by its owner only: caches and stores hold the
+    user's texts."""
+    if not path.parent.exists():
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not path.exists():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
 
 
 SETTINGS_NOT_IN_KEY: frozenset[str] = frozenset(
@@ -103,12 +113,17 @@ class CachedJudge:
     ) -> None:
         self.inner = inner
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._settings = settings if settings is not None else settings_of(inner)
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
+        try:
+            create_private_file(self.path)
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(
+                f"the reply cache {self.path} cannot be used ({exc}); move it aside or choose another path"
+            ) from None
         self._lock = threading.Lock()  # run_sync may call from another thread; one connection, serialized
         self.hits = 0
         self.misses = 0

@@ -5,7 +5,9 @@
 
 - a 429 halves the limit (never below 1) once per "window" (several requests refused by the
   same burst lower it once, not once each) and pauses every new request of the judge until
-  the server's ``Retry-After`` has passed;
+  the server's ``Retry-After`` has passed, when that is within ``max_pause`` (the retry layer's
+  time budget: a longer wait is one the retry layer will not make either, so the call that got
+  it fails with an error saying so, and the other requests are not held up for it);
 - a run of ``raise_after`` clean replies raises the limit by one, never above the maximum.
 
 The state is guarded by a thread lock and waiters are woken on their own event loop, so one
@@ -36,6 +38,7 @@ class AdaptiveLimiter:
         max_concurrency: int,
         *,
         raise_after: int = 8,
+        max_pause: float | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     ) -> None:
@@ -45,6 +48,8 @@ class AdaptiveLimiter:
             raise ValueError("raise_after must be at least 1")
         self.max_concurrency = max_concurrency
         self.raise_after = raise_after
+        self.max_pause = max_pause
+        """Longest ``Retry-After`` that pauses every request (``None``: no bound)."""
         self._clock = clock
         self._sleep = sleep
         self._lock = threading.Lock()
@@ -133,7 +138,7 @@ class AdaptiveLimiter:
                 self._limit = max(1, self._limit // 2)
                 self._epoch += 1
                 self.lowest_limit = min(self.lowest_limit, self._limit)
-            if retry_after:
+            if retry_after and (self.max_pause is None or retry_after <= self.max_pause):
                 self._paused_until = max(self._paused_until, self._clock() + retry_after)
 
     def _wake(self, count: int) -> None:

@@ -93,7 +93,7 @@ def _figures(stats: RunStats, total: int) -> str:
 
     cells = [
         ("items", f"{stats.count + stats.errors} / {total}"),
-        ("mean score", _fmt(stats.mean)),
+        ("mean score", _fmt(stats.mean) + (f" ({stats.errors} failed, not in the mean)" if stats.errors else "")),
         (f"mean score {pct}", ci(stats.mean_ci)),
         ("median", _fmt(stats.median)),
         ("p10", _fmt(stats.p10)),

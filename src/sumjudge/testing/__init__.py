@@ -4,5 +4,21 @@
 - ``anthropic_server``: the same for the Messages API;
 - ``recorded``: a received request and what a brain reads off it; ``faults``: scripted replies and
   faults; ``brains``: what answers when nothing is scripted;
-- ``fixtures``: a pytest fixture with a fresh server.
+- ``fixtures``: a pytest fixture with a fresh server;
+- ``assert_summary`` / ``assert_summary_async`` for test suites (from
+  ``sumjudge.integrations.assertions``; imported on first use, so importing this package stays light).
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["assert_summary", "assert_summary_async"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from ..integrations import assertions
+
+        return getattr(assertions, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

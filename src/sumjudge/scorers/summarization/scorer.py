@@ -82,30 +82,45 @@ class _QuestionCache:
         self._lock = threading.Lock()
 
     async def get(self, key: _QuestionsKey, ask: Callable[[], Awaitable[list[str]]]) -> list[str]:
+        """The questions for ``key``: from memory, from the run already asking for them, or asked now.
+
+        A run whose own question call fails or is cancelled never takes another run down with it:
+        when the asker was cancelled (its item failed elsewhere), each waiting run asks for the
+        questions itself; when the call failed, the waiting runs record that same error.
+        """
         loop = asyncio.get_running_loop()
         slot = (id(loop), key)
-        with self._lock:
-            if key in self._done:
-                self._done.move_to_end(key)
-                return list(self._done[key])
-            pending = self._inflight.get(slot)
-            if pending is None:
-                pending = self._inflight[slot] = loop.create_future()
-                owner = True
-            else:
-                owner = False
-        if not owner:
-            return list(await asyncio.shield(pending))
+        while True:
+            with self._lock:
+                if key in self._done:
+                    self._done.move_to_end(key)
+                    return list(self._done[key])
+                pending = self._inflight.get(slot)
+                owner = pending is None
+                if pending is None:
+                    pending = self._inflight[slot] = loop.create_future()
+            if owner:
+                return await self._ask_as_owner(key, slot, pending, ask)
+            try:
+                return list(await asyncio.shield(pending))
+            except _Abandoned:
+                continue  # the asker's item was cancelled: ask for the questions ourselves
+
+    async def _ask_as_owner(
+        self,
+        key: _QuestionsKey,
+        slot: tuple[int, _QuestionsKey],
+        pending: asyncio.Future[list[str]],
+        ask: Callable[[], Awaitable[list[str]]],
+    ) -> list[str]:
         try:
             questions = await ask()
         except BaseException as exc:
             with self._lock:
                 self._inflight.pop(slot, None)
-            if isinstance(exc, asyncio.CancelledError):
-                pending.cancel()
-            else:
-                pending.set_exception(exc)
-                pending.exception()  # retrieved here, so an unawaited future logs nothing
+            # never cancel the shared future: a waiter would take that for its own interrupt
+            pending.set_exception(_Abandoned() if isinstance(exc, asyncio.CancelledError) else exc)
+            pending.exception()  # retrieved here, so an unawaited future logs nothing
             raise
         with self._lock:
             self._inflight.pop(slot, None)
@@ -114,6 +129,10 @@ class _QuestionCache:
                 self._done.popitem(last=False)
         pending.set_result(questions)
         return list(questions)
+
+
+class _Abandoned(Exception):
+    """Set on a shared question request whose asker was cancelled: waiters ask again themselves."""
 
 
 @dataclass

@@ -1,0 +1,102 @@
+"""Gates: whether a finished batch run passes what the user asked of it (exit code 1 when not).
+
+Every gate reads the run's end figures (:class:`~sumjudge.store.RunStats`) and returns the
+sentence that says why it failed, or ``None``. Items whose evaluation failed count against the
+run: by default one error fails it, however good the items that did score were (a judge that
+answers 401 to 17 of 20 items must not let the other 3 pass a ``--fail-under``). ``--allow-errors``
+tolerates a number or a share of failed items; the other gates then judge the items that scored.
+
+Add a gate as one more function here and one more entry in :func:`check_gates`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .errors import ConfigurationError
+from .store import RunStats
+
+
+@dataclass(frozen=True)
+class ErrorAllowance:
+    """How many failed items a run may have and still pass: a count, or a share of the items."""
+
+    count: int = 0
+    share: float | None = None
+
+    @classmethod
+    def parse(cls, text: str | int | None) -> ErrorAllowance:
+        """``"3"`` (items), ``"10%"`` or ``"0.1"`` (a share of the items); ``None`` allows none."""
+        if text is None:
+            return cls()
+        if isinstance(text, int) and not isinstance(text, bool):
+            value = str(text)
+        else:
+            value = str(text).strip()
+        try:
+            if value.endswith("%"):
+                share = float(value[:-1]) / 100
+                if not 0 <= share <= 1:
+                    raise ValueError
+                return cls(share=share)
+            if value.isdigit():
+                return cls(count=int(value))
+            share = float(value)
+            if not 0 <= share < 1:
+                raise ValueError
+            return cls(share=share)
+        except ValueError:
+            raise ConfigurationError(
+                f"--allow-errors takes a number of items (3), a share (0.1) or a percentage (10%), got {text!r}"
+            ) from None
+
+    def allowed(self, total_items: int) -> int:
+        if self.share is not None:
+            return math.floor(self.share * total_items + 1e-9)
+        return self.count
+
+    def describe(self) -> str:
+        return f"{self.share:.0%} of the items" if self.share is not None else str(self.count)
+
+
+@dataclass(frozen=True)
+class Gates:
+    """What a run must meet. ``None`` switches a gate off; errors are always checked."""
+
+    fail_under: float | None = None
+    """The mean score of the items that scored must be at least this."""
+    allow_errors: ErrorAllowance = ErrorAllowance()
+
+
+def errors_gate(stats: RunStats, total_items: int, allowance: ErrorAllowance) -> str | None:
+    allowed = allowance.allowed(total_items)
+    if stats.errors <= allowed:
+        return None
+    return (
+        f"{stats.errors} of {total_items} item(s) could not be scored (allowed: {allowance.describe()}); "
+        "pass --allow-errors to tolerate some"
+    )
+
+
+def nothing_scored_gate(stats: RunStats) -> str | None:
+    return "no item could be scored" if stats.count == 0 else None
+
+
+def mean_gate(stats: RunStats, fail_under: float | None) -> str | None:
+    if fail_under is None or stats.mean is None or stats.mean >= fail_under:
+        return None
+    return f"mean score {stats.mean:.3f} is below --fail-under {fail_under}"
+
+
+def check_gates(stats: RunStats, total_items: int, gates: Gates) -> list[str]:
+    """Why the run fails its gates (an empty list: it passes)."""
+    found = [
+        nothing_scored_gate(stats),
+        errors_gate(stats, total_items, gates.allow_errors),
+        mean_gate(stats, gates.fail_under),
+    ]
+    return [f for f in found if f is not None]
+
+
+__all__ = ["ErrorAllowance", "Gates", "check_gates"]

@@ -1,0 +1,315 @@
+"""``assert_summary``: score a summary inside a test and fail with what a developer needs to act.
+
+The check itself knows nothing of pytest. Under pytest the plugin (:mod:`.pytest_plugin`) opens a
+:class:`ScoringScope` for the session: it names the judge (``--sumjudge-model``, ini
+``sumjudge_model``, ``SUMJUDGE_MODEL``, else the offline judge), keeps one scorer per judge for the
+whole session (so questions are asked once per source), and records each check on the running
+test. Outside pytest each call builds its own scorer and records nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, fields
+from typing import Any, Protocol
+
+from ..errors import ConfigurationError, InputError
+from ..judges.base import JudgeModel, ModelConfig
+from ..scorers.summarization import (
+    SummarizationOptions,
+    SummarizationResult,
+    SummarizationScorer,
+    create_summarization_scorer,
+)
+
+DEFAULT_MIN_SCORE = 0.5
+"""With no bound given, a summary must score at least this share of the scale."""
+ALLOWED_OPTIONS = tuple(
+    f.name for f in fields(SummarizationOptions) if f.name not in ("source", "source_extractor")
+)
+"""Scorer options ``assert_summary`` takes as keywords (``max_questions``, ``scale``, ``samples``...);
+the source is its first argument."""
+_LISTED = 10
+"""Claims or questions quoted in a failure message; the rest are counted."""
+
+Model = str | ModelConfig | JudgeModel | SummarizationScorer | None
+
+
+# -- where a check runs: a pytest session, or nowhere in particular --------------------------------
+
+
+class ScoringScope(Protocol):
+    """What a test runner gives ``assert_summary``: scorers to use and a place to record checks."""
+
+    def scorer_for(self, model: Model, options: Mapping[str, Any]) -> SummarizationScorer: ...
+
+    def record(self, check: SummaryCheck) -> None: ...
+
+
+_scopes: list[ScoringScope] = []
+"""The test sessions running in this process, innermost last. A free function called from a test
+body, or from a thread it started, can reach its session no other way; the pytest plugin pushes its
+scope at configure time and pops it at unconfigure, so nothing outlives the session."""
+
+
+def open_scope(scope: ScoringScope) -> None:
+    """Make ``scope`` the one ``assert_summary`` uses, until :func:`close_scope`."""
+    _scopes.append(scope)
+
+
+def close_scope(scope: ScoringScope) -> None:
+    if scope in _scopes:
+        _scopes.remove(scope)
+
+
+@contextmanager
+def scoring_scope(scope: ScoringScope) -> Iterator[ScoringScope]:
+    """Make ``scope`` the one ``assert_summary`` uses until the block ends."""
+    open_scope(scope)
+    try:
+        yield scope
+    finally:
+        close_scope(scope)
+
+
+def current_scope() -> ScoringScope | None:
+    return _scopes[-1] if _scopes else None
+
+
+class ScorerPool:
+    """One scorer per (judge, options), made on first use and shared: scorers are thread-safe and
+    keep their question cache for their lifetime."""
+
+    def __init__(self, default_model: str | None = None) -> None:
+        self.default_model = default_model
+        self._scorers: dict[tuple[Any, ...], tuple[Any, SummarizationScorer]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, model: Model, options: Mapping[str, Any]) -> SummarizationScorer:
+        if isinstance(model, SummarizationScorer):
+            return model
+        chosen = self.default_model if model is None else model
+        # a string is its own key; a config or judge object is kept alive beside its scorer, so its id stays unique
+        who = ("id", chosen) if chosen is None or isinstance(chosen, str) else ("object", id(chosen))
+        key = (*who, tuple(sorted(options.items())))
+        with self._lock:
+            found = self._scorers.get(key)
+            if found is None:
+                found = self._scorers[key] = (chosen, create_summarization_scorer(chosen, dict(options)))
+            return found[1]
+
+
+# -- the check -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Bound:
+    """One figure of a result against its lower bound (``None``: no bound)."""
+
+    name: str
+    value: float
+    minimum: float | None
+    default: bool = False
+    """The bound is ``DEFAULT_MIN_SCORE``, not one the caller gave."""
+
+    @property
+    def ok(self) -> bool:
+        return self.minimum is None or self.value >= self.minimum
+
+    def line(self) -> str:
+        label = f"{self.name:<10}{self.value:.2f}"
+        if self.minimum is None:
+            return f"{label}  (no bound)"
+        bound = f"min_{self.name} {self.minimum:g}" + (" (default)" if self.default else "")
+        return f"{label}  {'>=' if self.ok else '< '} {bound:<24}{'ok' if self.ok else 'FAILED'}"
+
+
+@dataclass(frozen=True)
+class SummaryCheck:
+    """A scored summary and the bounds it was held to."""
+
+    result: SummarizationResult
+    bounds: tuple[Bound, ...]
+
+    @property
+    def judge(self) -> str:
+        return self.result.model
+
+    @property
+    def passed(self) -> bool:
+        return all(b.ok for b in self.bounds)
+
+    def message(self) -> str:
+        """What failed, the figures against their bounds, and the verdicts behind them."""
+        res = self.result
+        failed = ", ".join(b.name for b in self.bounds if not b.ok) or "nothing"
+        lines = [f"summary failed on {failed} (judge: {self.judge})"]
+        lines += [f"  {b.line()}" for b in self.bounds]
+        claims = res.preprocess_step_result.alignment
+        unsupported = [v for v in claims if not v.supported]
+        lines += _listed(
+            f"unsupported claims ({len(unsupported)} of {len(claims)})",
+            [f'"{v.claim}": {v.reason}' if v.reason else f'"{v.claim}"' for v in unsupported],
+        )
+        questions = res.preprocess_step_result.questions
+        unanswered = [v for v in res.analyze_step_result.coverage if not v.answered]
+        lines += _listed(
+            f"unanswered questions ({len(unanswered)} of {len(questions)})",
+            [f'"{v.question}": {v.reason}' if v.reason else f'"{v.question}"' for v in unanswered],
+        )
+        if not claims or not questions:
+            lines.append(f"reason: {res.reason}")
+        return "\n".join(lines)
+
+
+def _listed(title: str, items: list[str]) -> list[str]:
+    if not items:
+        return [f"{title}: none"]
+    shown = [f"{title}:", *(f"  - {item}" for item in items[:_LISTED])]
+    if len(items) > _LISTED:
+        shown.append(f"  ... and {len(items) - _LISTED} more")
+    return shown
+
+
+@dataclass(frozen=True)
+class _Call:
+    """One call of ``assert_summary``, checked before the judge is asked anything."""
+
+    source: str
+    summary: str
+    scorer: SummarizationScorer
+    minimums: tuple[float | None, float | None, float | None]
+    default_score: bool
+    scope: ScoringScope | None
+
+    @classmethod
+    def checked(
+        cls,
+        source: Any,
+        summary: Any,
+        min_score: Any,
+        min_alignment: Any,
+        min_coverage: Any,
+        model: Any,
+        options: dict[str, Any],
+    ) -> _Call:
+        for name, text in (("source", source), ("summary", summary)):
+            if not isinstance(text, str):
+                raise InputError(f"assert_summary: {name} must be a str, got {type(text).__name__}")
+        unknown = sorted(set(options) - set(ALLOWED_OPTIONS))
+        if unknown:
+            raise ConfigurationError(
+                f"assert_summary: unknown option(s) {', '.join(unknown)}; known: {', '.join(ALLOWED_OPTIONS)}"
+                " (and min_score, min_alignment, min_coverage, model)"
+            )
+        if isinstance(model, SummarizationScorer):
+            if options:
+                raise ConfigurationError(
+                    "assert_summary: give options to the scorer you pass as model, not here"
+                )
+            scale = model.options.scale
+        else:
+            scale = SummarizationOptions(**options).scale  # checks max_questions and scale
+        default_score = min_score is None and min_alignment is None and min_coverage is None
+        minimums = (
+            DEFAULT_MIN_SCORE * scale if default_score else _bound("min_score", min_score, scale),
+            _bound("min_alignment", min_alignment, 1),
+            _bound("min_coverage", min_coverage, 1),
+        )
+        scope = current_scope()
+        if scope is not None:
+            scorer = scope.scorer_for(model, options)
+        elif isinstance(model, SummarizationScorer):
+            scorer = model
+        else:
+            scorer = create_summarization_scorer(model, options)
+        return cls(source, summary, scorer, minimums, default_score, scope)
+
+    def conclude(self, result: SummarizationResult) -> SummaryCheck:
+        low_score, low_alignment, low_coverage = self.minimums
+        check = SummaryCheck(
+            result=result,
+            bounds=(
+                Bound("score", result.score, low_score, default=self.default_score),
+                Bound("alignment", result.alignment_score, low_alignment),
+                Bound("coverage", result.coverage_score, low_coverage),
+            ),
+        )
+        if self.scope is not None:
+            self.scope.record(check)
+        return check
+
+
+def _bound(name: str, value: Any, upper: float) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+        raise ConfigurationError(f"assert_summary: {name} must be a number in [0, {upper:g}], got {value!r}")
+    if not 0 <= value <= upper:
+        raise ConfigurationError(f"assert_summary: {name} must be in [0, {upper:g}], got {value!r}")
+    return float(value)
+
+
+def assert_summary(
+    source: str,
+    summary: str,
+    *,
+    min_score: float | None = None,
+    min_alignment: float | None = None,
+    min_coverage: float | None = None,
+    model: Model = None,
+    **options: Any,
+) -> SummarizationResult:
+    """Score ``summary`` against ``source`` and raise ``AssertionError`` unless it meets every bound.
+
+    ``min_score`` is in ``[0, scale]``, ``min_alignment`` and ``min_coverage`` in ``[0, 1]``; with
+    none given the score must reach half the scale. ``model``: a ``"provider/model"`` string, a
+    ``ModelConfig``, a judge object or a ready scorer (such as the ``sumjudge_scorer`` fixture);
+    omitted, the session's judge. ``options``: the scorer's (``max_questions``, ``scale``,
+    ``samples``, ``reducer``, ``sample_temperature``). Bad arguments raise
+    ``ValueError`` (``ConfigurationError``, ``InputError``) before the judge is asked anything.
+    Returns the result, so a test can look further.
+    """
+    __tracebackhide__ = True
+    call = _Call.checked(source, summary, min_score, min_alignment, min_coverage, model, options)
+    check = call.conclude(call.scorer.run_sync(input=call.source, output=call.summary))
+    if not check.passed:
+        raise AssertionError(check.message())
+    return check.result
+
+
+async def assert_summary_async(
+    source: str,
+    summary: str,
+    *,
+    min_score: float | None = None,
+    min_alignment: float | None = None,
+    min_coverage: float | None = None,
+    model: Model = None,
+    **options: Any,
+) -> SummarizationResult:
+    """:func:`assert_summary` for async tests: ``await assert_summary_async(source, summary, ...)``."""
+    __tracebackhide__ = True
+    call = _Call.checked(source, summary, min_score, min_alignment, min_coverage, model, options)
+    check = call.conclude(await call.scorer.run(input=call.source, output=call.summary))
+    if not check.passed:
+        raise AssertionError(check.message())
+    return check.result
+
+
+__all__ = [
+    "DEFAULT_MIN_SCORE",
+    "Bound",
+    "ScorerPool",
+    "ScoringScope",
+    "SummaryCheck",
+    "assert_summary",
+    "assert_summary_async",
+    "close_scope",
+    "current_scope",
+    "open_scope",
+    "scoring_scope",
+]

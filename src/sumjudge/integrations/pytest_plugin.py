@@ -1,0 +1,204 @@
+"""The sumjudge pytest plugin: summaries tested like code.
+
+Installed with sumjudge (entry point ``pytest11``, name ``sumjudge``; ``-p no:sumjudge`` turns it
+off) and inert until a test scores a summary. It gives:
+
+- :func:`assert_summary` / :func:`assert_summary_async` (also in ``sumjudge.testing``), using the
+  session's judge: ``--sumjudge-model``, else ini ``sumjudge_model``, else ``SUMJUDGE_MODEL``, else
+  the offline judge;
+- ``sumjudge_scorer``, a session-scoped fixture with that judge's scorer (one per session, or per
+  pytest-xdist worker, so the question cache is shared across tests);
+- each check recorded on its test with ``record_property`` (``sumjudge_score``,
+  ``sumjudge_alignment``, ``sumjudge_coverage``, ``sumjudge_judge``, ``sumjudge_passed``), so
+  ``--junitxml`` carries them, and a "sumjudge scores" terminal section listing the scored tests,
+  lowest first.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Generator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from ..errors import ConfigurationError
+from ..judges.registry import DEFAULT_MODEL, MODEL_ENV_VAR, parse_model_id
+from ..scorers.summarization import SummarizationScorer
+from .assertions import (
+    Model,
+    ScorerPool,
+    SummaryCheck,
+    assert_summary,
+    assert_summary_async,
+    close_scope,
+    open_scope,
+)
+
+PLUGIN_NAME = "sumjudge-session"
+PROPERTY_PREFIX = "sumjudge_"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("sumjudge", "scoring summaries with sumjudge")
+    group.addoption(
+        "--sumjudge-model",
+        dest="sumjudge_model",
+        default=None,
+        metavar="PROVIDER/MODEL",
+        help="judge for assert_summary and the sumjudge_scorer fixture "
+        f"(else ini sumjudge_model, else {MODEL_ENV_VAR}, else {DEFAULT_MODEL})",
+    )
+    parser.addini(
+        "sumjudge_model",
+        f"judge for assert_summary and the sumjudge_scorer fixture (else {MODEL_ENV_VAR}, else {DEFAULT_MODEL})",
+        default="",
+    )
+
+
+def chosen_model(config: pytest.Config) -> tuple[str, str]:
+    """The session's judge and what named it. A judge named in pytest's own settings is checked
+    here, so a typo stops the session at once; ``SUMJUDGE_MODEL`` is checked on first use only."""
+    for value, named_by in (
+        (config.getoption("sumjudge_model"), "--sumjudge-model"),
+        (config.getini("sumjudge_model"), "ini sumjudge_model"),
+    ):
+        if value and value.strip():
+            try:
+                parse_model_id(value.strip())
+            except ConfigurationError as err:
+                raise pytest.UsageError(f"{named_by}: {err}") from None
+            return value.strip(), named_by
+    env = os.environ.get(MODEL_ENV_VAR, "").strip()
+    if env:
+        return env, MODEL_ENV_VAR
+    return DEFAULT_MODEL, "default"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    session = SumjudgeSession(*chosen_model(config), is_worker=hasattr(config, "workerinput"))
+    config.pluginmanager.register(session, PLUGIN_NAME)
+    open_scope(session)
+    config.add_cleanup(lambda: close_scope(session))
+
+
+@pytest.fixture(scope="session")
+def sumjudge_scorer(pytestconfig: pytest.Config) -> SummarizationScorer:
+    """The session's summarization scorer (its judge as ``--sumjudge-model`` etc. name it); pass
+    it on as ``assert_summary(..., model=sumjudge_scorer)`` or call ``run``/``run_sync`` on it."""
+    session = pytestconfig.pluginmanager.get_plugin(PLUGIN_NAME)
+    assert isinstance(session, SumjudgeSession)
+    return session.scorer_for(None, {})
+
+
+@dataclass(frozen=True)
+class ScoredSummary:
+    """One check as its test's report carries it (also across pytest-xdist workers)."""
+
+    nodeid: str
+    score: float
+    alignment: float
+    coverage: float
+    judge: str
+    passed: bool
+
+
+def check_properties(check: SummaryCheck) -> list[tuple[str, object]]:
+    res = check.result
+    return [
+        (PROPERTY_PREFIX + "score", res.score),
+        (PROPERTY_PREFIX + "alignment", round(res.alignment_score, 4)),
+        (PROPERTY_PREFIX + "coverage", round(res.coverage_score, 4)),
+        (PROPERTY_PREFIX + "judge", check.judge),
+        (PROPERTY_PREFIX + "passed", check.passed),
+    ]
+
+
+def scored_from_properties(nodeid: str, properties: list[tuple[str, object]]) -> list[ScoredSummary]:
+    """The checks in a report's ``user_properties``, in order (a test may score several summaries)."""
+    found: list[dict[str, object]] = []
+    for name, value in properties:
+        if not name.startswith(PROPERTY_PREFIX):
+            continue
+        key = name[len(PROPERTY_PREFIX) :]
+        if key == "score":
+            found.append({})
+        if found:
+            found[-1][key] = value
+    return [
+        ScoredSummary(
+            nodeid=nodeid,
+            score=float(f["score"]),  # type: ignore[arg-type]
+            alignment=float(f.get("alignment", 0)),  # type: ignore[arg-type]
+            coverage=float(f.get("coverage", 0)),  # type: ignore[arg-type]
+            judge=str(f.get("judge", "")),
+            passed=bool(f.get("passed", False)),
+        )
+        for f in found
+    ]
+
+
+class SumjudgeSession:
+    """The plugin's state for one pytest session (one per xdist worker, and one on the controller)."""
+
+    def __init__(self, model: str, named_by: str, *, is_worker: bool = False) -> None:
+        self.model = model
+        self.named_by = named_by
+        self.is_worker = is_worker
+        self.pool = ScorerPool(model)
+        self.current: pytest.Item | None = None
+        self.scored: list[ScoredSummary] = []
+
+    # -- the scope assert_summary uses
+    def scorer_for(self, model: Model, options: Mapping[str, Any]) -> SummarizationScorer:
+        return self.pool.get(model, options)
+
+    def record(self, check: SummaryCheck) -> None:
+        if self.current is not None:  # user_properties is what record_property writes to
+            self.current.user_properties.extend(check_properties(check))
+
+    # -- hooks
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_protocol(
+        self, item: pytest.Item, nextitem: pytest.Item | None
+    ) -> Generator[None, Any, Any]:
+        previous, self.current = self.current, item
+        try:
+            return (yield)
+        finally:
+            self.current = previous
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        # the teardown report carries every property of the test (from setup, call and teardown)
+        if report.when == "teardown":
+            self.scored.extend(scored_from_properties(report.nodeid, list(report.user_properties)))
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.is_worker or not self.scored:
+            return
+        tr = terminalreporter
+        tr.section("sumjudge scores")
+        judges = sorted({s.judge for s in self.scored})
+        default_used = self.named_by == "default" and self.model in judges
+        note = f" ({self.model} is the default; name a judge with --sumjudge-model)" if default_used else ""
+        count = len(self.scored)
+        tr.line(
+            f"{count} summar{'y' if count == 1 else 'ies'} scored by {', '.join(judges)}{note}, lowest first:"
+        )
+        for s in sorted(self.scored, key=lambda s: (min(s.alignment, s.coverage), s.nodeid)):  # any scale
+            verdict = "ok" if s.passed else "FAILED"
+            tr.line(
+                f"  {s.score:5.2f}  alignment {s.alignment:.2f}  coverage {s.coverage:.2f}  {verdict:<6}  {s.nodeid}",
+                red=not s.passed,
+            )
+
+
+__all__ = [
+    "ScoredSummary",
+    "SumjudgeSession",
+    "assert_summary",
+    "assert_summary_async",
+    "chosen_model",
+    "sumjudge_scorer",
+]

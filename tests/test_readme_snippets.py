@@ -1,0 +1,69 @@
+"""Every Python snippet of the README runs as written (issue 14, item 10).
+
+The snippets name hosted judges (OpenAI, Anthropic); here their base URLs point at the bundled
+protocol-level servers on 127.0.0.1, so the code runs unchanged and reaches no network. What a
+snippet leaves to the reader (``pairs``, a client ``my_llm``) is supplied the way a reader would.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from sumjudge.testing.anthropic_server import AnthropicServer
+from sumjudge.testing.judge_server import JudgeServer
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+BLOCK = re.compile(r"```python\n(.*?)```", re.DOTALL)
+
+
+def python_blocks() -> list[str]:
+    return BLOCK.findall(README.read_text(encoding="utf-8"))
+
+
+async def my_llm(messages, schema: dict) -> str:
+    """A reader's own client: here, one that answers each step's schema with a plausible reply."""
+    prop = next(iter(schema["properties"]))
+    if prop == "alignment":
+        return json.dumps({"alignment": [{"claim": "The bridge opened in 1932.", "supported": True, "reason": "stated"}]})
+    if prop == "questions":
+        return json.dumps({"questions": ["Did the bridge open in 1932?", "Did it cost 4 million dollars?"]})
+    return json.dumps({"coverage": [
+        {"question": "Did the bridge open in 1932?", "answered": True, "reason": "said"},
+        {"question": "Did it cost 4 million dollars?", "answered": False, "reason": "not said"},
+    ]})
+
+
+@pytest.mark.integration
+def test_the_readme_snippets_run(monkeypatch, capsys) -> None:
+    blocks = python_blocks()
+    assert len(blocks) >= 4
+    with JudgeServer() as openai_server, AnthropicServer() as anthropic_server:
+        monkeypatch.setenv("OPENAI_BASE_URL", openai_server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "test")
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", anthropic_server.url)
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "test")
+        namespace = {
+            "pairs": [("The bridge opened in 1932 and cost 4 million dollars.", "The bridge opened in 1932.")] * 2,
+            "my_llm": my_llm,
+        }
+        for block in blocks:
+            exec(compile(block, str(README), "exec"), namespace)  # noqa: S102 - our own README
+        assert openai_server.chat_requests()  # the quick start really asked the judge
+    printed = capsys.readouterr().out
+    assert "True" in printed or "False" in printed  # verdicts printed by attribute access
+
+
+def test_the_custom_judge_example_scores_with_a_judge_reply() -> None:
+    (block,) = [b for b in python_blocks() if "class MyJudge" in b]
+    namespace: dict = {"my_llm": my_llm}
+    exec(compile(block, str(README), "exec"), namespace)  # noqa: S102 - our own README
+    result = namespace["scorer"].run_sync(input="The bridge opened in 1932 and cost 4 million dollars.",
+                                          output="The bridge opened in 1932.")
+    assert result.alignment_score == 1.0
+    assert result.coverage_score == 0.5
+    assert result.score == 0.5
+    assert result.model == "my/judge-v1"
