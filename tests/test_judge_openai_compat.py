@@ -283,7 +283,7 @@ async def test_llamacpp_provider_asks_with_json_object_and_schema(server):
 
 
 async def test_grammar_servers_get_a_bounded_schema_with_one_verdict_per_question(server):
-    from sumjudge.judges.base import StepInputs
+    from sumjudge.judges.base import ReplyBounds, StepInputs
 
     judge = make_judge(server, provider="llamacpp", api_key=None)
     qs = ["Q1?", "Q2?", "Q3?"]
@@ -292,6 +292,7 @@ async def test_grammar_servers_get_a_bounded_schema_with_one_verdict_per_questio
         messages=[ChatMessage(role="user", content="Answer from the summary.")],
         output_type=CoverageOutput,
         inputs=StepInputs(summary="A summary.", questions=qs),
+        bounds=ReplyBounds.exactly(len(qs)),
     )
     await judge.generate(request)
     (sent,) = server.chat_requests()
@@ -304,6 +305,24 @@ async def test_grammar_servers_get_a_bounded_schema_with_one_verdict_per_questio
     await strict.generate(request)
     sent_strict = server.chat_requests()[-1].body["response_format"]["json_schema"]["schema"]
     assert "maxItems" not in sent_strict["properties"]["coverage"]
+
+
+async def test_the_scorer_states_each_steps_bounds_and_the_grammar_server_gets_them(server):
+    from sumjudge import create_summarization_scorer
+
+    judge = make_judge(server, provider="llamacpp", api_key=None)
+    await create_summarization_scorer(model=judge, options={"max_questions": 6}).run(
+        input="The council approved 42 homes. Work starts in May.", output="The council approved homes."
+    )
+
+    def top(step):
+        (sent,) = server.chat_requests(step=step)
+        arr = sent.body["response_format"]["schema"]["properties"][step]
+        return arr["minItems"], arr["maxItems"]
+
+    assert top("alignment") == (1, 40)  # at least one claim; the judge's own cap above
+    assert top("questions") == (1, 6)  # at most max_questions
+    assert top("coverage") == (4, 4)  # one verdict per question the brain wrote
 
 
 async def test_the_one_shot_refusal_fault_is_like_llama_cpp(server):

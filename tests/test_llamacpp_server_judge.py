@@ -18,7 +18,7 @@ import pytest
 from llamacpp_fixtures import llamacpp_server  # noqa: F401 - a pytest fixture
 
 from sumjudge import create_summarization_scorer
-from sumjudge.judges.base import JudgeRequest, ModelConfig, StepInputs
+from sumjudge.judges.base import JudgeRequest, ModelConfig, ReplyBounds, StepInputs
 from sumjudge.judges.registry import PROVIDERS, resolve_judge
 from sumjudge.scorers.summarization import prompts
 from sumjudge.scorers.summarization.verdicts import QuestionsOutput
@@ -100,6 +100,7 @@ async def test_a_judge_that_starts_with_json_schema_falls_back_without_spending_
         messages=prompts.questions_messages(SOURCE, 2),
         output_type=QuestionsOutput,
         inputs=StepInputs(source=SOURCE, max_questions=2),
+        bounds=ReplyBounds(min_items=1, max_items=2),
         max_output_tokens=256,
     )
     reply = await judge.generate(request)

@@ -15,7 +15,7 @@ import pytest
 
 from sumjudge import create_summarization_scorer
 from sumjudge.errors import ConfigurationError, MissingDependencyError
-from sumjudge.judges.base import JudgeRequest, ModelConfig, StepInputs
+from sumjudge.judges.base import JudgeRequest, ModelConfig, ReplyBounds, StepInputs
 from sumjudge.judges.registry import resolve_judge
 from sumjudge.scorers.summarization import prompts
 from sumjudge.scorers.summarization.verdicts import (
@@ -48,6 +48,7 @@ def _request(step: str, **kw: object) -> JudgeRequest:
             messages=prompts.alignment_messages(SOURCE, SUMMARY),
             output_type=AlignmentOutput,
             inputs=StepInputs(source=SOURCE, summary=SUMMARY),
+            bounds=ReplyBounds(min_items=1),
             **kw,
         )
     if step == QUESTIONS_STEP:
@@ -56,6 +57,7 @@ def _request(step: str, **kw: object) -> JudgeRequest:
             messages=prompts.questions_messages(SOURCE, 2),
             output_type=QuestionsOutput,
             inputs=StepInputs(source=SOURCE, max_questions=2),
+            bounds=ReplyBounds(min_items=1, max_items=2),
             **kw,
         )
     return JudgeRequest(
@@ -63,6 +65,7 @@ def _request(step: str, **kw: object) -> JudgeRequest:
         messages=prompts.coverage_messages(SUMMARY, QUESTIONS),
         output_type=CoverageOutput,
         inputs=StepInputs(summary=SUMMARY, questions=QUESTIONS),
+        bounds=ReplyBounds.exactly(len(QUESTIONS)),
         **kw,
     )
 

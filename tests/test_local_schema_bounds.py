@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from sumjudge.judges.base import JudgeRequest, StepInputs
+from sumjudge.judges.base import JudgeRequest, ReplyBounds, StepInputs
 from sumjudge.judges.local import LocalSettings, fit_schema
 from sumjudge.judges.schema_bounds import SchemaBounds, bound_schema, max_reply_chars, max_reply_tokens
 from sumjudge.judges.structured import strict_json_schema
@@ -35,30 +35,31 @@ def _unbounded(schema: dict[str, Any]) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("output_type", "inputs"),
+    ("output_type", "reply"),
     [
-        (AlignmentOutput, StepInputs(source="s", summary="t")),
-        (QuestionsOutput, StepInputs(source="s", max_questions=4)),
-        (CoverageOutput, StepInputs(summary="t", questions=["a?", "b?"])),
+        (AlignmentOutput, ReplyBounds(min_items=1)),
+        (QuestionsOutput, ReplyBounds(min_items=1, max_items=4)),
+        (CoverageOutput, ReplyBounds.exactly(2)),
+        (AlignmentOutput, ReplyBounds()),
     ],
 )
-def test_every_array_and_string_is_bounded(output_type: Any, inputs: StepInputs) -> None:
+def test_every_array_and_string_is_bounded(output_type: Any, reply: ReplyBounds) -> None:
     for raw in (output_type.model_json_schema(), strict_json_schema(output_type)):
-        schema = bound_schema(raw, inputs)
+        schema = bound_schema(raw, reply)
         assert _unbounded(schema) == []
         assert "$ref" not in json.dumps(schema)
 
 
 def test_array_bounds_follow_the_request() -> None:
-    questions = bound_schema(QuestionsOutput.model_json_schema(), StepInputs(source="s", max_questions=4))
+    questions = bound_schema(QuestionsOutput.model_json_schema(), ReplyBounds(min_items=1, max_items=4))
     assert questions["properties"]["questions"]["maxItems"] == 4
 
-    coverage = bound_schema(CoverageOutput.model_json_schema(), StepInputs(summary="t", questions=["a?", "b?", "c?"]))
+    coverage = bound_schema(CoverageOutput.model_json_schema(), ReplyBounds.exactly(3))
     arr = coverage["properties"]["coverage"]
     assert (arr["minItems"], arr["maxItems"]) == (3, 3)  # exactly one verdict per question
 
     alignment = bound_schema(
-        AlignmentOutput.model_json_schema(), StepInputs(source="s", summary="t"), SchemaBounds(max_items=5)
+        AlignmentOutput.model_json_schema(), ReplyBounds(min_items=1), SchemaBounds(max_items=5)
     )
     assert alignment["properties"]["alignment"]["maxItems"] == 5
     item = alignment["properties"]["alignment"]["items"]
@@ -69,7 +70,7 @@ def test_array_bounds_follow_the_request() -> None:
 def test_max_tokens_covers_the_longest_reply_the_schema_allows() -> None:
     schema = bound_schema(
         CoverageOutput.model_json_schema(),
-        StepInputs(summary="t", questions=["a?", "b?"]),
+        ReplyBounds.exactly(2),
         SchemaBounds(max_string_chars=10),
     )
     longest = {"coverage": [{"question": "q" * 10, "answered": False, "reason": "r" * 10}] * 2}
@@ -85,7 +86,11 @@ def test_an_unbounded_schema_has_no_reply_size() -> None:
 
 def _alignment_request() -> JudgeRequest[AlignmentOutput]:
     return JudgeRequest(
-        step="alignment", messages=[], output_type=AlignmentOutput, inputs=StepInputs(source="s", summary="t")
+        step="alignment",
+        messages=[],
+        output_type=AlignmentOutput,
+        inputs=StepInputs(source="s", summary="t"),
+        bounds=ReplyBounds(min_items=1),
     )
 
 
@@ -111,8 +116,17 @@ def test_fixed_verdict_count_is_kept_when_shrinking() -> None:
         messages=[],
         output_type=CoverageOutput,
         inputs=StepInputs(summary="t", questions=[f"q{i}?" for i in range(6)]),
+        bounds=ReplyBounds.exactly(6),
     )
     schema, tokens = fit_schema(strict_json_schema(CoverageOutput), request, LocalSettings(), budget=700)
     arr = schema["properties"]["coverage"]
     assert (arr["minItems"], arr["maxItems"]) == (6, 6)
     assert tokens <= 700
+
+
+def test_the_request_may_shorten_strings_and_sets_the_floor() -> None:
+    schema = bound_schema(AlignmentOutput.model_json_schema(), ReplyBounds(max_string_chars=30))
+    arr = schema["properties"]["alignment"]
+    assert arr["items"]["properties"]["claim"]["maxLength"] == 30
+    assert arr["minItems"] == 0  # no floor unless the asker sets one
+    assert bound_schema(AlignmentOutput.model_json_schema(), ReplyBounds(min_items=1))["properties"]["alignment"]["minItems"] == 1

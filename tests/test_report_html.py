@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sumjudge.batch import failure_record
+from sumjudge.records import FailedItem, ItemOutcome, outcome_from_json
 from sumjudge.report import histogram_counts, write_report
 from sumjudge.store import RunStore
 
@@ -19,8 +19,8 @@ CHROMEDRIVER = "/usr/bin/chromedriver"
 EVIL = '</script><script>document.title="pwned"</script><img src=x onerror="alert(1)">'
 
 
-def record(item_id: str, score: float, *, summary_claim: str = "claim") -> dict:
-    return {
+def record(item_id: str, score: float, *, summary_claim: str = "claim") -> ItemOutcome:
+    return outcome_from_json({
         "id": item_id,
         "score": score,
         "alignment_score": score,
@@ -39,7 +39,7 @@ def record(item_id: str, score: float, *, summary_claim: str = "claim") -> dict:
         },
         "usage": {"prompt_tokens": 100, "completion_tokens": 20, "calls": 3, "total_tokens": 120},
         "error": None,
-    }
+    })
 
 
 SCORES = [0.9, 0.1, 0.5, 0.75, 0.3]
@@ -51,7 +51,7 @@ def make_report(tmp_path: Path) -> Path:
                                 data="docs.jsonl", fingerprint="f" * 64, total_items=len(SCORES) + 1)
         for n, s in enumerate(SCORES, start=1):
             store.record_item(run.id, n, record(f"doc-{n}", s, summary_claim=EVIL if n == 2 else "claim"))
-        store.record_item(run.id, len(SCORES) + 1, failure_record(EVIL, "JudgeUnavailableError: " + EVIL))
+        store.record_item(run.id, len(SCORES) + 1, FailedItem(id=EVIL, error="JudgeUnavailableError: " + EVIL))
         path = tmp_path / "report.html"
         write_report(path, store.get_run(run.id), store.stats(run.id), lambda: store.iter_items(run.id))
     return path

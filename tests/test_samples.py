@@ -127,6 +127,10 @@ def test_the_cli_writes_every_sample_and_one_sample_lines_keep_their_shape(tmp_p
     # The offline judge is deterministic: its samples agree, and the spread says so.
     assert three["score_spread"] == 0.0 and three["score"] == one["score"]
     assert three["samples"][2]["verdicts"]["questions"] == one["verdicts"]["questions"]
+    page = tmp_path / "r.html"
+    CliRunner().invoke(main, ["score", str(data), "--model", "offline/lexical", "--quiet", "--samples", "3",
+                              "--reducer", "min", "--store", str(tmp_path / "r.db"), "--report", str(page)])
+    assert "<strong>3 samples</strong> (min of " in page.read_text(encoding="utf-8")
     runs = CliRunner().invoke(main, ["runs", "list", "--json", "--store", str(tmp_path / "r.db")]).stdout.splitlines()
     assert [json.loads(r)["options"].get("samples") for r in runs] == [3, None]  # newest first
 

@@ -6,12 +6,12 @@ import sqlite3
 
 import pytest
 
-from sumjudge.batch import failure_record
+from sumjudge.records import FailedItem, ItemOutcome, outcome_from_json
 from sumjudge.store import RunStats, RunStore
 
 
-def ok(item_id: str, score: float, tokens: int = 10) -> dict:
-    return {
+def ok(item_id: str, score: float, tokens: int = 10) -> ItemOutcome:
+    return outcome_from_json({
         "id": item_id,
         "score": score,
         "alignment_score": score,
@@ -20,7 +20,7 @@ def ok(item_id: str, score: float, tokens: int = 10) -> dict:
         "verdicts": {"alignment": [], "questions": [], "coverage": []},
         "usage": {"prompt_tokens": tokens, "completion_tokens": 0, "calls": 3, "total_tokens": tokens},
         "error": None,
-    }
+    })
 
 
 def open_run(store: RunStore, **kw):
@@ -52,7 +52,7 @@ def test_items_survive_a_new_connection_and_failures_are_not_finished(tmp_path):
     with RunStore(path) as store:
         run, _ = open_run(store)
         store.record_item(run.id, 2, ok("b", 1.0))
-        store.record_item(run.id, 1, failure_record("a", "JudgeUnavailableError: gone"))
+        store.record_item(run.id, 1, FailedItem(id="a", error="JudgeUnavailableError: gone"))
     # A fresh process sees every committed item (each write is its own transaction).
     rows = sqlite3.connect(path).execute("SELECT item_id, status, error FROM items ORDER BY row_number").fetchall()
     assert rows == [("a", "error", "JudgeUnavailableError: gone"), ("b", "ok", None)]
@@ -70,7 +70,7 @@ def test_stats_are_the_figures_of_the_end_table(tmp_path):
         run, _ = open_run(store)
         for n, s in enumerate([0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 0.0, 1.0, 0.5, 0.5], start=1):
             store.record_item(run.id, n, ok(f"i{n}", s, tokens=7))
-        store.record_item(run.id, 11, failure_record("bad", "boom"))
+        store.record_item(run.id, 11, FailedItem(id="bad", error="boom"))
         stats = store.stats(run.id)
     assert stats.count == 10 and stats.errors == 1
     assert stats.mean == pytest.approx(0.5)

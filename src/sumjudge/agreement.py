@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError, MissingDependencyError
+from .figures import number
 
 JUDGE_METRICS = ("score", "alignment", "coverage")
 ROUGE_METRICS = {"rouge-1": "rouge1", "rouge-2": "rouge2", "rouge-l": "rougeLsum"}
@@ -296,10 +297,6 @@ async def measure_agreement(
 # The report as text
 
 
-def _fmt(x: float) -> str:
-    return "  n/a" if math.isnan(x) else f"{x:.3f}"
-
-
 def render(report: AgreementReport) -> str:
     lines = [
         f"agreement with human {report.human_field!r}"
@@ -310,8 +307,9 @@ def render(report: AgreementReport) -> str:
         f"{'metric':<10} {'spearman':>8} {'kendall':>8} {'pearson':>8} {'groups':>7}  skipped (constant human/metric)",
     ]
     for c in report.correlations:
+        rho, tau, r = (number(x, missing="n/a") for x in (c.spearman, c.kendall, c.pearson))
         lines.append(
-            f"{c.metric:<10} {_fmt(c.spearman):>8} {_fmt(c.kendall):>8} {_fmt(c.pearson):>8} {c.groups:>7}  "
+            f"{c.metric:<10} {rho:>8} {tau:>8} {r:>8} {c.groups:>7}  "
             f"{c.skipped_constant_human}/{c.skipped_constant_metric}"
         )
     lines.append("spearman, kendall: per group, averaged (summary-level); pearson: pooled over all rows")

@@ -18,72 +18,21 @@ from .compare import source_digest
 from .datasets import Dataset
 from .errors import describe_failure
 from .evals import is_interrupt, run_evals
-from .judges.base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT
+from .judges.base import JudgeModel, JudgeReply, JudgeRequest, OutputT, WrappedJudge
+from .records import FailedItem, ItemOutcome, ScoredItem
 from .store import RunRecord, RunStore
 
-RecordCallback = Callable[[dict[str, Any]], None]
+RecordCallback = Callable[[ItemOutcome], None]
 
 
 def item_record(item_id: str, result: Any) -> dict[str, Any]:
-    """The ``--out`` line of a scored item (``result`` is a ``SummarizationResult``)."""
-    data = result.model_dump(mode="json")
-    usage = data.get("usage") or {}
-    usage["total_tokens"] = int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0))
-    return {
-        "id": item_id,
-        "score": data["score"],
-        "alignment_score": data["alignment_score"],
-        "coverage_score": data["coverage_score"],
-        "reason": data["reason"],
-        "verdicts": {
-            "alignment": data["preprocess_step_result"]["alignment"],
-            "questions": data["preprocess_step_result"]["questions"],
-            "coverage": data["analyze_step_result"]["coverage"],
-        },
-        "usage": usage,
-        "error": None,
-        **_samples_of(data),
-    }
-
-
-def _samples_of(data: dict[str, Any]) -> dict[str, Any]:
-    """With repeated samples: the reducer, the spread and every sample's score, reason and verdicts.
-    Nothing with one sample, so those lines keep their shape."""
-    if "samples" not in data:
-        return {}
-    return {
-        "reducer": data["reducer"],
-        "score_spread": data["score_spread"],
-        "samples": [
-            {
-                "index": s["index"],
-                "score": s["score"],
-                "alignment_score": s["alignment_score"],
-                "coverage_score": s["coverage_score"],
-                "reason": s["reason"],
-                "verdicts": {
-                    "alignment": s["preprocess_step_result"]["alignment"],
-                    "questions": s["preprocess_step_result"]["questions"],
-                    "coverage": s["analyze_step_result"]["coverage"],
-                },
-            }
-            for s in data["samples"]
-        ],
-    }
+    """The ``--out`` line of a scored item, as a dict (``result`` is a ``SummarizationResult``)."""
+    return ScoredItem.from_result(item_id, result).as_json()
 
 
 def failure_record(item_id: str, error: str) -> dict[str, Any]:
-    """The ``--out`` line of an item whose evaluation failed."""
-    return {
-        "id": item_id,
-        "score": None,
-        "alignment_score": None,
-        "coverage_score": None,
-        "reason": None,
-        "verdicts": None,
-        "usage": None,
-        "error": error,
-    }
+    """The ``--out`` line of an item whose evaluation failed, as a dict."""
+    return FailedItem(id=item_id, error=error).as_json()
 
 
 @dataclass
@@ -104,21 +53,13 @@ class Meter:
         return self.prompt_tokens + self.completion_tokens
 
 
-class MeteredJudge:
+class MeteredJudge(WrappedJudge):
     """A judge wrapper that counts calls and tokens as they happen (wrap it inside any cache,
     so that only real calls are counted)."""
 
     def __init__(self, inner: JudgeModel, meter: Meter) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.meter = meter
-
-    @property
-    def model_id(self) -> str:
-        return self.inner.model_id
-
-    @property
-    def config(self) -> ModelConfig | None:
-        return getattr(self.inner, "config", None)
 
     async def generate(self, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
         try:
@@ -163,7 +104,7 @@ def _judge_secrets(scorer: Any) -> list[str]:
     found: list[str] = []
     judge = getattr(scorer, "judge", None)
     while judge is not None:
-        config = getattr(judge, "config", None) or getattr(judge, "_config", None)
+        config = getattr(judge, "config", None)
         key = getattr(config, "api_key", None)
         if key is not None:
             found.append(key.get_secret_value() if hasattr(key, "get_secret_value") else str(key))
@@ -193,18 +134,19 @@ async def score_dataset(
     async def complete(item: dict[str, Any], _output: Any, results: dict[str, Any]) -> None:
         row = item["row"]
         result = results[guarded.id]
+        outcome: ItemOutcome
+        digest = source_digest(row.source)
         if isinstance(result, _Failure):
-            record = failure_record(row.id, result.error)
+            outcome = FailedItem(id=row.id, error=result.error, source_sha256=digest)
         else:
-            record = item_record(row.id, result)
-        record["source_sha256"] = source_digest(row.source)
-        store.record_item(run.id, row.number, record)
+            outcome = ScoredItem.from_result(row.id, result, source_sha256=digest)
+        store.record_item(run.id, row.number, outcome)
         if meter is not None:
             meter.done += 1
-            if record["error"] is not None:
+            if isinstance(outcome, FailedItem):
                 meter.errors += 1
         if on_record is not None:
-            on_record(record)
+            on_record(outcome)
 
     await run_evals(
         pending(), [guarded], concurrency=concurrency, on_item_complete=complete, keep_items=False

@@ -26,6 +26,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from .errors import InputError
+from .figures import number, p_value
 from .stats import CONFIDENCE, DEFAULT_SEED, PairedComparison, Verdict, paired_comparison, verdict
 
 DEFAULT_ALPHA = 0.05
@@ -138,7 +139,7 @@ def run_items_from_store(store: Any, ref: str) -> RunItems:
         raise ComparisonError(str(exc.args[0])) from None
     return RunItems(
         label=run.id,
-        records=[item.record for item in store.iter_items(run.id)],
+        records=[item.outcome.as_json() for item in store.iter_items(run.id)],
         model=run.model,
         options=dict(run.options),
     )
@@ -302,14 +303,8 @@ def _scale(a: RunItems, b: RunItems) -> float | None:
 # -- text ------------------------------------------------------------------------------------------
 
 
-def _f(x: float | None, digits: int = 3, sign: bool = False) -> str:
-    if x is None:
-        return "-"
-    return f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
-
-
-def _p(p: float | None) -> str:
-    return "-" if p is None else ("<0.001" if p < 0.001 else f"{p:.3f}")
+_f = number
+_p = p_value
 
 
 def render_text(result: ComparisonResult) -> str:

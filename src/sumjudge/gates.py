@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Literal
 
 from .errors import ConfigurationError
 from .store import RunStats
@@ -60,6 +61,10 @@ class ErrorAllowance:
         return f"{self.share:.0%} of the items" if self.share is not None else str(self.count)
 
 
+GateKind = Literal["mean", "lower-bound"]
+GATE_KINDS: tuple[str, ...] = ("mean", "lower-bound")
+
+
 @dataclass(frozen=True)
 class Gates:
     """What a run must meet. ``None`` switches a gate off; errors are always checked."""
@@ -67,6 +72,15 @@ class Gates:
     fail_under: float | None = None
     """The mean score of the items that scored must be at least this."""
     allow_errors: ErrorAllowance = ErrorAllowance()
+    gate: GateKind = "mean"
+    """What ``fail_under`` is held against: the ``mean``, or the ``lower-bound`` of its 95% bootstrap
+    interval (passes only when the run is confidently at or above the bar, not by luck of the items)."""
+    min_item_score: float | None = None
+    """Every item that scored must score at least this."""
+
+    def __post_init__(self) -> None:
+        if self.gate not in GATE_KINDS:
+            raise ConfigurationError(f"--gate takes {' or '.join(GATE_KINDS)}, got {self.gate!r}")
 
 
 def errors_gate(stats: RunStats, total_items: int, allowance: ErrorAllowance) -> str | None:
@@ -89,14 +103,41 @@ def mean_gate(stats: RunStats, fail_under: float | None) -> str | None:
     return f"mean score {stats.mean:.3f} is below --fail-under {fail_under}"
 
 
+def lower_bound_gate(stats: RunStats, fail_under: float | None) -> str | None:
+    """``--gate lower-bound``: the lower end of the mean's interval must reach ``fail_under``."""
+    if fail_under is None or stats.mean is None:
+        return None
+    pct = f"{round(stats.confidence * 100)}%"
+    if stats.mean_ci is None:
+        return (
+            f"--gate lower-bound needs an interval, and {stats.count} scored item(s) give none "
+            f"(mean score {stats.mean:.3f}); score at least two items"
+        )
+    low = stats.mean_ci[0]
+    if low >= fail_under:
+        return None
+    return (
+        f"the lower end of the mean score's {pct} interval, {low:.3f} (mean {stats.mean:.3f}), is below "
+        f"--fail-under {fail_under}"
+    )
+
+
+def min_item_gate(stats: RunStats, min_item_score: float | None) -> str | None:
+    """``--min-item-score``: no item that scored may score below it."""
+    if min_item_score is None or stats.min_score is None or stats.min_score >= min_item_score:
+        return None
+    return f"the lowest item score, {stats.min_score:.3f}, is below --min-item-score {min_item_score}"
+
+
 def check_gates(stats: RunStats, total_items: int, gates: Gates) -> list[str]:
     """Why the run fails its gates (an empty list: it passes)."""
     found = [
         nothing_scored_gate(stats),
         errors_gate(stats, total_items, gates.allow_errors),
-        mean_gate(stats, gates.fail_under),
+        (lower_bound_gate if gates.gate == "lower-bound" else mean_gate)(stats, gates.fail_under),
+        min_item_gate(stats, gates.min_item_score),
     ]
     return [f for f in found if f is not None]
 
 
-__all__ = ["ErrorAllowance", "Gates", "check_gates"]
+__all__ = ["GATE_KINDS", "ErrorAllowance", "GateKind", "Gates", "check_gates"]

@@ -6,11 +6,20 @@ import time
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
 from .batch import Meter
+from .figures import number as _fmt
 from .store import RunStats
 
 
@@ -77,12 +86,8 @@ class BatchProgress:
             self._progress.update(self._task, advance=1, left=max(0, int(task.total or 0) - int(task.completed) - 1))
 
 
-def _fmt(value: float | None, digits: int = 3) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
-
-
 def _ci(interval: tuple[float, float] | None) -> str:
-    return "" if interval is None else f"[{interval[0]:.3f}, {interval[1]:.3f}]"
+    return "" if interval is None else f"[{_fmt(interval[0])}, {_fmt(interval[1])}]"
 
 
 def summary_table(stats: RunStats, *, title: str = "summary") -> Table:

@@ -20,7 +20,7 @@ import socket
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -28,6 +28,8 @@ from urllib.parse import quote
 
 from .errors import RunBusyError, StoreError
 from .judges.cache import create_private_file
+
+from .records import FailedItem, ItemOutcome, ScoredItem, outcome_from_json
 
 DEFAULT_STORE_PATH = Path(".sumjudge") / "runs.db"
 
@@ -124,12 +126,25 @@ class RunRecord:
 
 @dataclass(frozen=True)
 class ItemRecord:
+    """A stored item: where it stands in the input, and its outcome."""
+
     item_id: str
     row_number: int
-    status: ItemStatus
-    score: float | None
-    record: dict[str, Any]
-    """The JSON line written to ``--out`` for this item."""
+    outcome: ItemOutcome
+    """What ``--out`` and ``runs export`` write for this item."""
+
+    @property
+    def status(self) -> ItemStatus:
+        return "error" if isinstance(self.outcome, FailedItem) else "ok"
+
+    @property
+    def score(self) -> float | None:
+        return self.outcome.score
+
+    @property
+    def record(self) -> dict[str, Any]:
+        """The outcome's JSON object, for code that reads lines as dicts (prefer :attr:`outcome`)."""
+        return self.outcome.as_json()
 
 
 class RunStore:
@@ -314,25 +329,26 @@ class RunStore:
 
     # -- items --------------------------------------------------------------------------------
 
-    def record_item(self, run_id: str, row_number: int, record: dict[str, Any]) -> None:
-        """Commit one finished (or failed) item. ``record`` is its ``--out`` line."""
-        usage = record.get("usage") or {}
-        failed = record.get("error") is not None
+    def record_item(self, run_id: str, row_number: int, outcome: ItemOutcome | Mapping[str, Any]) -> None:
+        """Commit one finished (or failed) item (a typed outcome, or its JSON object)."""
+        if not isinstance(outcome, (ScoredItem, FailedItem)):
+            outcome = outcome_from_json(dict(outcome))
+        usage = outcome.usage
         self._db.execute(
             "INSERT OR REPLACE INTO items (run_id, item_id, row_number, status, score, alignment_score,"
             " coverage_score, calls, tokens, error, record, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 run_id,
-                str(record["id"]),
+                outcome.id,
                 row_number,
-                "error" if failed else "ok",
-                record.get("score"),
-                record.get("alignment_score"),
-                record.get("coverage_score"),
-                int(usage.get("calls", 0)),
-                int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0)),
-                record.get("error"),
-                json.dumps(record, ensure_ascii=False),
+                "error" if isinstance(outcome, FailedItem) else "ok",
+                outcome.score,
+                outcome.alignment_score,
+                outcome.coverage_score,
+                usage.calls if usage else 0,
+                usage.total_tokens if usage else 0,
+                outcome.error,
+                outcome.line(),
                 time.time(),
             ),
         )
@@ -343,20 +359,14 @@ class RunStore:
 
     def iter_items(self, run_id: str, *, status: ItemStatus | None = None) -> Iterator[ItemRecord]:
         """The run's items in input order, streamed from the database."""
-        sql = "SELECT item_id, row_number, status, score, record FROM items WHERE run_id = ?"
+        sql = "SELECT item_id, row_number, record FROM items WHERE run_id = ?"
         params: tuple[Any, ...] = (run_id,)
         if status is not None:
             sql += " AND status = ?"
             params += (status,)
         sql += " ORDER BY row_number"
         for r in self._db.execute(sql, params):
-            yield ItemRecord(
-                item_id=r["item_id"],
-                row_number=r["row_number"],
-                status=r["status"],
-                score=r["score"],
-                record=json.loads(r["record"]),
-            )
+            yield ItemRecord(item_id=r["item_id"], row_number=r["row_number"], outcome=outcome_from_json(r["record"]))
 
     def stats(self, run_id: str) -> RunStats:
         """The run's figures, with the 95% bootstrap interval of each mean (items resampled, seeded)."""

@@ -5,11 +5,14 @@ from __future__ import annotations
 import csv
 import json
 import sys
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
 from .common import fail, open_store, stdout_console, store_option
+
+if TYPE_CHECKING:
+    from ..records import ItemOutcome
 
 
 @click.group()
@@ -25,6 +28,8 @@ def runs_list(store_path: str | None, limit: int | None, as_json: bool) -> None:
     """The recorded runs, newest first."""
     from rich.table import Table
 
+    from ..figures import number
+
     with open_store(store_path) as store:
         records = store.list_runs(limit)
     if as_json:
@@ -37,7 +42,7 @@ def runs_list(store_path: str | None, limit: int | None, as_json: bool) -> None:
     for r in records:
         table.add_row(
             r.id, _when(r.created_at), r.status, r.model, r.data, f"{r.done}/{r.total_items}", str(r.errors),
-            "-" if r.mean_score is None else f"{r.mean_score:.3f}",
+            number(r.mean_score),
         )
     stdout_console().print(table)
 
@@ -70,7 +75,7 @@ def runs_show(run_ref: str, store_path: str | None, as_json: bool) -> None:
         except KeyError as exc:
             fail(str(exc.args[0]))
         stats = store.stats(run.id)
-        failures = [(i.item_id, i.record.get("error")) for _, i in zip(range(10), store.iter_items(run.id, status="error"))]
+        failures = [(i.item_id, i.outcome.error) for _, i in zip(range(10), store.iter_items(run.id, status="error"))]
     if as_json:
         click.echo(json.dumps({**_run_json(run), "stats": stats.as_dict()}))
         return
@@ -103,12 +108,12 @@ def runs_export(run_ref: str, store_path: str | None, fmt: str, out: str) -> Non
         try:
             if fmt == "jsonl":
                 for item in store.iter_items(run.id):
-                    fh.write(json.dumps(item.record, ensure_ascii=False) + "\n")
+                    fh.write(item.outcome.line() + "\n")
             else:
                 writer = csv.writer(fh)
                 writer.writerow(CSV_COLUMNS)
                 for item in store.iter_items(run.id):
-                    writer.writerow(_csv_row(item.row_number, item.record))
+                    writer.writerow(_csv_row(item.row_number, item.outcome))
         finally:
             if fh is not sys.stdout:
                 fh.close()
@@ -120,14 +125,11 @@ CSV_COLUMNS = [
 ]
 
 
-def _csv_row(row_number: int, record: dict[str, Any]) -> list[Any]:
-    verdicts = record.get("verdicts") or {}
-    claims = verdicts.get("alignment") or []
-    coverage = verdicts.get("coverage") or []
-    usage = record.get("usage") or {}
+def _csv_row(row_number: int, item: ItemOutcome) -> list[Any]:
+    v = item.verdicts
+    counts = (len(v.alignment), v.claims_supported, len(v.questions), v.questions_answered) if v else (0, 0, 0, 0)
+    tokens = item.usage.total_tokens if item.usage else None
     return [
-        record.get("id"), row_number, record.get("score"), record.get("alignment_score"),
-        record.get("coverage_score"), len(claims), sum(1 for c in claims if c.get("supported")),
-        len(verdicts.get("questions") or []), sum(1 for c in coverage if c.get("answered")),
-        usage.get("total_tokens"), record.get("reason"), record.get("error"),
+        item.id, row_number, item.score, item.alignment_score, item.coverage_score, *counts,
+        tokens, item.reason, item.error,
     ]

@@ -11,7 +11,6 @@ rows come from :mod:`sumjudge.datasets`, the work from :mod:`sumjudge.batch`, re
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from typing import Any
 
@@ -43,7 +42,11 @@ from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail
 @click.option("--report", type=click.Path(dir_okay=False), default=None, metavar="FILE.html",
               help="Write a self-contained HTML report.")
 @click.option("--fail-under", type=float, default=None, metavar="X",
-              help="Exit 1 when the mean score is below X.")
+              help="Exit 1 when the mean score (or, with --gate lower-bound, its interval's lower end) is below X.")
+@click.option("--gate", "gate_kind", type=click.Choice(["mean", "lower-bound"]), default="mean", show_default=True,
+              help="What --fail-under is held against: the mean, or the lower end of its 95% bootstrap interval.")
+@click.option("--min-item-score", type=float, default=None, metavar="Y",
+              help="Exit 1 when any item scores below Y.")
 @click.option("--allow-errors", default=None, metavar="N|SHARE",
               help="Failed items tolerated before the run fails (exit 1): a count (3), a share (0.1) or 10%. "
                    "Default: none.")
@@ -78,6 +81,8 @@ def score(
     out: str | None,
     report: str | None,
     fail_under: float | None,
+    gate_kind: str,
+    min_item_score: float | None,
     allow_errors: str | None,
     source_field: str,
     summary_field: str,
@@ -107,7 +112,12 @@ def score(
 
     console = stderr_console(quiet)
     try:
-        gates = Gates(fail_under=fail_under, allow_errors=ErrorAllowance.parse(allow_errors))
+        gates = Gates(
+            fail_under=fail_under,
+            allow_errors=ErrorAllowance.parse(allow_errors),
+            gate=gate_kind,  # type: ignore[arg-type]
+            min_item_score=min_item_score,
+        )
         cache_file = cache_path or (str(DEFAULT_CACHE_PATH) if use_cache else None)
         check_paths(
             {"the data file": data, "the run store": store_path or str(DEFAULT_STORE_PATH), "the reply cache": cache_file},
@@ -243,7 +253,7 @@ async def _score_into_store(
             if fh is None:
                 return
             for item in store.iter_items(run.id):
-                fh.write(json.dumps(item.record, ensure_ascii=False) + "\n")
+                fh.write(item.outcome.line() + "\n")
             if out_file is not None:
                 out_file.commit()
             else:

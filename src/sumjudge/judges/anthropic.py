@@ -1,43 +1,31 @@
 """Anthropic's Messages API through the official SDK (extra ``anthropic``).
 
-Structured output is a forced tool call: one tool whose ``input_schema`` is the step's JSON
-schema, and ``tool_choice={"type": "tool", "name": ...}``, so the model's answer arrives as the
-tool's input. System messages go to the ``system`` parameter. The SDK's own retries are off
+The layers every call goes through (re-asks, retries, limiter, per-loop client) are
+:class:`~sumjudge.judges.http.HTTPJudge`'s; this module holds the Messages API's own request,
+reply and error table. Structured output is a forced tool call: one tool whose ``input_schema``
+is the step's JSON schema, and ``tool_choice={"type": "tool", "name": ...}``, so the model's
+answer arrives as the tool's input. System messages go to the ``system`` parameter. The SDK's own retries are off
 (``max_retries=0``): transient failures (429, 529 overloaded, 5xx, timeouts, dropped connections)
 are retried by :mod:`sumjudge.judges.retry` within the call's budget; invalid or truncated tool
 input is re-asked by :mod:`sumjudge.judges.structured`. ``temperature`` is sent only when set
 explicitly in the ``ModelConfig`` (newer Claude models refuse it; the SDK no longer takes it as
 an argument, so it travels in the request body). Reads ``ANTHROPIC_API_KEY`` and
-``ANTHROPIC_BASE_URL`` (or ``ModelConfig.api_key`` / ``base_url``). ``max_concurrency`` puts
-the calls behind an :class:`~sumjudge.judges.limiter.AdaptiveLimiter`.
-
-The SDK's async client holds connections bound to one event loop, so the judge keeps one client
-per running loop, shared by the calls in flight on it and closed when the last one ends (the
-same rule as the OpenAI-compatible judge): ``run_sync`` on a fresh loop per call leaks nothing.
+``ANTHROPIC_BASE_URL`` (or ``ModelConfig.api_key`` / ``base_url``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import json
-import threading
-from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import MissingDependencyError
-from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage
-from .clients import LoopClients, send_limited
-from .limiter import AdaptiveLimiter
-from .providers import ProviderSpec, resolve_api_key, resolve_base_url
-from .retry import (
-    Classification,
-    RetryPolicy,
-    Transient,
-    call_with_retries,
-    classify_status,
-)
-from .structured import Completion, generate_structured, schema_name, strict_json_schema
+from .base import ChatMessage, JudgeRequest, Usage
+from .http import ErrorRule, HTTPJudge
+from .providers import resolve_api_key
+from .retry import Classification, Transient, classify_status
+from .structured import Completion, schema_name, strict_json_schema
 
 INSTALL_LINE = "pip install 'sumjudge[anthropic]'"
 DEFAULT_MAX_TOKENS = 4096
@@ -96,124 +84,68 @@ def _error_message(exc: Any) -> str:
 
 
 
-class AnthropicJudge:
+@dataclass(frozen=True)
+class _Prepared:
+    """What every attempt of one request shares: the forced tool and the token limit."""
+
+    tool: dict[str, Any]
+    max_tokens: int
+    temperature: float | None
+    """The request's own temperature (a repeated sample's), else ``None``."""
+
+
+TOOL = "tool"
+"""The one structured-output form of the Messages API: a forced tool call."""
+
+
+class AnthropicJudge(HTTPJudge):
     """A judge answered by an Anthropic model through a forced tool call. Safe to share."""
 
-    def __init__(
-        self,
-        spec: ProviderSpec,
-        name: str,
-        config: ModelConfig,
-        *,
-        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
-        limiter: AdaptiveLimiter | None = None,
-    ) -> None:
+    fallback_order = (TOOL,)
+
+    def setup(self) -> None:
         self._sdk = import_anthropic()
-        self._spec = spec
-        self._name = name
-        self.config: ModelConfig = config
-        """The settings this judge was made with (public: the reply cache keys on them)."""
-        self._api_key = resolve_api_key(spec, config)  # fails here naming ANTHROPIC_API_KEY
-        self._base_url = resolve_base_url(spec, config)
-        self._policy = RetryPolicy.from_config(config)
-        self._sleep = sleep
-        if limiter is None and config.max_concurrency is not None:
-            limiter = AdaptiveLimiter(config.max_concurrency, max_pause=config.max_retry_time, sleep=sleep)
-        self._limiter = limiter
-        self._lock = threading.Lock()
-        self._clients: LoopClients[Any] = LoopClients(self._make_client)
+        self._api_key = resolve_api_key(self._spec, self.config)  # fails here naming ANTHROPIC_API_KEY
 
-    @property
-    def base_url(self) -> str | None:
-        return self._base_url
+    # -- request and reply -----------------------------------------------------------------------
 
-    def __repr__(self) -> str:
-        return f"AnthropicJudge({self.model_id!r}, base_url={self._base_url!r})"
-
-    def _make_client(self) -> Any:
-        return self._sdk.AsyncAnthropic(
-            api_key=self._api_key,
-            base_url=self._base_url,
-            max_retries=0,
-            timeout=self.config.timeout,
-            default_headers=dict(self.config.headers) or None,
-        )
-
-
-    async def _create(self, client: Any, kwargs: dict[str, Any]) -> Any:
-        return await send_limited(self._limiter, lambda: client.messages.create(**kwargs), self._sdk.RateLimitError)
-
-    @property
-    def model_id(self) -> str:
-        return f"{self._spec.name}/{self._name}"
-
-    def classify(self, exc: BaseException) -> Classification:
-        """Which SDK failures heal: status errors by status, timeouts and connection errors always."""
-        sdk = self._sdk
-        if isinstance(exc, sdk.APIStatusError):
-            headers = getattr(getattr(exc, "response", None), "headers", None)
-            return classify_status(exc.status_code, _error_message(exc), headers)
-        if isinstance(exc, sdk.APIConnectionError):  # APITimeoutError is one too
-            return Transient(f"{type(exc).__name__}: {exc}")
-        return None
-
-    async def generate(self, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
-        schema = strict_json_schema(request.output_type)
-        tool_name = schema_name(request.output_type)
+    def prepare(self, request: JudgeRequest[Any]) -> _Prepared:
         doc = (request.output_type.__doc__ or "").strip().splitlines()
         tool = {
-            "name": tool_name,
+            "name": schema_name(request.output_type),
             "description": (doc[0] if doc else f"Record the result of the {request.step} step."),
-            "input_schema": schema,
+            "input_schema": strict_json_schema(request.output_type),
         }
         max_tokens = request.max_output_tokens or self.config.max_output_tokens or DEFAULT_MAX_TOKENS
+        return _Prepared(tool=tool, max_tokens=max_tokens, temperature=request.temperature)
 
-        async with self._clients.get() as client:
-
-            async def send(messages: list[ChatMessage]) -> Completion:
-                return await self._send(client, request, messages, tool, max_tokens)
-
-            return await generate_structured(request, send, max_reasks=self.config.max_reasks)
-
-    async def _send(
-        self,
-        client: Any,
-        request: JudgeRequest[Any],
-        messages: list[ChatMessage],
-        tool: dict[str, Any],
-        max_tokens: int,
-    ) -> Completion:
+    def build_request(self, form: str, messages: list[ChatMessage], prepared: _Prepared) -> dict[str, Any]:
         system, turns = split_system(messages)
-        kwargs: dict[str, Any] = {
+        body: dict[str, Any] = {
             "model": self._name,
-            "max_tokens": max_tokens,
+            "max_tokens": prepared.max_tokens,
             "messages": turns,
-            "tools": [tool],
-            "tool_choice": {"type": "tool", "name": tool["name"]},
+            "tools": [prepared.tool],
+            "tool_choice": {"type": "tool", "name": prepared.tool["name"]},
         }
         if system:
-            kwargs["system"] = system
+            body["system"] = system
         extra_body = dict(self.config.extra)
-        if request.temperature is not None:  # a repeated sample's own temperature
-            extra_body["temperature"] = request.temperature
+        if prepared.temperature is not None:  # a repeated sample's own temperature
+            extra_body["temperature"] = prepared.temperature
         elif "temperature" in self.config.model_fields_set:
             # Sampling parameters left the SDK's signature (anthropic 1.0) and newer Claude models
             # refuse them with a 400, so temperature is sent only when the user set it.
             extra_body.setdefault("temperature", self.config.temperature)
         if extra_body:
-            kwargs["extra_body"] = extra_body
-        response = await call_with_retries(
-            lambda: self._create(client, kwargs),
-            classify=self.classify,
-            policy=self._policy,
-            step=request.step,
-            what=f"{self.model_id} {request.step} call",
-            sleep=self._sleep,
-        )
-        return self._completion(response, tool["name"])
+            body["extra_body"] = extra_body
+        return body
 
-    @staticmethod
-    def _completion(response: Any, tool_name: str) -> Completion:
+    async def send(self, client: Any, body: dict[str, Any]) -> Any:
+        return await client.messages.create(**body)
+
+    def parse_reply(self, response: Any, prepared: _Prepared) -> Completion:
+        tool_name = prepared.tool["name"]
         text: str | None = None
         texts: list[str] = []
         for block in response.content or []:
@@ -240,6 +172,33 @@ class AnthropicJudge:
             ),
             refusal=None if stop != "refusal" else "the model stopped with stop_reason='refusal'",
         )
+
+    # -- failures and the SDK client -------------------------------------------------------------
+
+    @property
+    def errors(self) -> tuple[ErrorRule, ...]:
+        return (
+            (self._sdk.APIStatusError, _status_error),
+            (self._sdk.APIConnectionError, lambda exc: Transient(f"{type(exc).__name__}: {exc}")),  # timeouts too
+        )
+
+    @property
+    def rate_limit_error(self) -> type[BaseException]:
+        return self._sdk.RateLimitError  # type: ignore[no-any-return]
+
+    def make_client(self) -> Any:
+        return self._sdk.AsyncAnthropic(
+            api_key=self._api_key,
+            base_url=self._base_url,
+            max_retries=0,
+            timeout=self.config.timeout,
+            default_headers=dict(self.config.headers) or None,
+        )
+
+
+def _status_error(exc: Any) -> Classification:
+    headers = getattr(getattr(exc, "response", None), "headers", None)
+    return classify_status(exc.status_code, _error_message(exc), headers)
 
 
 __all__ = ["INSTALL_LINE", "AnthropicJudge", "import_anthropic", "split_system"]

@@ -88,6 +88,38 @@ class StepInputs(BaseModel):
 
 
 @dataclass(frozen=True)
+class ReplyBounds:
+    """The size of a reply as the asker knows it, for judges that bound what a model may write.
+
+    A judge whose decoding follows a grammar (llama.cpp) puts these on the schema so a weak model
+    always reaches the closing brace; other judges ignore them. ``None`` leaves the judge's own cap.
+    """
+
+    min_items: int = 0
+    """Items of each top-level array, at least."""
+    max_items: int | None = None
+    """Items of each top-level array, at most."""
+    max_string_chars: int | None = None
+    """Characters of every string, at most."""
+
+    def __post_init__(self) -> None:
+        if self.min_items < 0 or (self.max_items is not None and self.max_items < max(1, self.min_items)):
+            raise ValueError(f"reply bounds need 0 <= min_items <= max_items >= 1, got {self}")
+        if self.max_string_chars is not None and self.max_string_chars < 1:
+            raise ValueError("max_string_chars must be at least 1")
+
+    @classmethod
+    def exactly(cls, items: int) -> ReplyBounds:
+        """Exactly ``items`` items in each top-level array (one verdict per question asked)."""
+        return cls(min_items=items, max_items=items)
+
+    @property
+    def fixed(self) -> bool:
+        """Whether the count of top-level items is fixed (and may not be lowered to fit a budget)."""
+        return self.max_items is not None and self.min_items == self.max_items
+
+
+@dataclass(frozen=True)
 class JudgeRequest(Generic[OutputT]):
     """One structured judge call."""
 
@@ -98,6 +130,8 @@ class JudgeRequest(Generic[OutputT]):
     """The pydantic model the reply must validate against; its JSON schema is sent."""
     inputs: StepInputs = field(default_factory=StepInputs)
     max_output_tokens: int | None = None
+    bounds: ReplyBounds = field(default_factory=ReplyBounds)
+    """How many items and characters the reply may hold, as the asker knows it."""
     sample: int = 0
     """Which of an evaluation's repeated samples this call belongs to (0 without ``samples``). Part
     of every cache key, so a re-run reproduces each sample and no sample reuses another's reply."""
@@ -131,6 +165,22 @@ class JudgeModel(Protocol):
     async def generate(self, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
         """Answer one request with an object of ``request.output_type``, or raise ``JudgeError``."""
         ...
+
+
+class WrappedJudge:
+    """Base of a judge that wraps another (the reply cache, the batch meter): it answers to the inner
+    judge's name and settings, so a cache key or a run record cannot tell the wrapper from the judge."""
+
+    def __init__(self, inner: JudgeModel) -> None:
+        self.inner = inner
+
+    @property
+    def model_id(self) -> str:
+        return self.inner.model_id
+
+    @property
+    def config(self) -> ModelConfig | None:
+        return getattr(self.inner, "config", None)
 
 
 class ModelConfig(BaseModel):

@@ -2,7 +2,7 @@
 
 :class:`CachedJudge` wraps any :class:`~sumjudge.judges.base.JudgeModel`, so it works for every
 provider. Replies are kept in SQLite, keyed by the judge's model id, the step, the messages, the
-output schema and the judge's settings: its public ``config`` (a :class:`ModelConfig`) minus
+output schema, the reply bounds and the judge's settings: its public ``config`` (a :class:`ModelConfig`) minus
 :data:`SETTINGS_NOT_IN_KEY`, the fields that cannot change an answer (key, endpoint, timeouts,
 retries, concurrency, headers). A setting added to ``ModelConfig`` later is in the key by default.
 The fence token that the prompts put around untrusted text (``<<<NAME token>>>``) is keyed by a
@@ -15,6 +15,7 @@ A hit returns the stored output with zero usage (it cost nothing); :attr:`Cached
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -28,7 +29,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import StoreError
-from .base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage
+from .base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT, ReplyBounds, Usage, WrappedJudge
 
 DEFAULT_CACHE_PATH = Path(".sumjudge") / "cache.db"
 
@@ -97,6 +98,8 @@ def request_key(model_id: str, request: JudgeRequest[Any], settings: dict[str, A
     }
     # Only when set, so the keys of unsampled requests (sample 0, the judge's own temperature) stay
     # what they were and existing caches keep answering them.
+    if request.bounds != ReplyBounds():
+        blob["bounds"] = dataclasses.asdict(request.bounds)
     if request.sample:
         blob["sample"] = request.sample
     if request.temperature is not None:
@@ -105,13 +108,13 @@ def request_key(model_id: str, request: JudgeRequest[Any], settings: dict[str, A
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class CachedJudge:
+class CachedJudge(WrappedJudge):
     """A judge that answers repeated requests from a SQLite cache and asks ``inner`` otherwise."""
 
     def __init__(
         self, inner: JudgeModel, path: str | Path = DEFAULT_CACHE_PATH, *, settings: dict[str, Any] | None = None
     ) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.path = Path(path)
         self._settings = settings if settings is not None else settings_of(inner)
         try:
@@ -127,14 +130,6 @@ class CachedJudge:
         self._lock = threading.Lock()  # run_sync may call from another thread; one connection, serialized
         self.hits = 0
         self.misses = 0
-
-    @property
-    def model_id(self) -> str:
-        return self.inner.model_id
-
-    @property
-    def config(self) -> ModelConfig | None:
-        return getattr(self.inner, "config", None)
 
     def close(self) -> None:
         self._db.close()

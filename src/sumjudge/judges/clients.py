@@ -1,5 +1,4 @@
-"""What every HTTP provider needs around its SDK client: one client per event loop, and a
-request sent inside the judge's adaptive limiter.
+"""One SDK client per event loop, for :class:`~sumjudge.judges.http.HTTPJudge`.
 
 An SDK's async client is bound to the connections of the event loop it first ran on. A judge
 can be used from several loops over its life (``run_sync`` starts a fresh one per call, threads
@@ -11,13 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Generic, TypeVar
-
-from .limiter import AdaptiveLimiter
-from .retry import retry_after_from_headers
 
 C = TypeVar("C")
 T = TypeVar("T")
@@ -62,23 +58,4 @@ class LoopClients(Generic[C]):
                 await asyncio.shield(entry.client.close())  # type: ignore[attr-defined]
 
 
-async def send_limited(
-    limiter: AdaptiveLimiter | None,
-    send: Callable[[], Awaitable[T]],
-    rate_limit_error: type[BaseException],
-) -> T:
-    """``send()`` inside the limiter: a 429 (``rate_limit_error``) lowers it, a clean reply raises it."""
-    if limiter is None:
-        return await send()
-    async with limiter.slot() as ticket:
-        try:
-            response = await send()
-        except rate_limit_error as exc:
-            headers: Mapping[str, str] | None = getattr(getattr(exc, "response", None), "headers", None)
-            limiter.on_rate_limited(ticket, retry_after_from_headers(headers))
-            raise
-        limiter.on_success(ticket)
-        return response
-
-
-__all__ = ["LoopClients", "send_limited"]
+__all__ = ["LoopClients"]

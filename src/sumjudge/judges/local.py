@@ -7,8 +7,11 @@ installed package's file list, never downloaded).
 Structured output is constrained by a grammar that llama.cpp builds from the step's JSON
 schema, with every array and string bounded (:mod:`sumjudge.judges.schema_bounds`) and
 ``max_tokens`` set above the longest reply that schema allows, so even a tiny model ends with
-schema-valid JSON instead of being cut off. Replies are still validated with pydantic and
-re-asked through :func:`~sumjudge.judges.structured.generate_structured`.
+schema-valid JSON instead of being cut off. The request's own bounds
+(:class:`~sumjudge.judges.base.ReplyBounds`) come first. Replies are still validated with pydantic
+and re-asked through :func:`~sumjudge.judges.structured.generate_structured`, the same structured
+layer as :class:`~sumjudge.judges.http.HTTPJudge`; the HTTP layers (retries, limiter, clients)
+have nothing to do here: calls into one model are serialized and fail only for good.
 
 Settings travel in ``ModelConfig.extra``: ``n_ctx`` (context tokens, default 8192),
 ``n_threads`` (default: half the CPUs, as llama-cpp-python does), ``n_threads_batch`` (threads
@@ -200,15 +203,15 @@ def fit_schema(
 ) -> tuple[JSONSchema, int]:
     """The bounded schema and its ``max_tokens``, shrunk until the longest reply fits ``budget``.
 
-    Strings shrink first (down to a floor), then the number of items where the request does
-    not fix it. If even the smallest bounds do not fit, they are returned as they are and a
+    Strings shrink first (down to a floor), then the number of items where the request's bounds
+    do not fix it. If even the smallest bounds do not fit, they are returned as they are and a
     cut-off reply is re-asked or reported.
     """
     chars, items = settings.max_string_chars, settings.max_items
     top_cap: int | None = None
     while True:
         bounds = SchemaBounds(max_items=items, max_string_chars=chars, max_top_items=top_cap)
-        schema = bound_schema(base, request.inputs, bounds)
+        schema = bound_schema(base, request.bounds, bounds)
         need = max_reply_tokens(schema, tokens_per_char=_TOKENS_PER_CHAR)
         if need <= budget:
             return schema, need
@@ -216,7 +219,7 @@ def fit_schema(
         current_top = max((p.get("maxItems", 0) for p in top.values() if isinstance(p, dict)), default=0)
         if chars > 2 * _MIN_STRING_CHARS:
             chars = max(2 * _MIN_STRING_CHARS, int(chars * 0.8))
-        elif current_top > 1 and (top_cap is None or top_cap > 1) and request.inputs.questions is None:
+        elif current_top > 1 and (top_cap is None or top_cap > 1) and not request.bounds.fixed:
             top_cap = current_top - 1
             items = max(1, min(items, top_cap))
         elif chars > _MIN_STRING_CHARS:

@@ -6,15 +6,15 @@ reason, until ``max_tokens`` cuts it off mid-string: the reply is invalid JSON a
 the same. With every array and string bounded, the longest reply the grammar allows has a known
 size, so ``max_tokens`` can be set above it and the model always reaches the closing brace.
 
-Provider-neutral: it reads only the schema and the typed inputs of a request
-(:class:`~sumjudge.judges.base.StepInputs`), never the step's name.
+Provider-neutral and step-neutral: it reads only the schema and the bounds the request carries
+(:class:`~sumjudge.judges.base.ReplyBounds`, set by whoever asks), beside the judge's own limits
+(:class:`SchemaBounds`).
 
-- When the request carries ``questions`` (the model answers each given question), each
-  top-level array must hold exactly that many items, so the verdicts line up with the questions.
-- When it carries ``max_questions`` and no ``summary`` (the model writes questions), each
-  top-level array holds 1 to ``max_questions`` items.
-- Otherwise top-level arrays hold 1 to ``max_items``; nested arrays at most ``max_items``.
-- Every string holds 1 to ``max_string_chars`` characters.
+- Top-level arrays hold ``ReplyBounds.min_items`` to ``ReplyBounds.max_items`` items (the judge's
+  ``max_items`` when the request says nothing); a fixed count (one verdict per question) is never
+  lowered, any other cap may be lowered further to fit a token budget (``max_top_items``).
+- Nested arrays hold at most ``max_items``.
+- Every string holds 1 to ``max_string_chars`` characters (or fewer, when the request says so).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .base import StepInputs
+from .base import ReplyBounds
 
 JSONSchema = dict[str, Any]
 
@@ -75,33 +75,31 @@ def inline_refs(schema: JSONSchema) -> JSONSchema:
     return resolve(copy.deepcopy(schema), ())
 
 
-def top_level_item_bounds(inputs: StepInputs, bounds: SchemaBounds) -> tuple[int, int]:
-    """(minItems, maxItems) for the arrays at the top of the reply, from the request's inputs."""
-    if inputs.questions is not None:
-        n = len(inputs.questions)
-        return n, n
-    if inputs.max_questions is not None and inputs.summary is None:
-        hi = max(1, inputs.max_questions)
-    else:
-        hi = bounds.max_items
+def top_level_item_bounds(reply: ReplyBounds, bounds: SchemaBounds) -> tuple[int, int]:
+    """(minItems, maxItems) for the arrays at the top of the reply."""
+    if reply.fixed:
+        assert reply.max_items is not None
+        return reply.max_items, reply.max_items
+    hi = reply.max_items if reply.max_items is not None else bounds.max_items
     if bounds.max_top_items is not None:
         hi = min(hi, bounds.max_top_items)
-    # The scorer only asks about non-blank texts, so there is always at least one claim or
-    # question to write; without this floor a weak model takes the grammar's shortest way out, [].
-    return 1, hi
+    return min(reply.min_items, hi), hi
 
 
-def bound_schema(schema: JSONSchema, inputs: StepInputs, bounds: SchemaBounds = SchemaBounds()) -> JSONSchema:
+def bound_schema(schema: JSONSchema, reply: ReplyBounds, bounds: SchemaBounds = SchemaBounds()) -> JSONSchema:
     """A copy of ``schema`` (refs inlined) with every array and string bounded."""
     tree = inline_refs(schema)
-    top_min, top_max = top_level_item_bounds(inputs, bounds)
+    top_min, top_max = top_level_item_bounds(reply, bounds)
+    max_chars = bounds.max_string_chars
+    if reply.max_string_chars is not None:
+        max_chars = min(max_chars, reply.max_string_chars)
 
     def walk(node: Any, depth: int) -> None:
         if not isinstance(node, dict):
             return
         kind = node.get("type")
         if kind == "string" and "enum" not in node and "const" not in node:
-            node["maxLength"] = min(node.get("maxLength", bounds.max_string_chars), bounds.max_string_chars)
+            node["maxLength"] = min(node.get("maxLength", max_chars), max_chars)
             node.setdefault("minLength", min(bounds.min_string_chars, node["maxLength"]))
         elif kind == "array":
             if depth == 1:

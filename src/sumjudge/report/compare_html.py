@@ -15,6 +15,7 @@ import math
 from pathlib import Path
 
 from ..compare import ComparisonResult
+from ..figures import number, p_value
 from .html import _asset, _csp_hash, _e
 
 DIFF_BINS = 21
@@ -36,13 +37,11 @@ td.num { text-align: right; white-space: nowrap; }
 
 
 def _f(x: float | None, digits: int = 3, sign: bool = False) -> str:
-    if x is None:
-        return "–"
-    return f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
+    return number(x, digits, missing="–", sign=sign)
 
 
 def _p(p: float | None) -> str:
-    return "–" if p is None else ("&lt;0.001" if p < 0.001 else f"{p:.3f}")
+    return p_value(p, missing="–", below="&lt;0.001")
 
 
 def _scale(result: ComparisonResult) -> float:

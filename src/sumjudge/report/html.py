@@ -21,6 +21,8 @@ from importlib import resources
 from pathlib import Path
 from typing import IO, Any
 
+from ..figures import number
+from ..records import FailedItem
 from ..store import ItemRecord, RunRecord, RunStats
 
 BINS = 10
@@ -39,7 +41,7 @@ def _csp_hash(text: str) -> str:
 
 
 def _fmt(value: float | None, digits: int = 3) -> str:
-    return "–" if value is None else f"{value:.{digits}f}"
+    return number(value, digits, missing="–")
 
 
 def histogram_counts(scores: Iterable[float], scale: float, bins: int = BINS) -> list[int]:
@@ -89,7 +91,7 @@ def _figures(stats: RunStats, total: int) -> str:
     pct = f"{round(stats.confidence * 100)}% CI"
 
     def ci(interval: tuple[float, float] | None) -> str:
-        return "–" if interval is None else f"{interval[0]:.3f} – {interval[1]:.3f}"
+        return "–" if interval is None else f"{_fmt(interval[0])} – {_fmt(interval[1])}"
 
     cells = [
         ("items", f"{stats.count + stats.errors} / {total}"),
@@ -132,22 +134,21 @@ def _num_attr(value: float | int | None) -> str:
 
 
 def _item_html(item: ItemRecord) -> str:
-    r = item.record
-    verdicts = r.get("verdicts") or {}
-    claims = verdicts.get("alignment") or []
-    questions = verdicts.get("questions") or []
-    coverage = verdicts.get("coverage") or []
-    usage = r.get("usage") or {}
-    supported = sum(1 for c in claims if c.get("supported"))
-    answered = sum(1 for c in coverage if c.get("answered"))
-    failed = r.get("error") is not None
-    tokens = usage.get("total_tokens")
+    r = item.outcome
+    failed = isinstance(r, FailedItem)
+    v = r.verdicts
+    claims = v.alignment if v else []
+    questions = v.questions if v else []
+    coverage = v.coverage if v else []
+    supported = v.claims_supported if v else 0
+    answered = v.questions_answered if v else 0
+    tokens = r.usage.total_tokens if r.usage else None
     attrs = {
         "row": _num_attr(item.row_number),
         "id": _e(item.item_id),
-        "score": _num_attr(r.get("score")),
-        "alignment": _num_attr(r.get("alignment_score")),
-        "coverage": _num_attr(r.get("coverage_score")),
+        "score": _num_attr(r.score),
+        "alignment": _num_attr(r.alignment_score),
+        "coverage": _num_attr(r.coverage_score),
         "claims": _num_attr(supported / len(claims) if claims else (None if failed else 0)),
         "questions": _num_attr(answered / len(questions) if questions else (None if failed else 0)),
         "tokens": _num_attr(tokens),
@@ -158,9 +159,9 @@ def _item_html(item: ItemRecord) -> str:
     cells = [
         f'<td><button type="button" class="toggle" aria-expanded="false" title="show verdicts">▸</button> {item.row_number}</td>',
         f"<td class=\"id\">{_e(item.item_id)}</td>",
-        f"<td class=\"score\">{_fmt(r.get('score'), 2)}</td>",
-        f"<td>{_fmt(r.get('alignment_score'))}</td>",
-        f"<td>{_fmt(r.get('coverage_score'))}</td>",
+        f"<td class=\"score\">{_fmt(r.score, 2)}</td>",
+        f"<td>{_fmt(r.alignment_score)}</td>",
+        f"<td>{_fmt(r.coverage_score)}</td>",
         f"<td>{'–' if failed else f'{supported} / {len(claims)}'}</td>",
         f"<td>{'–' if failed else f'{answered} / {len(questions)}'}</td>",
         f"<td>{'–' if tokens is None else f'{tokens:,}'}</td>",
@@ -168,18 +169,24 @@ def _item_html(item: ItemRecord) -> str:
     ]
     detail: list[str] = []
     if failed:
-        detail.append(f'<p class="error"><strong>error:</strong> {_e(r.get("error"))}</p>')
+        detail.append(f'<p class="error"><strong>error:</strong> {_e(r.error)}</p>')
     else:
-        detail.append(f'<p class="reason"><strong>reason:</strong> {_e(r.get("reason"))}</p>')
+        detail.append(f'<p class="reason"><strong>reason:</strong> {_e(r.reason)}</p>')
+        samples = r.samples or []
+        if samples:
+            listed = ", ".join(_fmt(s.score, 2) for s in samples)
+            detail.append(
+                f'<p class="samples"><strong>{len(samples)} samples</strong> ({_e(r.reducer)} of {_e(listed)}; '
+                f'spread {_fmt(r.score_spread)}); the verdicts below are those of the sample nearest the score.</p>'
+            )
         detail.append(f'<h4>claims of the summary ({supported} of {len(claims)} supported)</h4>')
         if claims:
             detail.append('<ul class="claims">')
             for c in claims:
-                ok = bool(c.get("supported"))
                 detail.append(
-                    f'<li class="{"supported" if ok else "unsupported"}"><span class="mark">'
-                    f'{"✔ supported" if ok else "✘ not supported"}</span> <span class="text">{_e(c.get("claim"))}</span>'
-                    f'<div class="why">{_e(c.get("reason"))}</div></li>'
+                    f'<li class="{"supported" if c.supported else "unsupported"}"><span class="mark">'
+                    f'{"✔ supported" if c.supported else "✘ not supported"}</span> <span class="text">{_e(c.claim)}</span>'
+                    f'<div class="why">{_e(c.reason)}</div></li>'
                 )
             detail.append("</ul>")
         else:
@@ -188,12 +195,12 @@ def _item_html(item: ItemRecord) -> str:
         if questions:
             detail.append('<ul class="questions">')
             for i, q in enumerate(questions):
-                v = coverage[i] if i < len(coverage) else None
-                ok = bool(v and v.get("answered"))
+                verdict = coverage[i] if i < len(coverage) else None
+                ok = bool(verdict and verdict.answered)
                 detail.append(
                     f'<li class="{"answered" if ok else "unanswered"}"><span class="mark">'
                     f'{"✔ answered" if ok else "✘ not answered"}</span> <span class="text">{_e(q)}</span>'
-                    f'<div class="why">{_e(v.get("reason") if v else "no verdict")}</div></li>'
+                    f'<div class="why">{_e(verdict.reason if verdict else "no verdict")}</div></li>'
                 )
             detail.append("</ul>")
         else:

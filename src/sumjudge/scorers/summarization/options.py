@@ -21,11 +21,11 @@ class SummarizationOptions:
     """``callable(input, output) -> str``; wins over ``source``."""
     max_questions: int = 10
     """Upper bound on coverage questions; at least 1."""
+    scale: float = 1
+    """Multiplies the final score; must be > 0."""
     max_claims: int = 100
     """Upper bound on the summary's claims judged; at least 1. A summary with more is judged on its
     first ``max_claims`` claims, and the reason says so."""
-    scale: float = 1
-    """Multiplies the final score; must be > 0."""
     samples: int = 1
     """Independent evaluations per summary (at least 1). Above 1, ``score`` is the ``reducer`` of
     the sample scores and the result keeps every sample (see :mod:`.samples`); 1 is one evaluation,

@@ -22,7 +22,13 @@ from typing import Literal
 from pydantic import BaseModel, computed_field
 
 from ...judges.base import Usage
-from .result import SummarizationAnalysis, SummarizationPreprocess, SummarizationResult, alignment_ratio, coverage_ratio
+from .result import (
+    SummarizationAnalysis,
+    SummarizationPreprocess,
+    SummarizationResult,
+    alignment_ratio,
+    coverage_ratio,
+)
 
 Reducer = Literal["mean", "median", "min"]
 REDUCERS: tuple[str, ...] = ("mean", "median", "min")

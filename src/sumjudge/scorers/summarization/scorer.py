@@ -31,6 +31,7 @@ from ...judges.base import (
     JudgeRequest,
     ModelConfig,
     OutputT,
+    ReplyBounds,
     StepInputs,
     Usage,
 )
@@ -234,6 +235,9 @@ class SummarizationScorer:
             messages=prompts.alignment_messages(ev.source, ev.summary),
             output_type=AlignmentOutput,
             inputs=StepInputs(source=ev.source, summary=ev.summary),
+            # source and summary are not blank, so there is at least one claim to write: without
+            # this floor a grammar-bound weak model takes the shortest way out, [].
+            bounds=ReplyBounds(min_items=1),
         )
         if not self._long.alignment_fits(request, ev.summary):  # longer than the judge's context
             judged = await self._long.align(lambda r: self._ask(ev, r), ev.source, ev.summary)
@@ -261,6 +265,7 @@ class SummarizationScorer:
                 messages=prompts.questions_messages(ev.source, max_q),
                 output_type=QuestionsOutput,
                 inputs=StepInputs(source=ev.source, max_questions=max_q),
+                bounds=ReplyBounds(min_items=1, max_items=max_q),
             )
             if not self._long.questions_fit(request):  # drawn per part of a long source
                 return await self._long.questions(lambda r: self._ask(ev, r), ev.source)
@@ -282,6 +287,7 @@ class SummarizationScorer:
             messages=messages,
             output_type=CoverageOutput,
             inputs=StepInputs(summary=ev.summary, questions=questions),
+            bounds=ReplyBounds.exactly(len(questions)),  # one verdict per question
         )
         self._long.check_coverage(request)  # never sent over the judge's context: fails naming the sizes
         reply = await self._ask(ev, request)
@@ -294,6 +300,7 @@ class SummarizationScorer:
                 messages=[*messages, ChatMessage(role="assistant", content=said), ChatMessage(role="user", content=retry)],
                 output_type=CoverageOutput,
                 inputs=request.inputs,
+                bounds=request.bounds,
             )
             verdicts = (await self._ask(ev, again)).output.coverage
         return _match_by_position(questions, verdicts)

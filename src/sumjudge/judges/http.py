@@ -1,0 +1,208 @@
+"""The one HTTP judge: every provider that answers over HTTP goes through these layers, in this order.
+
+For each :class:`~sumjudge.judges.base.JudgeRequest`:
+
+1. **structured output** (:func:`~sumjudge.judges.structured.generate_structured`): schema in,
+   validated object out; an invalid or truncated reply is re-asked (``max_reasks``);
+2. **retries** (:func:`~sumjudge.judges.retry.call_with_retries`): a failure the provider's error
+   table calls transient (429 with ``Retry-After``, 5xx, timeouts, dropped connections) is tried
+   again with backoff within the call's time budget; a permanent one (400, 401, 403, 404) fails at once;
+3. **the structured-output form**: when a server refuses the form asked for (``json_schema`` on a
+   server without it), the judge moves to the next form of :attr:`HTTPJudge.fallback_order` for good
+   and sends again, at no retry cost;
+4. **the limiter** (:class:`~sumjudge.judges.limiter.AdaptiveLimiter`, when ``max_concurrency`` is
+   set): requests in flight, lowered on 429 and raised again slowly;
+5. **the per-loop client** (:class:`~sumjudge.judges.clients.LoopClients`): one SDK client per running
+   event loop, closed with the last call on it;
+6. **send**: one request through the provider's SDK (its own retries off).
+
+A provider subclass holds only what is its own: how to make its SDK client, how to build a request
+body for a structured form (:meth:`HTTPJudge.build_request`), how to send it, how to read the reply
+(:meth:`HTTPJudge.parse_reply`) and which of its SDK's errors heal (:attr:`HTTPJudge.errors`, a table).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, ClassVar
+
+from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT
+from .clients import LoopClients
+from .limiter import AdaptiveLimiter
+from .providers import ProviderSpec, resolve_base_url
+from .retry import Classification, RetryPolicy, call_with_retries, retry_after_from_headers
+from .structured import Completion, generate_structured
+
+ErrorRule = tuple[type[BaseException], Callable[[Any], Classification]]
+"""One row of a provider's error table: an SDK exception class and what its instances mean."""
+
+
+class HTTPJudge(ABC):
+    """Base of the judges that talk HTTP. Safe to share across tasks, threads and event loops."""
+
+    fallback_order: ClassVar[tuple[str, ...]] = ()
+    """Structured-output forms, most exact first. A refused form moves the judge to the next one."""
+
+    def __init__(
+        self,
+        spec: ProviderSpec,
+        name: str,
+        config: ModelConfig,
+        *,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+        limiter: AdaptiveLimiter | None = None,
+    ) -> None:
+        self._spec = spec
+        self._name = name
+        self.config: ModelConfig = config
+        """The settings this judge was made with (public: the reply cache keys on them)."""
+        self.setup()  # the provider's SDK and credentials: a missing extra or key fails here
+        self._base_url = resolve_base_url(spec, config)
+        self._policy = RetryPolicy.from_config(config)
+        self._sleep = sleep
+        if limiter is None and config.max_concurrency is not None:
+            limiter = AdaptiveLimiter(config.max_concurrency, max_pause=config.max_retry_time, sleep=sleep)
+        self._limiter = limiter
+        self._lock = threading.RLock()
+        self._form = self.first_form()
+        self._clients: LoopClients[Any] = LoopClients(self.make_client)
+
+    # -- the JudgeModel protocol -----------------------------------------------------------------
+
+    @property
+    def model_id(self) -> str:
+        return f"{self._spec.name}/{self._name}"
+
+    async def generate(self, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
+        prepared = self.prepare(request)
+        what = f"{self.model_id} {request.step} call"
+        async with self._clients.get() as client:
+
+            async def send(messages: list[ChatMessage]) -> Completion:
+                return await call_with_retries(
+                    lambda: self._attempt(client, messages, prepared),
+                    classify=self.classify,
+                    policy=self._policy,
+                    step=request.step,
+                    what=what,
+                    sleep=self._sleep,
+                )
+
+            return await generate_structured(request, send, max_reasks=self.config.max_reasks)
+
+    # -- what a user may look at -----------------------------------------------------------------
+
+    @property
+    def structured_mode(self) -> str:
+        """The structured-output form this judge uses now (after any fallback)."""
+        return self._form
+
+    @property
+    def base_url(self) -> str | None:
+        return self._base_url
+
+    @property
+    def limiter(self) -> AdaptiveLimiter | None:
+        return self._limiter
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.model_id!r}, base_url={self._base_url!r}, mode={self._form!r})"
+
+    # -- one attempt: form, limiter, send --------------------------------------------------------
+
+    async def _attempt(self, client: Any, messages: list[ChatMessage], prepared: Any) -> Completion:
+        """One request; a refused structured-output form is swapped for the next at no retry cost."""
+        while True:
+            form = self._form
+            body = self.build_request(form, messages, prepared)
+            try:
+                response = await self._send_limited(client, body)
+            except Exception as exc:
+                if self.refuses_form(exc, form) and self._fall_back_from(form):
+                    continue
+                raise
+            return self.parse_reply(response, prepared)
+
+    async def _send_limited(self, client: Any, body: dict[str, Any]) -> Any:
+        """``send`` inside the limiter: a 429 lowers it, a clean reply raises it."""
+        limiter = self._limiter
+        if limiter is None:
+            return await self.send(client, body)
+        async with limiter.slot() as ticket:
+            try:
+                response = await self.send(client, body)
+            except self.rate_limit_error as exc:
+                headers: Mapping[str, str] | None = getattr(getattr(exc, "response", None), "headers", None)
+                limiter.on_rate_limited(ticket, retry_after_from_headers(headers))
+                raise
+            limiter.on_success(ticket)
+            return response
+
+    def _fall_back_from(self, form: str) -> bool:
+        """Move to the form after ``form``; False when there is none (the refusal stands)."""
+        order = self.fallback_order
+        with self._lock:
+            if self._form != form:  # another call already moved on
+                return True
+            if form not in order[:-1]:
+                return False
+            self._form = order[order.index(form) + 1]
+            return True
+
+    # -- failures: the provider's error table ----------------------------------------------------
+
+    def classify(self, exc: BaseException) -> Classification:
+        """The first row of :attr:`errors` whose class ``exc`` is an instance of decides."""
+        for kind, meaning in self.errors:
+            if isinstance(exc, kind):
+                return meaning(exc)
+        return None
+
+    # -- what each provider supplies -------------------------------------------------------------
+
+    def setup(self) -> None:  # noqa: B027 - optional
+        """Import the SDK and check what the provider needs (``self.config`` and ``self._spec`` are set)."""
+
+    @property
+    @abstractmethod
+    def errors(self) -> Sequence[ErrorRule]:
+        """The provider's error table, most specific class first (transient / permanent / ``None``)."""
+
+    @property
+    @abstractmethod
+    def rate_limit_error(self) -> type[BaseException]:
+        """The SDK's exception for HTTP 429 (it lowers the limiter)."""
+
+    def first_form(self) -> str:
+        """The structured-output form asked for before any refusal."""
+        return self.fallback_order[0]
+
+    def refuses_form(self, exc: BaseException, form: str) -> bool:
+        """Whether ``exc`` is the server refusing the structured-output ``form`` (not a real failure)."""
+        return False
+
+    @abstractmethod
+    def make_client(self) -> Any:
+        """A new SDK client (its own retries off); one is made per running event loop."""
+
+    @abstractmethod
+    def prepare(self, request: JudgeRequest[Any]) -> Any:
+        """What every attempt of ``request`` shares (schemas, tool, token limit), worked out once."""
+
+    @abstractmethod
+    def build_request(self, form: str, messages: list[ChatMessage], prepared: Any) -> dict[str, Any]:
+        """The request body for ``messages`` in structured-output ``form``."""
+
+    @abstractmethod
+    async def send(self, client: Any, body: dict[str, Any]) -> Any:
+        """One HTTP request through the SDK; its response object."""
+
+    @abstractmethod
+    def parse_reply(self, response: Any, prepared: Any) -> Completion:
+        """The reply's text, finish reason and usage."""
+
+
+__all__ = ["ErrorRule", "HTTPJudge"]
