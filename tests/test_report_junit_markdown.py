@@ -86,7 +86,7 @@ def test_markdown_has_figures_gates_and_lowest_items_escaped(run):
         gate_failures=["pass rate 50% < 90%"],
         threshold=0.7,
     )
-    assert text.startswith("### sumjudge: news.jsonl: ❌ failed")
+    assert text.startswith("### sumjudge: `news.jsonl`: ❌ failed")
     assert "4 items, 3 scored, 1 failed" in text
     assert "| 0.667 | 0.700 |" in text  # mean, median
     assert "2 of 4 (50%)" in text

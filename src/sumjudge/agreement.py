@@ -32,6 +32,7 @@ from typing import Any
 
 from .errors import InputError, MissingDependencyError
 from .figures import number
+from .jsonl import jsonl_records
 
 JUDGE_METRICS = ("score", "alignment", "coverage")
 ROUGE_METRICS = {"rouge-1": "rouge1", "rouge-2": "rouge2", "rouge-l": "rougeLsum"}
@@ -86,17 +87,8 @@ class AgreementReport:
 # Reading
 
 
-def _read_jsonl(path: Path) -> list[dict[str, Any]]:
-    rows = []
-    with path.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{path}:{n}: not valid JSON ({exc.msg})") from None
-    return rows
+def _read_jsonl(path: Path) -> list[Any]:
+    return [value for _, _, value in jsonl_records(path, str(path), label=lambda row, line: f"{path}:{line}")]
 
 
 def load_rows(

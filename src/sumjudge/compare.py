@@ -18,7 +18,6 @@ items whose score moved most, with both runs' reasons.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .errors import InputError
 from .figures import number, p_value
+from .jsonl import jsonl_records
 from .stats import CONFIDENCE, DEFAULT_SEED, PairedComparison, Verdict, paired_comparison, verdict
 
 DEFAULT_ALPHA = 0.05
@@ -113,21 +113,19 @@ def read_result_file(path: str | Path) -> RunItems:
     """A ``sumjudge score --out`` file (one JSON object per line) as one side of a comparison."""
     p = Path(path)
     records: list[dict[str, Any]] = []
+    if not p.is_file():
+        raise ComparisonError(f"cannot read {p}: no such file")
     try:
-        fh = p.open(encoding="utf-8")
+        for number, where, rec in jsonl_records(p, str(p), label=lambda row, line: f"{p}:{line}"):
+            if not isinstance(rec, dict) or "id" not in rec:
+                raise ComparisonError(f"{p}: row {number}{where}: not a result line (a JSON object with an 'id')")
+            records.append(rec)
+    except ComparisonError:
+        raise
+    except InputError as exc:
+        raise ComparisonError(str(exc)) from None
     except OSError as exc:
         raise ComparisonError(f"cannot read {p}: {exc.strerror or exc}") from None
-    with fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ComparisonError(f"{p}:{n}: not valid JSON ({exc.msg})") from None
-            if not isinstance(rec, dict) or "id" not in rec:
-                raise ComparisonError(f"{p}:{n}: not a result line (a JSON object with an 'id')")
-            records.append(rec)
     return RunItems(label=str(p), records=records)
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import codecs
 import csv
 import hashlib
-import json
 import os
 import shutil
 import sys
@@ -27,6 +26,10 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from .errors import InputError
+from .jsonl import ENCODING_HINT as _ENCODING_HINT
+from .jsonl import bom_aware as _bom_aware
+from .jsonl import json_array_records as _json_array_records
+from .jsonl import jsonl_records as _jsonl_records
 
 Format = Literal["jsonl", "json", "csv", "tsv"]
 FORMATS: tuple[str, ...] = ("jsonl", "json", "csv", "tsv")
@@ -38,9 +41,6 @@ _EXTENSIONS: dict[str, Format] = {
     ".csv": "csv",
     ".tsv": "tsv",
 }
-
-_ENCODING_HINT = "pass --encoding (for a spreadsheet's CSV export, often --encoding cp1252)"
-
 
 @dataclass(frozen=True)
 class Fields:
@@ -242,19 +242,6 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
-def _jsonl_records(path: Path, name: str, encoding: str = "utf-8") -> Iterator[tuple[int, str, Any]]:
-    number = 0
-    with path.open("rb") as fh:
-        for line_no, raw in enumerate(fh, start=1):
-            label = f"{name}: row {number + 1}" + (f" (line {line_no})" if line_no != number + 1 else "")
-            line = _decode(raw, encoding if line_no > 1 else _bom_aware(encoding), label)
-            if not line.strip():
-                continue
-            number += 1
-            where = f" (line {line_no})" if line_no != number else ""
-            yield number, where, _loads(line, f"{name}: row {number}{where}")
-
-
 def _csv_records(
     path: Path, name: str, encoding: str = "utf-8", delimiter: str | None = None
 ) -> Iterator[tuple[int, str, Any]]:
@@ -284,120 +271,6 @@ def _csv_records(
             raise InputError(f"{name}: line {reader.line_num}: not valid CSV: {exc}") from None
 
 
-
-_WS = " \t\r\n"
-
-
-def _json_array_records(
-    path: Path, name: str, encoding: str = "utf-8", chunk_size: int = 1 << 16
-) -> Iterator[tuple[int, str, Any]]:
-    """Stream the elements of a top-level JSON array without loading the whole file."""
-    decoder = json.JSONDecoder(object_pairs_hook=_unique_keys)
-    with path.open("r", encoding=_bom_aware(encoding)) as fh:
-        buf = ""
-        pos = 0
-        eof = False
-
-        def fill() -> bool:
-            nonlocal buf, pos, eof
-            if eof:
-                return False
-            chunk = fh.read(chunk_size)
-            if not chunk:
-                eof = True
-                return False
-            buf = buf[pos:] + chunk
-            pos = 0
-            return True
-
-        def skip_ws() -> str:
-            """Skip whitespace and return the next character ('' at the end of the file)."""
-            nonlocal pos
-            while True:
-                while pos < len(buf) and buf[pos] in _WS:
-                    pos += 1
-                if pos < len(buf):
-                    return buf[pos]
-                if not fill():
-                    return ""
-
-        if skip_ws() != "[":
-            raise InputError(f"{name}: not a JSON array (a .json input must be [ {{...}}, ... ])")
-        pos += 1
-        number = 0
-        expect_value = True
-        first = True
-        while True:
-            ch = skip_ws()
-            if ch == "":
-                raise InputError(f"{name}: the JSON array is not closed (file ends after row {number})")
-            if ch == "]" and (first or not expect_value):
-                pos += 1
-                break
-            if not expect_value:
-                if ch != ",":
-                    raise InputError(f"{name}: after row {number}: expected ',' or ']', found {ch!r}")
-                pos += 1
-                expect_value = True
-                continue
-            number += 1
-            if ch not in '{["':
-                # Numbers and literals are not delimited: have enough of them in the buffer.
-                while len(buf) - pos < 512 and fill():
-                    pass
-            while True:
-                try:
-                    record, end = decoder.raw_decode(buf, pos)
-                except RecursionError:
-                    raise InputError(f"{name}: row {number}: {_TOO_DEEP}") from None
-                except _DuplicateKey as exc:
-                    raise InputError(f"{name}: row {number}: {exc}") from None
-                except json.JSONDecodeError as exc:
-                    # Maybe the value is only cut by the chunk boundary: read more and try again.
-                    if fill():
-                        continue
-                    raise InputError(f"{name}: row {number}: not valid JSON: {exc.msg}") from None
-                else:
-                    # A number at the very end of the buffer may continue in the next chunk.
-                    if end == len(buf) and not eof and fill():
-                        continue
-                    break
-            pos = end
-            first = False
-            expect_value = False
-            yield number, "", record
-        if skip_ws() != "":
-            raise InputError(f"{name}: unexpected data after the closing ']' of the JSON array")
-
-
-_TOO_DEEP = "JSON nested too deeply to be a row of a source and a summary"
-
-
-class _DuplicateKey(ValueError):
-    pass
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object whose key occurs twice is refused, not read as 'the last one wins'."""
-    record: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in record:
-            raise _DuplicateKey(f"field {key!r} occurs twice in the object")
-        record[key] = value
-    return record
-
-
-def _loads(text: str, label: str) -> Any:
-    try:
-        return json.loads(text, object_pairs_hook=_unique_keys)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{label}: not valid JSON: {exc.msg} at column {exc.colno}") from None
-    except RecursionError:
-        raise InputError(f"{label}: {_TOO_DEEP}") from None
-    except _DuplicateKey as exc:
-        raise InputError(f"{label}: {exc}") from None
-
-
 def _check_encoding(encoding: str | None) -> str:
     name = encoding or "utf-8"
     try:
@@ -405,21 +278,6 @@ def _check_encoding(encoding: str | None) -> str:
     except LookupError:
         raise InputError(f"unknown encoding {name!r} (for example utf-8, utf-16, cp1252, latin-1)") from None
     return name
-
-
-def _bom_aware(encoding: str) -> str:
-    """UTF-8 input may start with a byte-order mark (Excel writes one): read past it."""
-    return "utf-8-sig" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding
-
-
-def _decode(raw: bytes, encoding: str, label: str) -> str:
-    try:
-        return raw.decode(encoding)
-    except UnicodeDecodeError as exc:
-        raise InputError(
-            f"{label}: not readable as {encoding.replace('-sig', '')}: byte 0x{raw[exc.start]:02x} at "
-            f"column {exc.start + 1}; is it a text file? {_ENCODING_HINT}"
-        ) from None
 
 
 def _first_undecodable(path: Path, encoding: str) -> tuple[int, int]:

@@ -66,6 +66,34 @@ GATE_KINDS: tuple[str, ...] = ("mean", "lower-bound")
 
 
 @dataclass(frozen=True)
+class PassRate:
+    """At least ``rate`` of the items must score ``threshold`` or more (``--pass-rate R --threshold T``)."""
+
+    rate: float
+    threshold: float
+
+    @classmethod
+    def parse(cls, rate: str | float | None, threshold: float | None, scale: float = 1) -> PassRate | None:
+        """``rate`` as ``0.9`` or ``90%``; a threshold alone asks every item to reach it (rate 1)."""
+        if threshold is None:
+            if rate is not None:
+                raise ConfigurationError("--pass-rate needs --threshold: the score an item must reach to pass")
+            return None
+        if isinstance(threshold, bool) or not 0 <= threshold <= scale:
+            raise ConfigurationError(f"--threshold must be in [0, {scale:g}] (the score's scale), got {threshold}")
+        if rate is None:
+            return cls(rate=1.0, threshold=float(threshold))
+        text = str(rate).strip()
+        try:
+            value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+        except ValueError:
+            value = math.nan
+        if not 0 <= value <= 1:
+            raise ConfigurationError(f"--pass-rate takes a share (0.9) or a percentage (90%) of the items, got {rate!r}")
+        return cls(rate=value, threshold=float(threshold))
+
+
+@dataclass(frozen=True)
 class Gates:
     """What a run must meet. ``None`` switches a gate off; errors are always checked."""
 
@@ -77,6 +105,8 @@ class Gates:
     interval (passes only when the run is confidently at or above the bar, not by luck of the items)."""
     min_item_score: float | None = None
     """Every item that scored must score at least this."""
+    pass_rate: PassRate | None = None
+    """A share of the items that must reach a threshold."""
 
     def __post_init__(self) -> None:
         if self.gate not in GATE_KINDS:
@@ -129,15 +159,33 @@ def min_item_gate(stats: RunStats, min_item_score: float | None) -> str | None:
     return f"the lowest item score, {stats.min_score:.3f}, is below --min-item-score {min_item_score}"
 
 
-def check_gates(stats: RunStats, total_items: int, gates: Gates) -> list[str]:
-    """Why the run fails its gates (an empty list: it passes)."""
+def pass_rate_gate(
+    stats: RunStats, total_items: int, allowance: ErrorAllowance, pass_rate: PassRate | None, passing: int | None
+) -> str | None:
+    """``passing`` items reached the threshold. Failed items count as not passing, unless
+    ``--allow-errors`` tolerates some: then the share is of the items that scored."""
+    if pass_rate is None or passing is None:
+        return None
+    judged = stats.count if allowance.allowed(total_items) > 0 else total_items
+    if judged == 0 or passing >= pass_rate.rate * judged - 1e-9:
+        return None
+    return (
+        f"{passing} of {judged} items ({passing / judged:.0%}) scored at least {pass_rate.threshold:g}; "
+        f"--pass-rate asks for {pass_rate.rate:.0%}"
+    )
+
+
+def check_gates(stats: RunStats, total_items: int, gates: Gates, *, passing: int | None = None) -> list[str]:
+    """Why the run fails its gates (an empty list: it passes). ``passing``: the items at or above
+    the pass-rate threshold (``RunStore.count_at_least``), when that gate is on."""
     found = [
         nothing_scored_gate(stats),
         errors_gate(stats, total_items, gates.allow_errors),
         (lower_bound_gate if gates.gate == "lower-bound" else mean_gate)(stats, gates.fail_under),
         min_item_gate(stats, gates.min_item_score),
+        pass_rate_gate(stats, total_items, gates.allow_errors, gates.pass_rate, passing),
     ]
     return [f for f in found if f is not None]
 
 
-__all__ = ["GATE_KINDS", "ErrorAllowance", "GateKind", "Gates", "check_gates"]
+__all__ = ["GATE_KINDS", "ErrorAllowance", "GateKind", "Gates", "PassRate", "check_gates"]

@@ -50,6 +50,13 @@ from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail
 @click.option("--allow-errors", default=None, metavar="N|SHARE",
               help="Failed items tolerated before the run fails (exit 1): a count (3), a share (0.1) or 10%. "
                    "Default: none.")
+@click.option("--pass-rate", default=None, metavar="R",
+              help="Exit 1 unless at least R of the items (0.9 or 90%) score --threshold or more.")
+@click.option("--threshold", type=float, default=None, metavar="T",
+              help="The score an item must reach to pass: for --pass-rate (alone: every item must) and --junit.")
+@click.option("--junit", type=click.Path(dir_okay=False), default=None, metavar="FILE.xml",
+              help="Write JUnit XML: one test case per item; below --threshold a failure with the reason, "
+                   "a failed item an error. $GITHUB_STEP_SUMMARY, when set, gets a Markdown summary.")
 @click.option("--source-field", default="source", show_default=True, help="Field (or CSV column) holding the source text.")
 @click.option("--summary-field", default="summary", show_default=True, help="Field (or CSV column) holding the summary.")
 @click.option("--id-field", default="id", show_default=True, help="Field holding the item id (else the row number).")
@@ -84,6 +91,9 @@ def score(
     gate_kind: str,
     min_item_score: float | None,
     allow_errors: str | None,
+    pass_rate: str | None,
+    threshold: float | None,
+    junit: str | None,
     source_field: str,
     summary_field: str,
     id_field: str,
@@ -104,7 +114,7 @@ def score(
     resumes where it stopped.
     """
     from ..datasets import Dataset, Fields
-    from ..gates import ErrorAllowance, Gates
+    from ..gates import ErrorAllowance, Gates, PassRate
     from ..judges.cache import DEFAULT_CACHE_PATH
     from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, default_model_id
     from ..outputs import check_paths
@@ -115,13 +125,14 @@ def score(
         gates = Gates(
             fail_under=fail_under,
             allow_errors=ErrorAllowance.parse(allow_errors),
+            pass_rate=PassRate.parse(pass_rate, threshold, scale),
             gate=gate_kind,  # type: ignore[arg-type]
             min_item_score=min_item_score,
         )
         cache_file = cache_path or (str(DEFAULT_CACHE_PATH) if use_cache else None)
         check_paths(
             {"the data file": data, "the run store": store_path or str(DEFAULT_STORE_PATH), "the reply cache": cache_file},
-            {"--out": out, "--report": report},
+            {"--out": out, "--report": report, "--junit": junit},
         )
     except SumjudgeError as exc:
         fail(str(exc))
@@ -143,7 +154,7 @@ def score(
                 dataset, info, console,
                 model_id=model_id, options=scorer_options(max_questions, scale, samples, reducer, sample_temperature),
                 concurrency=concurrency,
-                out=out, report=report, gates=gates, store_path=store_path, fresh=fresh, timeout=timeout,
+                out=out, report=report, junit=junit, gates=gates, store_path=store_path, fresh=fresh, timeout=timeout,
                 cache=cache_path or use_cache, quiet=quiet,
             )
         )
@@ -173,6 +184,7 @@ async def _score(
     concurrency: int,
     out: str | None,
     report: str | None,
+    junit: str | None,
     gates: Any,
     store_path: str | None,
     fresh: bool,
@@ -205,6 +217,8 @@ async def _score(
         files += [out_file] if out_file else []
         report_file = AtomicFile(report, option="--report") if report else None
         files += [report_file] if report_file else []
+        junit_file = AtomicFile(junit, option="--junit") if junit else None
+        files += [junit_file] if junit_file else []
     except SumjudgeError as exc:
         for f in files:
             f.discard()
@@ -212,7 +226,8 @@ async def _score(
     try:
         return await _score_into_store(
             dataset, info, console, scorer, meter, model_id=model_id, options=options, scale=scale,
-            concurrency=concurrency, out=out, out_file=out_file, report_file=report_file, gates=gates,
+            concurrency=concurrency, out=out, out_file=out_file, report_file=report_file, junit_file=junit_file,
+            gates=gates,
             store_path=store_path, fresh=fresh, quiet=quiet,
         )
     finally:
@@ -223,7 +238,7 @@ async def _score(
 
 async def _score_into_store(
     dataset: Any, info: Any, console: Any, scorer: Any, meter: Any, *, model_id: str, options: dict[str, Any],
-    scale: float, concurrency: int, out: str | None, out_file: Any, report_file: Any, gates: Any,
+    scale: float, concurrency: int, out: str | None, out_file: Any, report_file: Any, junit_file: Any, gates: Any,
     store_path: str | None, fresh: bool, quiet: bool,
 ) -> int:
     """Open (or resume) the run, score what is left, write the outputs, and judge the gates."""
@@ -298,11 +313,31 @@ async def _score_into_store(
                 )
             if report_file is not None:
                 console.print(f"sumjudge: report written to {report_file.path}", markup=False)
+        passing = store.count_at_least(run.id, gates.pass_rate.threshold) if gates.pass_rate else None
+        failures = check_gates(stats, info.count, gates, passing=passing)
+        _write_ci_outputs(store, run, stats, failures, gates, junit_file, console)
 
-    failures = check_gates(stats, info.count, gates)
     for failure in failures:
         console.print(f"sumjudge: gate failed: {failure}", markup=False)
     return EXIT_BELOW if failures else EXIT_OK
+
+
+def _write_ci_outputs(store: Any, run: Any, stats: Any, failures: list[str], gates: Any, junit_file: Any,
+                      console: Any) -> None:
+    """``--junit``, and the Markdown summary appended to ``$GITHUB_STEP_SUMMARY`` when it is set."""
+    from ..report.junit import write_junit
+    from ..report.markdown import append_step_summary, run_markdown
+
+    threshold = gates.pass_rate.threshold if gates.pass_rate else None
+    items = lambda: store.iter_items(run.id)  # read twice, streamed each time
+    if junit_file is not None:
+        junit_file.fh.close()
+        write_junit(junit_file.tmp, run, items, threshold=threshold, gate_failures=failures)
+        junit_file.commit()
+    try:
+        append_step_summary(run_markdown(run, stats, items, gate_failures=failures, threshold=threshold))
+    except OSError as exc:  # the job summary is a courtesy; it never decides the exit code
+        console.print(f"sumjudge: could not append to $GITHUB_STEP_SUMMARY: {exc}", markup=False)
 
 
 class _SigtermFlag:

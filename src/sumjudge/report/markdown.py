@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from ..figures import number
 from ..store import ItemRecord, RunRecord, RunStats
 
 LOWEST = 10
@@ -32,7 +33,7 @@ def cell(text: object, limit: int = CELL_CHARS) -> str:
 
 
 def _fig(value: float | None) -> str:
-    return "–" if value is None else f"{value:.3f}"
+    return number(value, missing="–")
 
 
 def run_markdown(
@@ -68,8 +69,9 @@ def run_markdown(
 
     low = heapq.nsmallest(lowest, counted(), key=rank)
     verdict = "❌ failed" if gate_failures else "✅ passed"
+    data_name = " ".join(run.data.replace("`", "'").split())  # shown as code: nothing in it is markup
     lines = [
-        f"### sumjudge: {cell(run.data, 120)}: {verdict}",
+        f"### sumjudge: `{data_name}`: {verdict}",
         "",
         f"Judge `{cell(run.model, 80)}`, run `{run.id}`: {total} items, {stats.count} scored, {stats.errors} failed.",
         "",

@@ -11,13 +11,10 @@ one scorer is safe to share across items, tasks and threads.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import sys
-import threading
 import uuid
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from os import PathLike
 from typing import Any
@@ -41,6 +38,7 @@ from ...messages import select_source, select_summary
 from . import prompts
 from .long_source import LongSource
 from .options import SummarizationOptions
+from .questions_cache import QuestionCache
 from .reason import explain
 from .result import (
     SCORER_ID,
@@ -60,80 +58,6 @@ from .verdicts import (
     CoverageVerdict,
     QuestionsOutput,
 )
-
-QUESTION_CACHE_SIZE = 4096
-"""Sources whose questions a scorer remembers; old ones are dropped first, so memory stays flat."""
-
-
-_QuestionsKey = tuple[str, str, int, int, float | None]
-"""(source digest, judge model, max_questions, sample index, sample temperature)."""
-
-
-class _QuestionCache:
-    """Questions per (source, judge model, max_questions, sample), asked once even by concurrent runs.
-
-    Thread-safe: completed answers are shared by every thread; a request in flight is shared by
-    the runs of its own event loop.
-    """
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._done: OrderedDict[_QuestionsKey, list[str]] = OrderedDict()
-        self._inflight: dict[tuple[int, _QuestionsKey], asyncio.Future[list[str]]] = {}
-        self._lock = threading.Lock()
-
-    async def get(self, key: _QuestionsKey, ask: Callable[[], Awaitable[list[str]]]) -> list[str]:
-        """The questions for ``key``: from memory, from the run already asking for them, or asked now.
-
-        A run whose own question call fails or is cancelled never takes another run down with it:
-        when the asker was cancelled (its item failed elsewhere), each waiting run asks for the
-        questions itself; when the call failed, the waiting runs record that same error.
-        """
-        loop = asyncio.get_running_loop()
-        slot = (id(loop), key)
-        while True:
-            with self._lock:
-                if key in self._done:
-                    self._done.move_to_end(key)
-                    return list(self._done[key])
-                pending = self._inflight.get(slot)
-                owner = pending is None
-                if pending is None:
-                    pending = self._inflight[slot] = loop.create_future()
-            if owner:
-                return await self._ask_as_owner(key, slot, pending, ask)
-            try:
-                return list(await asyncio.shield(pending))
-            except _Abandoned:
-                continue  # the asker's item was cancelled: ask for the questions ourselves
-
-    async def _ask_as_owner(
-        self,
-        key: _QuestionsKey,
-        slot: tuple[int, _QuestionsKey],
-        pending: asyncio.Future[list[str]],
-        ask: Callable[[], Awaitable[list[str]]],
-    ) -> list[str]:
-        try:
-            questions = await ask()
-        except BaseException as exc:
-            with self._lock:
-                self._inflight.pop(slot, None)
-            # never cancel the shared future: a waiter would take that for its own interrupt
-            pending.set_exception(_Abandoned() if isinstance(exc, asyncio.CancelledError) else exc)
-            pending.exception()  # retrieved here, so an unawaited future logs nothing
-            raise
-        with self._lock:
-            self._inflight.pop(slot, None)
-            self._done[key] = questions
-            while len(self._done) > self._size:
-                self._done.popitem(last=False)
-        pending.set_result(questions)
-        return list(questions)
-
-
-class _Abandoned(Exception):
-    """Set on a shared question request whose asker was cancelled: waiters ask again themselves."""
 
 
 @dataclass
@@ -165,7 +89,7 @@ class SummarizationScorer:
     def __init__(self, judge: JudgeModel, options: SummarizationOptions) -> None:
         self.judge = judge
         self.options = options
-        self._questions = _QuestionCache(QUESTION_CACHE_SIZE)
+        self._questions = QuestionCache()
         self._long = LongSource(judge, options.max_questions, options.max_claims)
 
     async def run(self, input: Any = None, output: Any = None, *, run_id: str | None = None) -> SummarizationResult:

@@ -1,0 +1,115 @@
+"""The figures of a run, over the items that finished without error: count, mean (with its bootstrap
+interval), median, p10, the lowest score, both axes' means, zero scores, errors, calls and tokens.
+
+Made by :meth:`sumjudge.store.RunStore.stats`; shown by the end table, ``sumjudge runs show`` and the
+HTML report; judged by the gates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class RunStats:
+    """The end-of-run figures: over items that finished without error."""
+
+    count: int
+    errors: int
+    mean: float | None
+    median: float | None
+    p10: float | None
+    mean_alignment: float | None
+    mean_coverage: float | None
+    zero_scores: int
+    tokens: int
+    calls: int
+    min_score: float | None = None
+    """The lowest item score (``--min-item-score``)."""
+    mean_ci: tuple[float, float] | None = None
+    """95% bootstrap interval of ``mean`` (items resampled, seeded); ``None`` under two items."""
+    alignment_ci: tuple[float, float] | None = None
+    coverage_ci: tuple[float, float] | None = None
+    confidence: float = 0.95
+    cached_tokens: int = 0
+    """Prompt tokens the provider served from its prompt cache (part of ``tokens``)."""
+
+    @classmethod
+    def from_sorted_scores(
+        cls,
+        scores: list[float],
+        *,
+        mean_alignment: float | None,
+        mean_coverage: float | None,
+        tokens: int,
+        calls: int,
+        errors: int,
+        alignment: list[float] | None = None,
+        coverage: list[float] | None = None,
+        cached_tokens: int = 0,
+    ) -> RunStats:
+        """``alignment`` and ``coverage`` (per-item values) give those means their intervals."""
+        from .stats import CONFIDENCE, mean_interval
+
+        def ci(values: list[float] | None) -> tuple[float, float] | None:
+            if not values:
+                return None
+            est = mean_interval(values)
+            return None if est.ci_low is None or est.ci_high is None else (est.ci_low, est.ci_high)
+
+        n = len(scores)
+        return cls(
+            count=n,
+            errors=errors,
+            mean=sum(scores) / n if n else None,
+            median=_quantile(scores, 0.5),
+            p10=_quantile(scores, 0.1),
+            mean_alignment=mean_alignment,
+            mean_coverage=mean_coverage,
+            zero_scores=sum(1 for s in scores if s == 0),
+            tokens=tokens,
+            calls=calls,
+            min_score=scores[0] if scores else None,
+            mean_ci=ci(scores),
+            alignment_ci=ci(alignment),
+            coverage_ci=ci(coverage),
+            confidence=CONFIDENCE,
+            cached_tokens=cached_tokens,
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "count": self.count,
+            "errors": self.errors,
+            "mean": self.mean,
+            "mean_ci_low": self.mean_ci[0] if self.mean_ci else None,
+            "mean_ci_high": self.mean_ci[1] if self.mean_ci else None,
+            "median": self.median,
+            "p10": self.p10,
+            "min": self.min_score,
+            "mean_alignment": self.mean_alignment,
+            "mean_alignment_ci_low": self.alignment_ci[0] if self.alignment_ci else None,
+            "mean_alignment_ci_high": self.alignment_ci[1] if self.alignment_ci else None,
+            "mean_coverage": self.mean_coverage,
+            "mean_coverage_ci_low": self.coverage_ci[0] if self.coverage_ci else None,
+            "mean_coverage_ci_high": self.coverage_ci[1] if self.coverage_ci else None,
+            "confidence": self.confidence,
+            "zero_scores": self.zero_scores,
+            "total_tokens": self.tokens,
+            "cached_tokens": self.cached_tokens,
+            "judge_calls": self.calls,
+        }
+
+
+def _quantile(sorted_values: list[float], q: float) -> float | None:
+    """Linear interpolation between closest ranks (numpy's default)."""
+    if not sorted_values:
+        return None
+    pos = (len(sorted_values) - 1) * q
+    lo = int(pos)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
+
+
+__all__ = ["RunStats"]
