@@ -12,7 +12,7 @@ import time
 if "--pure" in sys.argv:
     sys.modules["Stemmer"] = None  # type: ignore[assignment]
 
-from sumjudge.judges.offline.lexical import LexicalJudge  # noqa: E402
+from sumjudge.scorers.summarization.offline.lexical import LexicalJudge  # noqa: E402
 
 BASE = (
     "The town council of Millbrook voted on Tuesday to build a new public library on Elm Street. "

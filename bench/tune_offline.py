@@ -1,6 +1,6 @@
 """Quick tuning loop for the offline judge on SummEval (the judge called directly, no scorer).
 
-python bench/tune_offline.py [key=value ...]   e.g. support_threshold=0.75 fact_split=phrases
+python bench/tune_offline.py [key=value ...]   e.g. support_threshold=0.85 answer_threshold=0.7 min_fact_units=3
 
 Besides the figure over all 100 documents it prints the two halves (documents sorted by id,
 alternating: A = even places, B = odd places), so that a setting chosen on A can be checked on B.
@@ -9,16 +9,21 @@ import json, sys, os, time
 from dataclasses import replace
 import numpy as np
 from scipy.stats import spearmanr, kendalltau, pearsonr
-from sumjudge.judges.offline.lexical import LexicalJudge, LexicalSettings
+from sumjudge.scorers.summarization.offline.lexical import LexicalJudge, LexicalSettings
+from sumjudge.scorers.summarization.offline.questions import FactRanking
 
 D = os.environ.get("SUMJUDGE_DATA_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data"))
 docs = {json.loads(l)["doc_id"]: json.loads(l) for l in open(os.path.join(D, "summeval_docs.jsonl"))}
 rows = [json.loads(l) for l in open(os.path.join(D, "summeval_summaries.jsonl"))]
 kw = {}
+rk = {}
 for a in sys.argv[1:]:
     k, v = a.split("=")
-    t0 = type(getattr(LexicalSettings(), k))
-    kw[k] = (v == "True") if t0 is bool else t0(v)
+    target, default = (rk, FactRanking()) if hasattr(FactRanking(), k) else (kw, LexicalSettings())
+    t0 = type(getattr(default, k))
+    target[k] = (v == "True") if t0 is bool else t0(v)
+if rk:
+    kw["ranking"] = replace(FactRanking(), **rk)
 j = LexicalJudge(replace(LexicalSettings(), **kw))
 t = time.perf_counter()
 al, cv = [], []

@@ -6,9 +6,9 @@ import pytest
 
 from sumjudge.errors import ConfigurationError, JudgeError
 from sumjudge.judges.base import JudgeModel, JudgeRequest, StepInputs
-from sumjudge.judges.offline import create_offline_judge
-from sumjudge.judges.offline.lexical import fact_of_question
-from sumjudge.judges.offline.text import detect_language, split_sentences
+from sumjudge.scorers.summarization.offline import create_offline_judge
+from sumjudge.scorers.summarization.offline.lexical import fact_of_question
+from sumjudge.scorers.summarization.offline.segment import detect_language, split_sentences
 from sumjudge.judges.registry import resolve_judge
 from sumjudge.scorers.summarization.verdicts import (
     ALIGNMENT_STEP,
@@ -113,7 +113,12 @@ async def test_questions_carry_the_fact_and_respect_the_cap(judge: JudgeModel) -
     assert len(qs) == 2
     assert qs[0].startswith("Is it true that") and qs[0].endswith("?")
     assert "Millbrook" in qs[0]  # the lead sentence comes first
-    assert len(await questions(judge, SOURCE)) == 4
+    every = await questions(judge, SOURCE)
+    # a short source: one question per fact, so the second sentence's two predicates ask two
+    assert len(every) == 5
+    assert "Is it true that the building will cost $4.2 million?" in every
+    assert "Is it true that the building is expected to open in September 2026?" in every
+    assert "Is it true that Mayor Helen Ortiz said 95% of residents support the plan?" in every
 
 
 async def test_coverage_is_judged_from_the_question_text_and_the_summary(judge: JudgeModel) -> None:
@@ -165,19 +170,21 @@ def test_language_detection_by_script_and_function_words() -> None:
     assert detect_language("今天天气很好。") == "zh"
 
 
-def test_phrase_facts_ask_one_statement_per_question() -> None:
-    from sumjudge.judges.offline.lexical import LexicalJudge, LexicalSettings
+def test_long_sources_ask_about_whole_sentences_and_short_ones_about_each_fact() -> None:
+    from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
 
-    source = (
-        "The Queen's Guard was left red-faced after he slipped on a manhole cover during the Changing of the Guard "
-        "- and unfortunately for him the entire incident was caught on camera by a tourist."
+    sentence = "The council approved the plan and rejected the budget."
+    judge = LexicalJudge()
+    assert judge.questions(sentence, 10).questions == [
+        "Is it true that the council approved the plan?",
+        "Is it true that the council rejected the budget?",
+    ]
+    # more sentences than questions: each question asks about one whole sentence
+    people = "Anna Boris Clara David Emma Felix Greta Hugo Irene Jonas Karla Lukas".split()
+    things = "boats cars drums farms guitars houses lamps mills pianos radios sheep trucks".split()
+    places = "Oslo Lima Rome Kyiv Doha Bern Riga Baku Lome Suva Male Apia".split()
+    long_source = " ".join(
+        f"{p} bought {t} in {c} and sold them later." for p, t, c in zip(people, things, places)
     )
-    judge = LexicalJudge(LexicalSettings(fact_split="phrases"))
-    qs = judge.questions(source, 10).questions
-    assert len(qs) == 3
-    assert qs[2] == "Is it true that unfortunately for him the entire incident was caught on camera by a tourist?"
-    answered = [v.answered for v in judge.cover(qs, "The whole incident was caught on camera by a tourist.").coverage]
-    assert answered == [False, False, True]
-    # the default keeps a sentence of this length whole: one question that the short summary does not answer
-    whole = LexicalJudge().questions(source, 10).questions
-    assert len(whole) == 1
+    qs = judge.questions(long_source, 10).questions
+    assert len(qs) == 10 and all(" and sold them later?" in q for q in qs)

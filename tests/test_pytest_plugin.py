@@ -72,7 +72,7 @@ def test_a_faithful_summary_passes_and_an_invented_number_fails_quoting_the_clai
     assert "unsupported claims (1 of 3):" in failure
     assert '"The city council approved 950 new homes on Monday."' in failure
     assert "'950' does not occur in the source" in failure
-    assert "unanswered questions (0 of 2): none" in failure
+    assert "unanswered questions (0 of 3): none" in failure
     # the traceback stops at the test's own call, not inside sumjudge
     assert "sumjudge/integrations" not in failure
 

@@ -23,7 +23,7 @@ MODEL_ENV_VAR = "SUMJUDGE_MODEL"
 JudgeFactory = Callable[[ProviderSpec, str, ModelConfig], JudgeModel]
 """``(provider entry, model name, settings) -> judge``."""
 
-OFFLINE_FACTORY = "sumjudge.judges.offline:create_offline_judge"
+OFFLINE_FACTORY = "sumjudge.scorers.summarization.offline:create_offline_judge"
 """``name -> judge`` for ``offline/<name>``. The offline lexical judge answers only the summarization
 scorer's steps and lives with it; named by path, so no module under judges/ imports it."""
 

@@ -20,11 +20,11 @@ from typing import Any
 
 from ...judges.base import JudgeRequest, ModelConfig, StepInputs
 from ...judges.budget import TokenBudget
-from ...judges.offline.lexical import LexicalJudge
 from . import prompts
 from .long_source import LongSource
 from .long_source import prompts as long_prompts
 from .long_source.alignment import pack_claims
+from .offline.lexical import LexicalJudge
 from .verdicts import (
     ALIGNMENT_STEP,
     CLAIMS_STEP,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ...errors import ConfigurationError
-from ..base import JudgeModel
+from ....errors import ConfigurationError
+from ....judges.base import JudgeModel
 
 OFFLINE_JUDGES = ("lexical",)
 

@@ -1,0 +1,127 @@
+"""Polarity: negation cues and antonym pairs, per language.
+
+A statement and the passage it is compared with must agree in polarity. Two signals, both local to
+a *phrase* (a stretch of a sentence between commas, semicolons and clause-opening conjunctions; see
+:mod:`.analysis`):
+
+- **negation**: a negation cue ("not", "never", "n't", "nicht", "kein", "ne ... pas", "no", "않다",
+  "없다", ...) on one side only;
+- **antonyms**: the statement uses one word of a clear antonym pair ("opened" / "closed") where the
+  passage uses the other, and neither side uses both.
+
+The lists are short and hand-written on purpose: they name grammar (cues) and a few unambiguous
+pairs, nothing tuned to a data set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import regex
+
+NEGATION_CUES: dict[str, frozenset[str]] = {
+    "en": frozenset(
+        "not no never none nobody nothing neither nor nowhere without cannot cant dont didnt doesnt "
+        "isnt wasnt werent wont wouldnt couldnt shouldnt hasnt havent hadnt arent".split()
+    ),
+    "de": frozenset(
+        "nicht kein keine keinen keinem keiner keines nie niemals nichts niemand weder ohne".split()
+    ),
+    "fr": frozenset("ne n pas jamais aucun aucune rien nul nulle sans ni guère".split()),
+    "es": frozenset("no nunca jamás ningún ninguna ninguno nada nadie ni sin tampoco".split()),
+    "it": frozenset("non mai nessun nessuno nessuna niente nulla senza né".split()),
+    "pt": frozenset("não nunca jamais nenhum nenhuma nada ninguém sem nem".split()),
+    "nl": frozenset("niet geen nooit niets niemand zonder noch".split()),
+}
+"""Words that negate the phrase they stand in (lower case; apostrophes removed for English)."""
+
+# Korean negates inside the predicate: 않- ("-지 않다"), 없- ("없다": there is no), 아니- / 아닌
+# ("is not"), and the adverbs 안 / 못 standing before the verb ("안 했다", "못 했다", "못했다").
+_KO_NEGATION = regex.compile(r"않|없[다었는고어이음지을]|없$|^아니|^아닌|^안$|^못")
+
+_EN_JOINED_NOT = regex.compile(r"^(?:do|does|did|is|was|are|were|has|have|had|will|would|could|should|must|need)not$")
+_EN_NT_STEMS = frozenset(
+    "didn doesn don isn wasn weren hasn haven hadn couldn wouldn shouldn aren won can ain mustn needn".split()
+)
+# "not only ... but also" adds, it does not negate.
+NOT_NEGATING_NEXT: dict[str, frozenset[str]] = {"en": frozenset({"only", "just", "merely"})}
+
+
+def is_negation(word: str, lang: str, next_word: str = "") -> bool:
+    """True when ``word`` (as written, any case) is a negation cue in ``lang``."""
+    low = word.lower()
+    if lang == "ko":
+        return bool(_KO_NEGATION.search(low))
+    if lang == "en":
+        if low in NEGATION_CUES["en"]:
+            if low == "no":
+                return not next_word[:1].isdigit()  # "No 1", "No. 10": a number, not a negation
+            return not (low == "not" and next_word.lower() in NOT_NEGATING_NEXT["en"])
+        if low.endswith(("n't", "n’t")):
+            return True  # "didn't", tokenized "did n't"
+        if low in _EN_NT_STEMS:
+            return next_word.lower() in {"t", "'t", "’t"}  # "didn ’ t"
+        return low.endswith("not") and bool(_EN_JOINED_NOT.match(low))  # "donot"
+    if lang == "fr" and low.startswith(("n'", "n’")):
+        return True
+    cues = NEGATION_CUES.get(lang)
+    return cues is not None and low in cues
+
+
+ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
+    "en": (
+        ("open", "close"), ("opened", "closed"), ("win", "lose"), ("won", "lost"), ("victory", "defeat"),
+        ("increase", "decrease"), ("increased", "decreased"), ("rise", "fall"), ("rose", "fell"),
+        ("higher", "lower"), ("more", "fewer"), ("larger", "smaller"), ("accept", "reject"),
+        ("accepted", "rejected"), ("approve", "reject"), ("approved", "rejected"), ("buy", "sell"),
+        ("bought", "sold"), ("arrive", "depart"), ("arrived", "left"), ("begin", "end"), ("began", "ended"),
+        ("before", "after"), ("guilty", "innocent"), ("alive", "dead"), ("succeed", "fail"),
+        ("succeeded", "failed"), ("success", "failure"), ("support", "oppose"), ("supported", "opposed"),
+        ("include", "exclude"), ("included", "excluded"), ("allow", "forbid"), ("allowed", "banned"),
+        ("gain", "loss"), ("profit", "loss"), ("maximum", "minimum"), ("first", "last"), ("early", "late"),
+        ("earlier", "later"), ("true", "false"), ("positive", "negative"), ("import", "export"),
+        ("male", "female"), ("public", "private"), ("legal", "illegal"), ("hired", "fired"),
+        ("entered", "exited"), ("acquitted", "convicted"), ("remember", "forget"), ("remembered", "forgot"),
+    ),
+    "de": (
+        ("öffnen", "schließen"), ("eröffnet", "geschlossen"), ("gewinnen", "verlieren"), ("gewann", "verlor"),
+        ("gewonnen", "verloren"), ("sieg", "niederlage"), ("steigen", "sinken"), ("stieg", "sank"),
+        ("erhöht", "gesenkt"), ("mehr", "weniger"), ("höher", "niedriger"), ("größer", "kleiner"),
+        ("kaufen", "verkaufen"), ("kaufte", "verkaufte"), ("zustimmen", "ablehnen"), ("angenommen", "abgelehnt"),
+        ("anfang", "ende"), ("erste", "letzte"), ("früh", "spät"), ("vor", "nach"), ("schuldig", "unschuldig"),
+        ("lebendig", "tot"), ("erfolg", "misserfolg"), ("gewinn", "verlust"), ("erlaubt", "verboten"),
+    ),
+    "fr": (
+        ("ouvert", "fermé"), ("ouvrir", "fermer"), ("gagner", "perdre"), ("gagné", "perdu"),
+        ("victoire", "défaite"), ("augmenter", "diminuer"), ("augmenté", "diminué"), ("hausse", "baisse"),
+        ("plus", "moins"), ("acheter", "vendre"), ("acheté", "vendu"), ("accepté", "refusé"),
+        ("premier", "dernier"), ("avant", "après"), ("coupable", "innocent"), ("vivant", "mort"),
+        ("succès", "échec"), ("autorisé", "interdit"),
+    ),
+    "es": (
+        ("abrir", "cerrar"), ("abrió", "cerró"), ("abierto", "cerrado"), ("ganar", "perder"), ("ganó", "perdió"),
+        ("victoria", "derrota"), ("aumentar", "disminuir"), ("aumentó", "disminuyó"), ("subió", "bajó"),
+        ("más", "menos"), ("comprar", "vender"), ("compró", "vendió"), ("aceptó", "rechazó"),
+        ("aprobó", "rechazó"), ("primero", "último"), ("antes", "después"), ("culpable", "inocente"),
+        ("vivo", "muerto"), ("éxito", "fracaso"), ("permitido", "prohibido"),
+    ),
+    "ko": (
+        ("증가", "감소"), ("상승", "하락"), ("승리", "패배"), ("찬성", "반대"), ("구매", "판매"), ("개통", "폐쇄"),
+        ("개장", "폐장"), ("흑자", "적자"), ("합격", "탈락"), ("유죄", "무죄"), ("시작", "종료"), ("이전", "이후"),
+        ("최대", "최소"), ("확대", "축소"), ("인상", "인하"), ("허용", "금지"), ("성공", "실패"), ("수입", "수출"),
+    ),
+}
+"""Clear antonym pairs, as written; they are compared after the judge's own stemming (Korean:
+as the character bigrams the judge compares)."""
+
+
+def antonym_map(lang: str, unit_of: Callable[[str], str]) -> dict[str, frozenset[str]]:
+    """unit -> the units that contradict it, for ``lang``, with ``unit_of`` turning a listed word
+    into the unit the judge compares (a stem, or the word itself for Korean)."""
+    out: dict[str, set[str]] = {}
+    for a, b in ANTONYMS.get(lang, ()):
+        ua, ub = unit_of(a), unit_of(b)
+        if ua and ub and ua != ub:
+            out.setdefault(ua, set()).add(ub)
+            out.setdefault(ub, set()).add(ua)
+    return {k: frozenset(v) for k, v in out.items()}

@@ -1,0 +1,130 @@
+"""The questions step: the source's most salient facts, one fact per question, phrased naturally
+in the source's language so that the coverage step can read the fact back from the question alone.
+
+Facts are the source's sentences split into statements (:mod:`.clauses`: "The bridge opened in
+1932 and cost 4 million dollars" gives two). They are ranked by position (lead first), centrality
+(how many of their units recur in other sentences) and names and numbers; quoted speech is
+discounted; near-duplicates are skipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import regex
+
+from .analysis import Document, Sentence, TextAnalyzer
+from .clauses import split_clauses, split_statements
+
+# Question phrasings per language: (template, pattern that recovers the fact).
+_PHRASINGS: dict[str, list[tuple[str, regex.Pattern[str]]]] = {
+    "en": [("Is it true that {fact}?", regex.compile(r"^Is it true that (.+)\?$", regex.S))],
+    "ko": [
+        ("{fact}는 것이 사실입니까?", regex.compile(r"^(.+다)는 것이 사실입니까\?$", regex.S)),
+        ('다음 내용이 사실입니까? "{fact}"', regex.compile(r'^다음 내용이 사실입니까\? "(.+)"$', regex.S)),
+    ],
+    "de": [("Stimmt es: „{fact}“?", regex.compile(r"^Stimmt es: „(.+)“\?$", regex.S))],
+    "fr": [("Est-il vrai que « {fact} » ?", regex.compile(r"^Est-il vrai que « (.+) » \?$", regex.S))],
+    "es": [("¿Es cierto que «{fact}»?", regex.compile(r"^¿Es cierto que «(.+)»\?$", regex.S))],
+}
+_FALLBACK = ('Is this stated: "{fact}"?', regex.compile(r'^Is this stated: "(.+)"\?$', regex.S))
+_TITLE = regex.compile(r"^\S+\s+\p{Lu}")
+_FIRST_WORD = regex.compile(r"^\p{Lu}[\p{Ll}\p{M}]*\b")
+
+
+def phrase_question(fact: str, lang: str, names: frozenset[str] = frozenset()) -> str:
+    """A closed question about ``fact``. In English the fact follows "Is it true that", so its first
+    word loses its capital unless it is a name (one of ``names``, lower-cased, or "I")."""
+    fact = fact.strip().rstrip(".!?。！？;,").strip()
+    if lang == "en":
+        m = _FIRST_WORD.match(fact)
+        title = _TITLE.match(fact)  # "Mayor Helen Ortiz": a title before a name
+        if m and m.group().lower() not in names and m.group() != "I" and not title:
+            fact = fact[:1].lower() + fact[1:]
+        return _PHRASINGS["en"][0][0].format(fact=fact)
+    if lang == "ko":
+        if fact.endswith("다"):
+            return _PHRASINGS["ko"][0][0].format(fact=fact)
+        return _PHRASINGS["ko"][1][0].format(fact=fact)
+    if lang in _PHRASINGS:
+        return _PHRASINGS[lang][0][0].format(fact=fact)
+    return _FALLBACK[0].format(fact=fact)
+
+
+def fact_of_question(question: str) -> str:
+    """The fact a question asks about: our own phrasings are undone, other questions kept whole."""
+    q = question.strip()
+    for phrasings in (*_PHRASINGS.values(), [_FALLBACK]):
+        for _, pattern in phrasings:
+            m = pattern.match(q)
+            if m:
+                return m.group(1)
+    return q
+
+
+@dataclass(frozen=True)
+class FactRanking:
+    """How facts are chosen (see docs/offline-judge.md for why each value)."""
+
+    min_fact_units: int = 4
+    """Facts with fewer content units only fill places that longer facts leave free."""
+    max_fact_words: int = 40
+    """When whole sentences are the facts, longer ones are split at their clauses."""
+    position_weight: float = 1.0
+    centrality_weight: float = 5.0
+    entity_weight: float = 0.2
+    redundancy: float = 0.6
+    """A candidate sharing more than this share of its units with a chosen fact is skipped."""
+
+
+def _pieces(text: str, lang: str, per_statement: bool, ranking: FactRanking) -> list[str]:
+    if per_statement:
+        return split_statements(text, lang)
+    if len(text.split()) > ranking.max_fact_words:
+        return split_clauses(text, lang, min_words=6)
+    return [text]
+
+
+def select_facts(doc: Document, analyser: TextAnalyzer, limit: int, ranking: FactRanking) -> list[Sentence]:
+    """The source's most salient facts, most important first.
+
+    When the source has fewer sentences than ``limit`` questions, every statement gets its own
+    question (one fact per question); a longer source has more sentences than questions, and then
+    whole sentences are the facts, so that the questions reach further into it."""
+    per_statement = len(doc.sentences) < limit
+    candidates: list[tuple[int, Sentence]] = []
+    for i, s in enumerate(doc.sentences):
+        pieces = _pieces(s.text, doc.lang, per_statement, ranking)
+        parts = [s] if len(pieces) <= 1 else [analyser.analyse(p, capitalised_elsewhere=doc.caps) for p in pieces]
+        for p in parts:
+            if p.content < 2 or p.text.strip().endswith(("?", "？")):
+                continue
+            candidates.append((i, p))
+    if not candidates:
+        return []
+    df: dict[str, int] = {}
+    for s in doc.sentences:
+        for u in s.units:
+            df[u] = df.get(u, 0) + 1
+    n = max(1, len(doc.sentences))
+    scored: list[tuple[bool, float, int, Sentence]] = []
+    for order, (i, p) in enumerate(candidates):
+        position = 1.0 / (1.0 + i)
+        centrality = sum(df[u] - 1 for u in p.units if u in df) / (p.content * n)
+        entity = min(1.0, (len(p.names) + len(p.numbers)) / 4)
+        quoted = 0.5 if p.text.lstrip()[:1] in "'\"“‘`«„" else 1.0
+        score = quoted * (
+            ranking.position_weight * position
+            + ranking.centrality_weight * centrality
+            + ranking.entity_weight * entity
+        )
+        scored.append((p.content < ranking.min_fact_units, -score, order, p))
+    scored.sort(key=lambda t: t[:3])
+    chosen: list[Sentence] = []
+    for *_, p in scored:
+        if len(chosen) >= limit:
+            break
+        if any(len(p.units & c.units) > ranking.redundancy * p.content for c in chosen):
+            continue
+        chosen.append(p)
+    return chosen

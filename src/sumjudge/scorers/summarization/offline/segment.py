@@ -1,0 +1,77 @@
+"""Where texts break: the language of a text, its sentences, and the clauses of a sentence.
+
+- :func:`detect_language`: the script decides CJK, Hangul and Cyrillic; for Latin script a vote of
+  function words picks among the languages we have lists for.
+- :func:`split_sentences`: ``syntok`` (a rule-based segmenter for European languages that knows
+  abbreviations, initials, ordinals and quotes; pure Python, about 3 ms per 1,000 words), after a
+  pre-split at the unambiguous CJK full stops (``。！？``), and a post-split at a stand-alone
+  `` . `` token, which tokenized corpora use and no abbreviation ever produces.
+
+Clauses within a sentence are :mod:`.clauses`.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from .lexicon import STOPWORDS
+
+_HANGUL = regex.compile(r"\p{Hangul}")
+_HAN = regex.compile(r"\p{Han}")
+_KANA = regex.compile(r"[\p{Hiragana}\p{Katakana}]")
+_CYRILLIC = regex.compile(r"\p{Cyrillic}")
+_LATIN_WORD = regex.compile(r"\p{Latin}+")
+_CJK_STOP = regex.compile(r"(?<=[。！？])")
+_SPACED_STOP = regex.compile(r"(?<=\s[.!?])\s+")
+_WS = regex.compile(r"\s+")
+
+
+def detect_language(text: str) -> str:
+    """A two-letter code for the text's language, or ``"xx"`` when it is none we know."""
+    sample = text[:4000]
+    hangul = len(_HANGUL.findall(sample))
+    han = len(_HAN.findall(sample))
+    kana = len(_KANA.findall(sample))
+    cyr = len(_CYRILLIC.findall(sample))
+    latin = sum(len(m) for m in _LATIN_WORD.findall(sample))
+    script_max = max(hangul, han + kana, cyr, latin)
+    if script_max == 0:
+        return "xx"
+    if hangul == script_max:
+        return "ko"
+    if han + kana == script_max:
+        return "ja" if kana > 0 else "zh"
+    if cyr == script_max:
+        return "ru"
+    words = [w.lower() for w in _LATIN_WORD.findall(sample)]
+    best, best_hits = "en", 0
+    for lang, stops in STOPWORDS.items():
+        hits = sum(1 for w in words if w in stops)
+        if hits > best_hits:
+            best, best_hits = lang, hits
+    return best
+
+
+def split_sentences(text: str) -> list[str]:
+    """The sentences of ``text``, in order, stripped; never empty strings."""
+    from syntok import segmenter  # syntok imports in ~20 ms; keep it off the `import sumjudge` path
+
+    out: list[str] = []
+    for block in _CJK_STOP.split(text):
+        if not block.strip():
+            continue
+        starts = [sentence[0].offset for paragraph in segmenter.process(block) for sentence in paragraph if sentence]
+        # Cut the block itself at the sentence starts: syntok's token values rewrite some words
+        # ("n't" becomes "not"), and a quoted claim must read as the summary wrote it.
+        for a, b in zip(starts, [*starts[1:], len(block)]):
+            raw = block[a:b].strip()
+            if raw:
+                for part in _SPACED_STOP.split(raw):
+                    part = part.strip()
+                    if part:
+                        out.append(part)
+    return out
+
+
+def normalise_space(text: str) -> str:
+    return _WS.sub(" ", text).strip()

@@ -1,0 +1,195 @@
+"""Does a passage support a statement? The checks behind an alignment verdict, each with its reason.
+
+A claim is compared with the window of at most ``window`` consecutive source sentences that holds
+the largest weight of its content units. It is supported when all of these hold:
+
+1. **numbers and names are strict**: every number, proper name and date of the claim occurs in the
+   source;
+2. **enough of it is there**: the units found in the window, plus those *substituted* (a claim
+   word missing from the window whose place, next to the same neighbouring word, the window fills
+   with another word: "designed by Ada Lind" for "architect was Ada Lind"), carry at least
+   ``support_threshold`` of the claim's weight (words weigh by how informative they are, so a
+   common verb that differs costs less than a rare word);
+3. **polarity agrees**: each phrase of the claim and the window phrase that shares most of it agree
+   in negation, and no antonym pair sets them apart (:mod:`.polarity`);
+4. **roles agree**: no two words of the claim swap sides around the word between them ("Jones
+   defeated Smith" for "Smith defeated Jones") unless one side is passive and the other active;
+5. **the words stand together**: most neighbouring pairs of the claim's words that one window
+   sentence holds stand within ``pair_distance`` words of each other there (words picked from all
+   over a sentence make another fact).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .analysis import Phrase, Sentence
+from .segment import normalise_space
+
+_QUOTE = 160
+
+
+def quote(text: str, limit: int = _QUOTE) -> str:
+    text = normalise_space(text)
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+@dataclass(frozen=True)
+class Window:
+    start: int
+    end: int
+    """Exclusive."""
+    sentences: tuple[Sentence, ...]
+    found: frozenset[str]
+
+    @property
+    def where(self) -> str:
+        return f"sentence {self.start + 1}" if self.end - self.start == 1 else f"sentences {self.start + 1}-{self.end}"
+
+    @property
+    def text(self) -> str:
+        return " ".join(s.text for s in self.sentences)
+
+
+def best_window(claim: Sentence, sentences: list[Sentence], size: int) -> Window:
+    """The run of at most ``size`` consecutive sentences holding the most weight of the claim."""
+    overlaps = [claim.units & s.units for s in sentences]
+    best: tuple[int, int, frozenset[str]] = (0, min(1, len(sentences)), frozenset())
+    best_w = -1.0
+    for width in range(1, size + 1):
+        for start in range(0, max(0, len(overlaps) - width + 1)):
+            found = frozenset().union(*overlaps[start : start + width])
+            w = claim.weight_of(found)
+            if w > best_w + 1e-9:
+                best, best_w = (start, start + width, found), w
+    start, end, found = best
+    return Window(start, end, tuple(sentences[start:end]), found)
+
+
+def substitutions(claim: Sentence, window: Window) -> dict[str, str]:
+    """At most one claim unit missing from the window whose slot the window fills with another word:
+    the missing unit stands next to a name or number that, in a window sentence, has a word of its
+    own (one the claim does not use) on the same side ("designed by Ada Lind" / "architect was Ada
+    Lind"). Names and numbers anchor a fact, so the word beside them plays the same part. Numbers
+    and names are never substituted themselves."""
+    seq = claim.sequence
+    out: dict[str, str] = {}
+    for i, u in enumerate(seq):
+        if u in window.found or u.startswith("#") or u in claim.names:
+            continue
+        before = seq[i - 1] if i > 0 else None
+        after = seq[i + 1] if i + 1 < len(seq) else None
+        anchors = set(claim.names) | {u for u in claim.units if u.startswith("#")}
+        before = before if before in anchors else None
+        after = after if after in anchors else None
+        for s in window.sentences:
+            ss = s.sequence
+            for j, x in enumerate(ss):
+                if x in claim.units or x.startswith("#"):
+                    continue
+                if (before is not None and j > 0 and ss[j - 1] == before) or (
+                    after is not None and j + 1 < len(ss) and ss[j + 1] == after
+                ):
+                    return {u: x}
+    return out
+
+
+def _best_phrase(phrase: Phrase, weight_of: Callable[[frozenset[str]], float], others: list[Phrase]) -> Phrase | None:
+    """The phrase among ``others`` sharing most of ``phrase``'s weight, if that is more than half."""
+    best, best_w = None, 0.0
+    for p in others:
+        w = weight_of(phrase.units & p.units)
+        if w > best_w:
+            best, best_w = p, w
+    return best if best is not None and best_w > weight_of(phrase.units) / 2 else None
+
+
+def polarity_conflict(
+    statement: Sentence, passage: list[Sentence], antonyms: dict[str, frozenset[str]], *, who: str, where: str
+) -> str | None:
+    """A reason when ``statement`` and ``passage`` differ in negation or by an antonym pair; ``None``
+    when they agree. ``who`` names the statement's side ("the claim"), ``where`` the passage's.
+
+    Each phrase is compared with the phrase of the other side that shares most of its weight, when
+    that is more than half of it (they speak of the same thing). Negation: one of the two has a
+    cue bearing on a word the other states without any cue. Antonyms: one uses a word and the other
+    its antonym, and neither uses both."""
+    theirs = [p for s in passage for p in s.phrases]
+    for mine in statement.phrases:
+        if not mine.units:
+            continue
+        other = _best_phrase(mine, statement.weight_of, theirs)
+        if other is None:
+            continue
+        if mine.negated and not other.negated and mine.scope & other.units:
+            return f'negation differs: {who} says "{quote(mine.text, 100)}", {where} says "{quote(other.text, 100)}"'
+        for a in mine.units - other.units:
+            for b in antonyms.get(a, ()):
+                if b in other.units and b not in mine.units:
+                    said, there = statement.forms.get(a, a), _form_in(passage, b)
+                    return (
+                        f"{said!r} contradicts {there!r}: {who} says \"{quote(mine.text, 100)}\", "
+                        f"{where} says \"{quote(other.text, 100)}\""
+                    )
+    for s in passage:
+        for other in s.phrases:
+            if not other.negated or not other.units:
+                continue
+            mine = _best_phrase(other, s.weight_of, list(statement.phrases))
+            if mine is not None and not mine.negated and other.scope & mine.units:
+                return f'negation differs: {who} says "{quote(mine.text, 100)}", {where} says "{quote(other.text, 100)}"'
+    return None
+
+
+def _form_in(sentences: list[Sentence] | tuple[Sentence, ...], unit: str) -> str:
+    for s in sentences:
+        if unit in s.forms:
+            return s.forms[unit]
+    return unit
+
+
+def role_swap(claim: Sentence, window: Window, distance: int) -> str | None:
+    """A reason when two names of the claim swap sides around the word between them in a window
+    sentence (both sentences active or both passive)."""
+    for s in window.sentences:
+        flipped = [w for w, r in claim.case_roles.items() if s.case_roles.get(w, r) != r]
+        if len(flipped) >= 2 or (flipped and len(claim.case_roles) == 1):
+            shown = " and ".join(repr(w) for w in flipped[:2])
+            return f'{shown} swap roles (subject and object): the source says "{quote(s.text, 100)}"'
+    seq = claim.sequence
+    for i in range(len(seq) - 2):
+        a, v, b = seq[i : i + 3]
+        if len({a, v, b}) < 3 or a not in claim.names or b not in claim.names:
+            continue
+        for s in window.sentences:
+            pa, pv, pb = s.positions.get(a), s.positions.get(v), s.positions.get(b)
+            if not (pa and pv and pb) or s.passive != claim.passive:
+                continue
+            kept = any(x < y < z and z - x <= distance for x in pa for y in pv for z in pb)
+            swapped = any(z < y < x and x - z <= distance for x in pa for y in pv for z in pb)
+            if swapped and not kept:
+                f = claim.forms
+                return (
+                    f"{f.get(a, a)!r} and {f.get(b, b)!r} swap roles around {f.get(v, v)!r}: "
+                    f'the source says "{quote(s.text, 100)}"'
+                )
+    return None
+
+
+def loose_pairs(claim: Sentence, window: Window, distance: int) -> tuple[list[tuple[str, str]], int]:
+    """Neighbouring claim units that a window sentence holds both of but not within ``distance``
+    of each other, and how many neighbouring pairs some one window sentence holds."""
+    loose: list[tuple[str, str]] = []
+    judged = 0
+    seq = claim.sequence
+    for a, b in zip(seq, seq[1:]):
+        if a == b:
+            continue
+        together = [s for s in window.sentences if a in s.positions and b in s.positions]
+        if not together:
+            continue
+        judged += 1
+        if not any(abs(x - y) <= distance for s in together for x in s.positions[a] for y in s.positions[b]):
+            loose.append((a, b))
+    return loose, judged
