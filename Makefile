@@ -19,7 +19,7 @@ $(VENV)/.demo-installed: pyproject.toml | $(BIN)/python
 	@touch $@
 
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[test,local,anthropic,agreement,wordfreq,pandas,parquet,hf,ray,otel]' 'llama-cpp-python[server]'
+	$(PIP) install -e '.[test,local,anthropic,agreement,wordfreq,prices,tokens,pandas,parquet,hf,ray,otel]' 'llama-cpp-python[server]'
 	@touch $@ $(VENV)/.demo-installed
 
 demo: $(VENV)/.demo-installed

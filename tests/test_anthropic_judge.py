@@ -207,3 +207,18 @@ def test_run_sync_reuses_the_judge_across_event_loops(server: AnthropicServer) -
     first = scorer.run_sync(input=SOURCE, output=SUMMARY)
     second = scorer.run_sync(input=SOURCE + " More.", output=SUMMARY)
     assert first.score == second.score == 1.0
+
+
+async def test_the_source_block_is_marked_for_the_prompt_cache_and_cache_tokens_are_read(
+    server: AnthropicServer,
+) -> None:
+    scorer = create_summarization_scorer(model=_judge(server), options={"max_questions": 2})
+    first = await scorer.run(input=SOURCE, output=SUMMARY)
+    second = await scorer.run(input=SOURCE, output="The council voted 7 to 2.")
+    (a1, a2) = server.message_requests(step="alignment")
+    blocks = a1.body["messages"][0]["content"]
+    assert isinstance(blocks, list) and blocks[0]["cache_control"] == {"type": "ephemeral"}
+    assert SOURCE in blocks[0]["text"] and SUMMARY not in blocks[0]["text"] and SUMMARY in blocks[1]["text"]
+    assert first.usage.cache_write_tokens > 0 and first.usage.cached_tokens == 0
+    assert second.usage.cached_tokens == first.usage.cache_write_tokens > 0
+    assert second.usage.prompt_tokens >= second.usage.cached_tokens  # prompt tokens count the cached ones

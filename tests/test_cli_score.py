@@ -7,6 +7,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -276,3 +277,16 @@ def test_agreement_is_a_command_whose_options_reach_the_protocol(monkeypatch, tm
     assert helped.exit_code == 0 and "--human-field" in helped.stdout
     assert CliRunner().invoke(main, ["agreement", str(data), "--human-field", "nope"]).exit_code == 2
     assert CliRunner().invoke(main, ["agreement", str(data), "--human-field", "rating", "--no-judge"]).exit_code == 2
+
+
+def test_cached_prompt_tokens_in_the_end_table_and_the_report(tmp_path, server) -> None:
+    """16 summaries of one source: the server's prefix cache serves the source after the first call."""
+    source = " ".join(f"Paragraph {i}: the council approved {i * 7} homes on the east bank of the river." for i in range(120))
+    data = write_jsonl(tmp_path / "d.jsonl", [{"id": f"s{i}", "source": source, "summary": f"Summary {i}."} for i in range(16)])
+    report = tmp_path / "r.html"
+    result = score(tmp_path, str(data), "--model", MODEL, "-c", "1", "--report", str(report))
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.output.splitlines() if "cached prompt tokens" in x)
+    cached = int(re.findall(r"[\d,]+", line)[-1].replace(",", ""))
+    assert cached > 0 and cached == server.usage["cached_tokens"]
+    assert f">{cached:,}<" in report.read_text(encoding="utf-8")

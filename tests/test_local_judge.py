@@ -203,3 +203,15 @@ def test_run_sync_works_with_the_local_judge() -> None:
     scorer = create_summarization_scorer(model="local/smollm2", options={"max_questions": 2})
     result = scorer.run_sync(input=SOURCE, output=SUMMARY)
     assert len(result.analyze_step_result.coverage) == len(result.preprocess_step_result.questions)
+
+
+@needs_llama
+def test_budget_uses_the_loaded_context_and_llama_cpps_tokenizer() -> None:
+    from sumjudge.judges.budget import TokenBudget, conservative_tokens
+
+    judge = resolve_judge(ModelConfig(id="local/smollm2", extra={"n_ctx": 2048}))
+    budget = TokenBudget.of(judge)
+    assert budget.context_window == 2048 and budget.counter.exact
+    counted = budget.text_tokens(SOURCE)
+    assert 20 < counted < conservative_tokens(SOURCE)  # the model's own count, below the conservative estimate
+    assert counted == judge.count_tokens(SOURCE)

@@ -205,7 +205,9 @@ async def test_each_call_sees_only_what_it_may() -> None:
     (a,) = j.calls(ALIGNMENT_STEP)
     (b,) = j.calls(QUESTIONS_STEP)
     (c,) = j.calls(COVERAGE_STEP)
-    assert SOURCE in a.messages[-1].content and SUMMARY in a.messages[-1].content
+    a_text = "\n\n".join(m.content for m in a.messages if m.role == "user")
+    assert SOURCE in a_text and SUMMARY in a_text
+    assert a_text.index(SOURCE) < a_text.index(SUMMARY)  # the shared part first, for prompt caches
     assert SOURCE in b.messages[-1].content and b.inputs.summary is None
     assert all(SUMMARY not in m.content for m in b.messages)
     assert c.inputs.source is None and all(SOURCE not in m.content for m in c.messages)
@@ -217,13 +219,24 @@ async def test_untrusted_text_cannot_close_its_fence() -> None:
     j = judge(claims(("a", True)), questions("Q?"), answers(True))
     await scorer_with(j).run(input=SOURCE, output=evil)
     prompt = j.calls(ALIGNMENT_STEP)[0].messages[-1].content
-    system = j.calls(ALIGNMENT_STEP)[0].messages[0].content
-    fence = prompt.split("<<<SOURCE ")[1].split(">>>")[0]
-    assert len(fence) >= 16 and fence in system and fence not in evil
+    fence = prompt.split("<<<SUMMARY ")[1].split(">>>")[0]
+    assert len(fence) == 16 and fence not in evil
     assert prompt.count(f"<<<END SUMMARY {fence}>>>") == 1
     again = judge(claims(("a", True)), questions("Q?"), answers(True))
     await scorer_with(again).run(input=SOURCE, output=evil)
-    assert fence not in again.calls(ALIGNMENT_STEP)[0].messages[-1].content  # a new token per call
+    assert again.calls(ALIGNMENT_STEP)[0].messages == j.calls(ALIGNMENT_STEP)[0].messages  # byte-identical
+
+
+def test_fence_is_keyed_by_a_secret_of_the_process() -> None:
+    import subprocess
+    import sys
+
+    from sumjudge.scorers.summarization.prompts import fence
+
+    code = "from sumjudge.scorers.summarization.prompts import fence; print(fence('same text'))"
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert fence("same text") == fence("same text") and len(other) == 16
+    assert other != fence("same text")  # the author of a text cannot compute its fence
 
 
 async def test_korean_text_goes_through_unchanged() -> None:
@@ -232,7 +245,7 @@ async def test_korean_text_goes_through_unchanged() -> None:
     j = judge(claims(("서울시가 2024년 3월 도서관을 열었다", True)), questions("서울시는 2024년 3월에 도서관을 열었나요?"), answers(True))
     result = await scorer_with(j).run(input=source, output=summary)
     assert j.calls(ALIGNMENT_STEP)[0].inputs.source == source
-    assert source in j.calls(ALIGNMENT_STEP)[0].messages[-1].content
+    assert source in j.calls(ALIGNMENT_STEP)[0].messages[1].content
     assert summary in j.calls(COVERAGE_STEP)[0].messages[-1].content
     assert "서울시는 2024년 3월에 도서관을 열었나요?" in j.calls(COVERAGE_STEP)[0].messages[-1].content
     assert result.preprocess_step_result.questions == ["서울시는 2024년 3월에 도서관을 열었나요?"]

@@ -46,6 +46,7 @@ class Meter:
     failed_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_tokens: int = 0
 
     @property
     def tokens(self) -> int:
@@ -69,6 +70,7 @@ class MeteredJudge(WrappedJudge):
         self.meter.calls += 1
         self.meter.prompt_tokens += reply.usage.prompt_tokens
         self.meter.completion_tokens += reply.usage.completion_tokens
+        self.meter.cached_tokens += reply.usage.cached_tokens
         return reply
 
 

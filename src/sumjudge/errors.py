@@ -67,6 +67,31 @@ class InputError(SumjudgeError, ValueError):
     """The run input or output could not be read (for example a non-string source)."""
 
 
+class ContextOverflowError(SumjudgeError, ValueError):
+    """A request cannot be made to fit the judge's context window; nothing was sent or cut."""
+
+    def __init__(
+        self,
+        what: str,
+        *,
+        needed: int,
+        prompt_tokens: int,
+        reply_tokens: int,
+        context_window: int,
+        model: str,
+        counted_by: str,
+    ) -> None:
+        self.needed = needed
+        self.prompt_tokens = prompt_tokens
+        self.reply_tokens = reply_tokens
+        self.context_window = context_window
+        super().__init__(
+            f"{what} needs {needed} tokens ({prompt_tokens} of prompt + {reply_tokens} reserved for the reply, "
+            f"counted by {counted_by}) but {model} takes {context_window}; raise ModelConfig.context_window if the "
+            "model takes more, or use a judge with a larger context"
+        )
+
+
 class StoreError(SumjudgeError):
     """A run store or reply cache cannot be opened, read or written (the message names the file)."""
 

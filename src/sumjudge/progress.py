@@ -109,6 +109,7 @@ def summary_table(stats: RunStats, *, title: str = "summary") -> Table:
         ("errors", str(stats.errors), ""),
         ("judge calls", f"{stats.calls:,}", ""),
         ("total tokens", f"{stats.tokens:,}", ""),
+        ("cached prompt tokens", f"{stats.cached_tokens:,}", ""),
     ):
         table.add_row(name, value, ci)
     if stats.mean_ci is not None:

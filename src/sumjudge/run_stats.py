@@ -32,6 +32,8 @@ class RunStats:
     alignment_ci: tuple[float, float] | None = None
     coverage_ci: tuple[float, float] | None = None
     confidence: float = 0.95
+    cached_tokens: int = 0
+    """Prompt tokens the provider served from its prompt cache (part of ``tokens``)."""
 
     @classmethod
     def from_sorted_scores(
@@ -45,6 +47,7 @@ class RunStats:
         errors: int,
         alignment: list[float] | None = None,
         coverage: list[float] | None = None,
+        cached_tokens: int = 0,
     ) -> RunStats:
         """``alignment`` and ``coverage`` (per-item values) give those means their intervals."""
         from .stats import CONFIDENCE, mean_interval
@@ -72,6 +75,7 @@ class RunStats:
             alignment_ci=ci(alignment),
             coverage_ci=ci(coverage),
             confidence=CONFIDENCE,
+            cached_tokens=cached_tokens,
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -93,6 +97,7 @@ class RunStats:
             "confidence": self.confidence,
             "zero_scores": self.zero_scores,
             "total_tokens": self.tokens,
+            "cached_tokens": self.cached_tokens,
             "judge_calls": self.calls,
         }
 

@@ -392,7 +392,8 @@ class RunStore:
         scores = [r[0] for r in rows]
         agg = self._db.execute(
             "SELECT AVG(alignment_score), AVG(coverage_score), SUM(tokens), SUM(calls),"
-            " SUM(status = 'error') FROM items WHERE run_id = ?",
+            " SUM(status = 'error'), SUM(COALESCE(json_extract(record, '$.usage.cached_tokens'), 0))"
+            " FROM items WHERE run_id = ?",
             (run_id,),
         ).fetchone()
         return RunStats.from_sorted_scores(
@@ -404,4 +405,5 @@ class RunStore:
             errors=agg[4] or 0,
             alignment=[r[1] for r in rows if r[1] is not None],
             coverage=[r[2] for r in rows if r[2] is not None],
+            cached_tokens=agg[5] or 0,
         )

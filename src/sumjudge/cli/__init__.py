@@ -5,6 +5,7 @@
 - :mod:`.runs`: ``sumjudge runs list|show|export``;
 - :mod:`.agreement`: ``sumjudge agreement``;
 - :mod:`.compare`: ``sumjudge compare A B``;
+- :mod:`.estimate`: ``sumjudge estimate`` (calls, tokens and price before spending);
 - :mod:`.common`: exit codes, consoles, the run-store option.
 
 A new command is a new module here with a ``click.command`` (or group), added to :func:`main` below.
@@ -18,6 +19,7 @@ import click
 from .agreement import agreement
 from .check import check
 from .compare import compare
+from .estimate import estimate
 from .runs import runs
 from .score import score
 
@@ -33,5 +35,6 @@ main.add_command(check)
 main.add_command(runs)
 main.add_command(agreement)
 main.add_command(compare)
+main.add_command(estimate)
 
 __all__ = ["main"]

@@ -41,21 +41,33 @@ def import_anthropic() -> Any:
         raise MissingDependencyError(what, INSTALL_LINE) from exc
 
 
-def split_system(messages: list[ChatMessage]) -> tuple[str | None, list[dict[str, str]]]:
+def split_system(messages: list[ChatMessage]) -> tuple[str | None, list[dict[str, Any]]]:
     """System text apart; the other turns with consecutive same-role turns merged.
 
     The Messages API takes the system prompt as a parameter and wants turns that start with
-    ``user`` and alternate.
+    ``user`` and alternate. A turn that holds a message marked ``cache`` (the instructions and
+    source that many calls share) is sent as text blocks, the marked one with
+    ``cache_control: ephemeral``, so Anthropic caches the prompt up to there.
     """
     system = "\n\n".join(m.content for m in messages if m.role == "system") or None
-    turns: list[dict[str, str]] = []
+    turns: list[dict[str, Any]] = []
+    blocks: list[list[ChatMessage]] = []
     for m in messages:
         if m.role == "system":
             continue
         if turns and turns[-1]["role"] == m.role:
-            turns[-1]["content"] += "\n\n" + m.content
+            blocks[-1].append(m)
         else:
-            turns.append({"role": m.role, "content": m.content})
+            turns.append({"role": m.role})
+            blocks.append([m])
+    for turn, parts in zip(turns, blocks):
+        if any(p.cache for p in parts):
+            turn["content"] = [
+                {"type": "text", "text": p.content, **({"cache_control": {"type": "ephemeral"}} if p.cache else {})}
+                for p in parts
+            ]
+        else:
+            turn["content"] = "\n\n".join(p.content for p in parts)
     if not turns or turns[0]["role"] != "user":
         turns.insert(0, {"role": "user", "content": "Go."})
     return system, turns
@@ -155,6 +167,8 @@ class AnthropicJudge(HTTPJudge):
                 + int(getattr(usage, "cache_creation_input_tokens", 0) or 0),
                 completion_tokens=int(getattr(usage, "output_tokens", 0) or 0),
                 calls=1,
+                cached_tokens=int(getattr(usage, "cache_read_input_tokens", 0) or 0),
+                cache_write_tokens=int(getattr(usage, "cache_creation_input_tokens", 0) or 0),
             ),
             refusal=None if stop != "refusal" else "the model stopped with stop_reason='refusal'",
         )

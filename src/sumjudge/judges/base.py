@@ -25,14 +25,35 @@ class ChatMessage(BaseModel):
 
     role: Role
     content: str
+    cache: bool = False
+    """The prompt up to and including this message is shared by many calls (instructions and source):
+    providers that cache prompt prefixes on request (Anthropic) are asked to cache it here."""
+
+
+def merge_turns(messages: list[ChatMessage]) -> list[ChatMessage]:
+    """Consecutive messages of one role joined by a blank line, as one message (for chat APIs and
+    templates that expect turns to alternate); the ``cache`` mark of the last part is kept."""
+    out: list[ChatMessage] = []
+    for m in messages:
+        if out and out[-1].role == m.role:
+            out[-1] = ChatMessage(role=m.role, content=out[-1].content + "\n\n" + m.content, cache=m.cache)
+        else:
+            out.append(m)
+    return out
 
 
 class Usage(BaseModel):
     """Token usage of one or more judge calls."""
 
     prompt_tokens: int = 0
+    """Every prompt token, including those a provider served from its prompt cache."""
     completion_tokens: int = 0
     calls: int = 0
+    cached_tokens: int = 0
+    """Prompt tokens read from the provider's prompt cache (OpenAI ``cached_tokens``, Anthropic
+    ``cache_read_input_tokens``): billed at a discount, and part of ``prompt_tokens``."""
+    cache_write_tokens: int = 0
+    """Prompt tokens written to the provider's prompt cache (Anthropic ``cache_creation_input_tokens``)."""
 
     @property
     def total_tokens(self) -> int:
@@ -43,6 +64,8 @@ class Usage(BaseModel):
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
             calls=self.calls + other.calls,
+            cached_tokens=self.cached_tokens + other.cached_tokens,
+            cache_write_tokens=self.cache_write_tokens + other.cache_write_tokens,
         )
 
 
@@ -60,6 +83,8 @@ class StepInputs(BaseModel):
     summary: str | None = None
     questions: list[str] | None = None
     max_questions: int | None = None
+    claims: list[str] | None = None
+    """Claims to judge as given (a long source's alignment checks claims against retrieved passages)."""
 
 
 @dataclass(frozen=True)
@@ -177,6 +202,11 @@ class ModelConfig(BaseModel):
     max_retry_time: float = Field(default=120.0, gt=0, description="seconds spent retrying one call, at most")
     max_reasks: int = Field(default=2, ge=0, description="re-asks on invalid or truncated output")
     max_output_tokens: int | None = None
+    context_window: int | None = Field(
+        default=None,
+        ge=512,
+        description="tokens per call, prompt and reply together; None: the model's known window or a default",
+    )
     max_concurrency: int | None = Field(
         default=None, ge=1, description="requests in flight at most; lowered on 429 and raised again slowly"
     )

@@ -5,9 +5,9 @@ provider. Replies are kept in SQLite, keyed by the judge's model id, the step, t
 output schema, the reply bounds and the judge's settings: its public ``config`` (a :class:`ModelConfig`) minus
 :data:`SETTINGS_NOT_IN_KEY`, the fields that cannot change an answer (key, endpoint, timeouts,
 retries, concurrency, headers). A setting added to ``ModelConfig`` later is in the key by default.
-The random fence token that the prompts put around untrusted text
-changes on every call; it is masked in the key (it is declared in the system message and never
-occurs in the texts it fences), so the same texts give the same key.
+The fence token that the prompts put around untrusted text (``<<<NAME token>>>``) is keyed by a
+secret that changes with every process; it is masked in the key, so the same texts give the same
+key in a later run.
 
 A hit returns the stored output with zero usage (it cost nothing); :attr:`CachedJudge.hits` and
 :attr:`CachedJudge.misses` count both.
@@ -33,8 +33,8 @@ from .base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT, Re
 
 DEFAULT_CACHE_PATH = Path(".sumjudge") / "cache.db"
 
-# The prompts' fence: a random hex token named in the system message (see scorers/.../prompts.py).
-_FENCE = re.compile(r"\b[0-9a-f]{16,64}\b")
+# The prompts' fence: a hex token inside the markers around each text (see scorers/.../prompts.py).
+_FENCE = re.compile(r"<<<(?:END )?[A-Z][A-Z ]*? ([0-9a-f]{16,64})(?: [^<>\n]*)?>>>")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS replies (
@@ -80,8 +80,7 @@ def request_key(model_id: str, request: JudgeRequest[Any], settings: dict[str, A
     """The cache key of one request (sha256 hex)."""
     fences: set[str] = set()
     for m in request.messages:
-        if m.role == "system":
-            fences.update(_FENCE.findall(m.content))
+        fences.update(_FENCE.findall(m.content))
     messages = []
     for m in request.messages:
         content = m.content

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigurationError, JudgeRequestError, MissingDependencyError
-from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage
+from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage, merge_turns
 from .providers import ProviderSpec
 from .schema_bounds import JSONSchema, SchemaBounds, bound_schema, max_reply_tokens
 from .structured import Completion, generate_structured, strict_json_schema
@@ -189,7 +189,7 @@ _MODELS = _ModelCache()
 
 
 def _messages_payload(messages: list[ChatMessage]) -> list[dict[str, str]]:
-    return [{"role": m.role, "content": m.content} for m in messages]
+    return [{"role": m.role, "content": m.content} for m in merge_turns(messages)]
 
 
 def _prompt_tokens(llama: Any, messages: list[ChatMessage]) -> int:
@@ -246,6 +246,17 @@ class LocalJudge:
     @property
     def model_path(self) -> Path:
         return self._path
+
+    @property
+    def context_window(self) -> int:
+        """The context the model is loaded with (``ModelConfig.extra['n_ctx']``), prompt and reply."""
+        return self._settings.n_ctx
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens of ``text`` by the model's own tokenizer (loads the model on first use)."""
+        model = _MODELS.get(self._path, self._settings)
+        with model.lock:
+            return len(model.llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     async def generate(self, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
         model = await asyncio.to_thread(_MODELS.get, self._path, self._settings)

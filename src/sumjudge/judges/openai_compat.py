@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ConfigurationError, MissingDependencyError
-from .base import ChatMessage, JudgeRequest, Usage
+from .base import ChatMessage, JudgeRequest, Usage, merge_turns
 from .http import ErrorRule, HTTPJudge
 from .providers import resolve_api_key, resolve_base_url
 from .retry import Classification, Permanent, Transient, classify_status
@@ -126,7 +126,7 @@ class OpenAICompatJudge(HTTPJudge):
             messages = with_schema_in_prompt(messages, prepared.schema)
         body: dict[str, Any] = {
             "model": self._name,
-            "messages": [{"role": m.role, "content": m.content} for m in messages],
+            "messages": [{"role": m.role, "content": m.content} for m in merge_turns(messages)],
             "temperature": prepared.temperature,
         }
         if form == "json_schema":
@@ -149,10 +149,12 @@ class OpenAICompatJudge(HTTPJudge):
 
     def parse_reply(self, response: Any, prepared: _Prepared) -> Completion:
         usage = getattr(response, "usage", None)
+        details = getattr(usage, "prompt_tokens_details", None)
         counted = Usage(
             prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
             completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
             calls=1,
+            cached_tokens=int(getattr(details, "cached_tokens", 0) or 0),
         )
         choices = getattr(response, "choices", None) or []
         if not choices:

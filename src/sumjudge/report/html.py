@@ -107,6 +107,7 @@ def _figures(stats: RunStats, total: int) -> str:
         ("errors", str(stats.errors)),
         ("judge calls", f"{stats.calls:,}"),
         ("tokens", f"{stats.tokens:,}"),
+        ("cached prompt tokens", f"{stats.cached_tokens:,}"),
     ]
     return "".join(
         f'<div class="figure"><div class="label">{_e(k)}</div><div class="value" data-figure="{_e(k)}">{_e(v)}</div></div>'

@@ -8,7 +8,10 @@ and statuses: 429 with ``Retry-After``, 529 ``overloaded_error``, 500 ``api_erro
 dict reply becomes the tool's input as it is (so a malformed input can be sent), a scripted
 string a plain ``text`` block (a model that ignored the tool), ``Fault.truncated()`` a cut-off
 tool input with ``stop_reason: "max_tokens"``. With ``api_key`` set, requests that carry that
-key neither as ``x-api-key`` nor as ``Authorization: Bearer`` (newer SDKs send the latter) get 401::
+key neither as ``x-api-key`` nor as ``Authorization: Bearer`` (newer SDKs send the latter) get 401.
+Prompt caching as Anthropic bills it: the prompt up to a block marked ``cache_control`` is written to
+the cache the first time (``cache_creation_input_tokens``) and read from it after
+(``cache_read_input_tokens``); ``input_tokens`` is the rest::
 
     with AnthropicServer(api_key="test") as server:
         ModelConfig(id="anthropic/claude-test", base_url=server.url, api_key="test")
@@ -49,6 +52,19 @@ class AnthropicFault(Fault):
     def text_only(text: str = "I think the summary is fine.") -> Reply:
         """A reply with a text block and no tool call."""
         return Reply(content=text)
+
+
+def _cached_prefix(body: dict[str, Any]) -> str:
+    """The prompt up to the last block marked ``cache_control`` (tools, system, messages), or ``""``."""
+    parts = [json.dumps(body.get("tools") or [], sort_keys=True), str(body.get("system") or "")]
+    marked = ""
+    for message in body.get("messages") or []:
+        content = message.get("content") if isinstance(message, dict) else None
+        for block in content if isinstance(content, list) else [{"text": content}]:
+            parts.append(str(block.get("text", "")) if isinstance(block, dict) else "")
+            if isinstance(block, dict) and block.get("cache_control"):
+                marked = "\n".join(parts)
+    return marked
 
 
 def _tool_schema(body: dict[str, Any]) -> tuple[str | None, dict[str, Any] | None]:
@@ -109,6 +125,10 @@ class AnthropicServer(JudgeServer):
     ``url`` is what ``ANTHROPIC_BASE_URL`` (or ``ModelConfig.base_url``) takes: the SDK adds
     ``/v1/messages`` itself.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._cache_prefixes: set[str] = set()
 
     def message_requests(self, step: str | None = None) -> list[RecordedRequest]:
         """The ``/v1/messages`` requests received (original bodies), optionally for one step."""
@@ -178,6 +198,15 @@ class AnthropicServer(JudgeServer):
     ) -> tuple[int, dict[str, str], bytes, float]:
         input_tokens = count_tokens(chat.prompt + json.dumps(chat.response_format or {}, ensure_ascii=False))
         output_tokens = count_tokens(out_text)
+        prefix = _cached_prefix(json.loads(chat.raw or b"{}"))  # the Messages body, before conversion
+        cache = {"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+        if prefix:
+            with self._lock:
+                seen = prefix in self._cache_prefixes
+                kind = "cache_read_input_tokens" if seen else "cache_creation_input_tokens"
+                self._cache_prefixes.add(prefix)
+            cache[kind] = min(input_tokens, count_tokens(prefix))
+            input_tokens -= cache[kind]
         with self._lock:
             self.chat_calls += 1
             n = self.chat_calls
@@ -191,7 +220,7 @@ class AnthropicServer(JudgeServer):
             "content": blocks,
             "stop_reason": stop,
             "stop_sequence": None,
-            "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens},
+            "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens, **cache},
         }
         delay += self.latency + self.token_delay * output_tokens
         return 200, headers, json.dumps(payload, ensure_ascii=False).encode("utf-8"), delay

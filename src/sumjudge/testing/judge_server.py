@@ -25,7 +25,6 @@ or ``python -m sumjudge.testing.judge_server --port 8765`` for manual use.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import threading
@@ -36,6 +35,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from .brains import Brain, NoisyBrain, SchemaBrain, SummarizationBrain
+from .context import ContextWindow, prompt_bytes
 from .faults import LLAMA_CPP_REFUSAL, Fault, Reply
 from .recorded import RecordedRequest, content_text, count_tokens, find_schema, step_of, structured_form
 
@@ -45,7 +45,7 @@ class JudgeServer:
 
     ``latency`` seconds per request plus ``token_delay`` seconds per completion token
     simulate a model's speed. ``api_key`` set: requests without ``Authorization: Bearer
-    <key>`` (or Azure's ``api-key: <key>``) get 401. ``models`` set: other models get 404.
+    <key>`` (or Azure's ``api-key: <key>``) get 401. ``models`` set: other models get 404. ``context_limit``: see :mod:`.context`.
     """
 
     def __init__(
@@ -62,7 +62,9 @@ class JudgeServer:
         api_key: str | None = None,
         models: Iterable[str] | None = None,
         record: bool = True,
+        context_limit: int | None = None,
     ) -> None:
+        self.context = ContextWindow(context_limit)
         self.brain: Brain = brain if brain is not None else SummarizationBrain()
         self.latency = latency
         self.token_delay = token_delay
@@ -83,7 +85,7 @@ class JudgeServer:
         self.rate_limited = 0
         """429 answers sent because of ``max_in_flight``."""
         self.chat_calls = 0
-        self.usage = {"prompt_tokens": 0, "completion_tokens": 0}
+        self.usage = {"prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0}
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -156,7 +158,8 @@ class JudgeServer:
             self.chat_calls = 0
             self.rate_limited = 0
             self.peak_in_flight = 0
-            self.usage = {"prompt_tokens": 0, "completion_tokens": 0}
+            self.usage = {"prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0}
+        self.context.reset()
 
     # -- answering ---------------------------------------------------------------------------
 
@@ -201,6 +204,8 @@ class JudgeServer:
                 self.rate_limited += 1
             return 429, {"Retry-After": str(self.retry_after)}, _error("Rate limit reached", "rate_limit_error"), 0.0
 
+        if (overflow := self.context.refuse(body, request.prompt)) is not None:
+            return 400, {}, _json(overflow), 0.0
         reply = self._next_reply(request) or Reply()
         brain_answer: Any = None
         if reply.content is None and not reply.drop and reply.status < 400:
@@ -224,14 +229,15 @@ class JudgeServer:
     def _completion(
         self, request: RecordedRequest, text: str, finish: str, headers: dict[str, str], delay: float
     ) -> tuple[int, dict[str, str], bytes, float]:
-        rf = request.response_format
-        prompt_tokens = count_tokens(request.prompt + (json.dumps(rf, ensure_ascii=False) if rf else ""))
-        completion_tokens = count_tokens(text)
+        prompt = prompt_bytes(request.body, request.prompt)
+        prompt_tokens, completion_tokens = count_tokens(prompt.decode("utf-8")), count_tokens(text)
+        cached = self.context.cache.serve(prompt)
         with self._lock:
             self.chat_calls += 1
             n = self.chat_calls
             self.usage["prompt_tokens"] += prompt_tokens
             self.usage["completion_tokens"] += completion_tokens
+            self.usage["cached_tokens"] += cached
         payload = {
             "id": f"chatcmpl-{n}",
             "object": "chat.completion",
@@ -249,6 +255,7 @@ class JudgeServer:
                 "prompt_tokens": prompt_tokens,
                 "completion_tokens": completion_tokens,
                 "total_tokens": prompt_tokens + completion_tokens,
+                "prompt_tokens_details": {"cached_tokens": cached},
             },
         }
         delay += self.latency + self.token_delay * completion_tokens
@@ -336,44 +343,10 @@ def _make_handler(server: JudgeServer) -> type[BaseHTTPRequestHandler]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="A simulated Chat Completions judge on 127.0.0.1.")
-    parser.add_argument("--port", type=int, default=8765)
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--brain", choices=["summarization", "schema"], default="summarization")
-    parser.add_argument("--latency", type=float, default=0.0, help="seconds per request")
-    parser.add_argument("--token-delay", type=float, default=0.0, help="seconds per completion token")
-    parser.add_argument("--max-in-flight", type=int, default=None, help="answer 429 beyond this many requests")
-    parser.add_argument("--retry-after", default="1", help="Retry-After sent with those 429s")
-    parser.add_argument("--refuse-json-schema", action="store_true", help="refuse json_schema like llama-cpp-python")
-    parser.add_argument("--flip", type=float, default=0.0, metavar="P",
-                        help="noisy mode: flip each verdict with probability P (a sampled judge's noise)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the noisy mode's flips")
-    args = parser.parse_args(argv)
-    if not 0 <= args.flip <= 1:
-        parser.error(f"--flip must lie in [0, 1], got {args.flip}")
-    brain: Brain = SummarizationBrain() if args.brain == "summarization" else SchemaBrain()
-    if args.flip > 0:
-        brain = NoisyBrain(brain, flip=args.flip, seed=args.seed)
-    server = JudgeServer(
-        brain,
-        port=args.port,
-        host=args.host,
-        latency=args.latency,
-        token_delay=args.token_delay,
-        max_in_flight=args.max_in_flight,
-        retry_after=args.retry_after,
-        refuse={"json_schema": 500} if args.refuse_json_schema else None,
-        record=False,
-    )
-    server.start()
-    print(f"judge server listening on {server.base_url} (Ctrl-C to stop)", flush=True)
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.stop()
+    """The command line (:mod:`.serve`)."""
+    from .serve import serve
+
+    serve(JudgeServer, argv)
 
 
 if __name__ == "__main__":

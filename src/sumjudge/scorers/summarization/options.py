@@ -23,6 +23,9 @@ class SummarizationOptions:
     """Upper bound on coverage questions; at least 1."""
     scale: float = 1
     """Multiplies the final score; must be > 0."""
+    max_claims: int = 100
+    """Upper bound on the summary's claims judged; at least 1. A summary with more is judged on its
+    first ``max_claims`` claims, and the reason says so."""
     samples: int = 1
     """Independent evaluations per summary (at least 1). Above 1, ``score`` is the ``reducer`` of
     the sample scores and the result keeps every sample (see :mod:`.samples`); 1 is one evaluation,
@@ -37,6 +40,9 @@ class SummarizationOptions:
         mq = self.max_questions
         if isinstance(mq, bool) or not isinstance(mq, int) or mq < 1:
             raise ConfigurationError(f"max_questions must be an integer >= 1, got {mq!r}")
+        mc = self.max_claims
+        if isinstance(mc, bool) or not isinstance(mc, int) or mc < 1:
+            raise ConfigurationError(f"max_claims must be an integer >= 1, got {mc!r}")
         sc = self.scale
         if isinstance(sc, bool) or not isinstance(sc, (int, float)) or not sc > 0 or sc == float("inf"):
             raise ConfigurationError(f"scale must be a number > 0, got {sc!r}")
@@ -64,6 +70,7 @@ class SummarizationOptions:
         aliases = {
             "sourceExtractor": "source_extractor",
             "maxQuestions": "max_questions",
+            "maxClaims": "max_claims",
             "sampleTemperature": "sample_temperature",
         }
         known = {f.name for f in fields(cls)}

@@ -37,6 +37,7 @@ from ...judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, re
 from ...messages import select_source, select_summary
 from ...tracing import evaluation_span, traced
 from . import prompts
+from .long_source import LongSource
 from .options import SummarizationOptions
 from .questions_cache import QuestionCache
 from .reason import explain
@@ -74,6 +75,8 @@ class Evaluation:
     usage: Usage = field(default_factory=Usage)
     sample: int = 0
     temperature: float | None = None
+    claims_found: int = 0
+    """Claims the judge found in the summary; more than were judged when ``max_claims`` cut them."""
 
 
 class SummarizationScorer:
@@ -89,6 +92,7 @@ class SummarizationScorer:
         self._traced_judge = traced(judge)  # one span per judge call while OpenTelemetry is in use
         self.options = options
         self._questions = QuestionCache()
+        self._long = LongSource(judge, options.max_questions, options.max_claims)
 
     async def run(self, input: Any = None, output: Any = None, *, run_id: str | None = None) -> SummarizationResult:
         """Score one summary (``output``) against its source (from ``input`` or the options).
@@ -144,7 +148,7 @@ class SummarizationScorer:
             run_id=ev.run_id,
             model=self.judge.model_id,
             score=score,
-            reason=explain(ev.source, ev.summary, pre, ana, score),
+            reason=explain(ev.source, ev.summary, pre, ana, score) + _cut_note(ev, pre, self.options.max_claims),
             scale=self.options.scale,
             preprocess_step_result=pre,
             analyze_step_result=ana,
@@ -167,8 +171,14 @@ class SummarizationScorer:
             # this floor a grammar-bound weak model takes the shortest way out, [].
             bounds=ReplyBounds(min_items=1),
         )
+        if not self._long.alignment_fits(request, ev.summary):  # longer than the judge's context
+            judged = await self._long.align(lambda r: self._ask(ev, r), ev.source, ev.summary)
+            ev.claims_found = judged.claims_found
+            return judged.verdicts
         reply = await self._ask(ev, request)
-        return [v for v in reply.output.alignment if v.claim.strip()]
+        verdicts = [v for v in reply.output.alignment if v.claim.strip()]
+        ev.claims_found = len(verdicts)
+        return verdicts[: self.options.max_claims]
 
     # -- B then C: the source's questions (cached), then which of them the summary answers
 
@@ -189,6 +199,8 @@ class SummarizationScorer:
                 inputs=StepInputs(source=ev.source, max_questions=max_q),
                 bounds=ReplyBounds(min_items=1, max_items=max_q),
             )
+            if not self._long.questions_fit(request):  # drawn per part of a long source
+                return await self._long.questions(lambda r: self._ask(ev, r), ev.source)
             reply = await self._ask(ev, request)
             kept: list[str] = []
             for q in reply.output.questions:
@@ -209,6 +221,7 @@ class SummarizationScorer:
             inputs=StepInputs(summary=ev.summary, questions=questions),
             bounds=ReplyBounds.exactly(len(questions)),  # one verdict per question
         )
+        self._long.check_coverage(request)  # never sent over the judge's context: fails naming the sizes
         reply = await self._ask(ev, request)
         verdicts = reply.output.coverage
         if len(verdicts) != len(questions):  # ask once more, then match by position
@@ -231,6 +244,12 @@ class SummarizationScorer:
         reply = await self._traced_judge.generate(request)  # the judge itself without OpenTelemetry
         ev.usage = ev.usage + reply.usage
         return reply
+
+
+def _cut_note(ev: Evaluation, pre: SummarizationPreprocess, max_claims: int) -> str:
+    if ev.claims_found <= len(pre.alignment):
+        return ""
+    return f" Judged on the first {len(pre.alignment)} of the summary's {ev.claims_found} claims (max_claims={max_claims})."
 
 
 def _match_by_position(questions: list[str], verdicts: list[CoverageVerdict]) -> list[CoverageVerdict]:

@@ -6,9 +6,14 @@ the result. Step names are constants so judges that read no prompt can dispatch 
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic.json_schema import SkipJsonSchema
 
 ALIGNMENT_STEP = "alignment"
+CLAIMS_STEP = "claims"
+"""A long source only: the summary's claims, listed from the summary alone."""
 QUESTIONS_STEP = "questions"
 COVERAGE_STEP = "coverage"
 
@@ -18,10 +23,29 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class EvidenceSpan(BaseModel):
+    """A passage of the source a claim was judged against: ``source[start:end]``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    start: int
+    end: int
+
+
 class AlignmentVerdict(_Strict):
     claim: str = Field(description="one atomic claim from the summary, in the summary's language")
     supported: bool = Field(description="true only if the source states or directly implies the claim")
     reason: str = Field(description="why, quoting the source or naming what differs or is missing")
+    evidence: SkipJsonSchema[list[EvidenceSpan] | None] = None
+    """Set by the scorer, never asked of the judge: on a long source, the passages (character offsets
+    into the source) that the claim was judged against. Left out of the result when ``None``."""
+
+    @model_serializer(mode="wrap")
+    def _drop_absent_evidence(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("evidence") is None:
+            data.pop("evidence", None)
+        return data
 
 
 class CoverageVerdict(_Strict):
@@ -40,6 +64,12 @@ class QuestionsOutput(_Strict):
     """Call B: closed questions that the source answers with yes (source only)."""
 
     questions: list[str]
+
+
+class ClaimsOutput(_Strict):
+    """Long sources: the summary's atomic claims (summary only)."""
+
+    claims: list[str]
 
 
 class CoverageOutput(_Strict):

@@ -23,10 +23,12 @@ from ....errors import JudgeError
 from ....judges.base import JudgeReply, JudgeRequest, Usage
 from ..verdicts import (
     ALIGNMENT_STEP,
+    CLAIMS_STEP,
     COVERAGE_STEP,
     QUESTIONS_STEP,
     AlignmentOutput,
     AlignmentVerdict,
+    ClaimsOutput,
     CoverageOutput,
     CoverageVerdict,
     QuestionsOutput,
@@ -85,8 +87,12 @@ class LexicalJudge:
     def answer(self, request: JudgeRequest[Any]) -> JudgeReply[Any]:
         """The synchronous core of :meth:`generate` (for scripts and benchmarks)."""
         inputs = request.inputs
-        if request.step == ALIGNMENT_STEP:
-            output: Any = self.align(inputs.source or "", inputs.summary or "")
+        if request.step == ALIGNMENT_STEP and inputs.claims is not None:
+            output: Any = self.check(inputs.source or "", inputs.claims)
+        elif request.step == ALIGNMENT_STEP:
+            output = self.align(inputs.source or "", inputs.summary or "")
+        elif request.step == CLAIMS_STEP:
+            output = self.list_claims(inputs.summary or "")
         elif request.step == QUESTIONS_STEP:
             output = self.questions(inputs.source or "", inputs.max_questions or 10)
         elif request.step == COVERAGE_STEP:
@@ -143,6 +149,21 @@ class LexicalJudge:
             return AlignmentOutput(alignment=[])
         doc = self._doc(source)
         return AlignmentOutput(alignment=[self._judge_claim(c, doc) for c in self.claims(summary, doc.lang, doc.caps)])
+
+    def list_claims(self, summary: str) -> ClaimsOutput:
+        """The claims :meth:`align` would judge (a long source lists them first, then checks them)."""
+        if not summary.strip():
+            return ClaimsOutput(claims=[])
+        return ClaimsOutput(claims=[c.text for c in self.claims(summary, detect_language(summary))])
+
+    def check(self, source: str, claims: list[str]) -> AlignmentOutput:
+        """Each claim, as given, against ``source`` (a long source's retrieved passages)."""
+        doc = self._doc(source)
+        analyser = self._analyser(doc.lang)
+        caps = capitalised_words(" ".join(claims)) | doc.caps
+        return AlignmentOutput(
+            alignment=[self._judge_claim(analyser.analyse(c, capitalised_elsewhere=caps), doc) for c in claims]
+        )
 
     def _judge_claim(self, claim: Sentence, doc: Document) -> AlignmentVerdict:
         cfg = self.settings

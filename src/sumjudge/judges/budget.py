@@ -1,0 +1,286 @@
+"""How many tokens a judge can take, and how many a request needs: no request is sent over budget.
+
+A judge's context window (prompt plus reply, in tokens) is, in this order: what the judge itself
+reports (a local GGUF judge: the context it was loaded with), ``ModelConfig.context_window``, the
+table of known models below, a provider default, and :data:`DEFAULT_CONTEXT_WINDOW`.
+
+Tokens are counted with the model's own tokenizer where one is at hand: llama.cpp's for a local
+judge (in process), ``tiktoken`` for OpenAI models when it is installed and its encoding is already
+on disk (``pip install 'sumjudge[tokens]'``; nothing is downloaded here). Otherwise the count is an
+estimate: :func:`estimate_tokens` (about four bytes of text a token, the figure for English with
+the common BPE vocabularies) for cost forecasts, and :func:`conservative_tokens` (three bytes a
+token, one token per non-ASCII character) for budgets, so that an estimate errs towards sending
+less. A request that cannot be made to fit raises :class:`~sumjudge.errors.ContextOverflowError`
+naming the sizes; nothing is ever cut silently.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import ContextOverflowError
+from .base import ChatMessage, JudgeModel, JudgeRequest, ModelConfig
+from .structured import strict_json_schema
+
+DEFAULT_CONTEXT_WINDOW = 8192
+"""For a model nobody told us about: small enough for most servers a user runs at home."""
+
+TOKENS_PER_MESSAGE = 6
+"""Chat-format tokens around each message (role markers, separators); OpenAI documents 3-4."""
+
+PROVIDER_CONTEXT_WINDOWS: dict[str, int] = {
+    "ollama": 4096,  # Ollama's default num_ctx: it cuts longer prompts silently, so stay under it
+    "llamacpp": 4096,  # llama-server's default --ctx-size
+    "lmstudio": 4096,
+    "anthropic": 200_000,
+    "google": 1_048_576,
+    "offline": 8192,
+}
+"""Defaults by provider, when the model is not in :data:`KNOWN_CONTEXT_WINDOWS`.
+
+``offline`` is the lexical judge's: it has no context limit, but its verdicts lose precision
+when a claim may match anywhere in a long text (a word-overlap window finds a spurious match
+somewhere), so long sources take the retrieval path with it too."""
+
+KNOWN_CONTEXT_WINDOWS: dict[str, int] = {
+    # OpenAI (model-name prefixes; the longest matching prefix wins)
+    "gpt-3.5-turbo": 16_385,
+    "gpt-4": 8192,
+    "gpt-4-32k": 32_768,
+    "gpt-4-turbo": 128_000,
+    "gpt-4o": 128_000,
+    "gpt-4o-mini": 128_000,
+    "gpt-4.1": 1_047_576,
+    "gpt-4.5": 128_000,
+    "gpt-5": 400_000,
+    "o1": 200_000,
+    "o3": 200_000,
+    "o4-mini": 200_000,
+    # Anthropic
+    "claude-": 200_000,
+    # Google
+    "gemini-1.5": 1_048_576,
+    "gemini-2": 1_048_576,
+    # Mistral, DeepSeek, Meta, Qwen (as the hosted providers serve them)
+    "mistral-large": 128_000,
+    "mistral-small": 32_000,
+    "deepseek-chat": 64_000,
+    "deepseek-reasoner": 64_000,
+    "llama-3.1": 131_072,
+    "llama-3.3": 131_072,
+    "qwen2.5": 32_768,
+    "grok-": 131_072,
+}
+
+
+def known_context_window(model_id: str) -> int | None:
+    """The context window the tables give ``"provider/model"``, or ``None``."""
+    provider, _, name = model_id.partition("/")
+    name = name.lower()
+    candidates = [name, name.rsplit("/", 1)[-1]]  # openrouter: "openai/gpt-4o" -> "gpt-4o"
+    best: tuple[int, int] | None = None
+    for candidate in candidates:
+        for prefix, window in KNOWN_CONTEXT_WINDOWS.items():
+            if candidate.startswith(prefix) and (best is None or len(prefix) > best[0]):
+                best = (len(prefix), window)
+    if best is not None:
+        return best[1]
+    return PROVIDER_CONTEXT_WINDOWS.get(provider)
+
+
+def config_of(judge: JudgeModel) -> ModelConfig | None:
+    """The judge's :class:`ModelConfig`, public (``config``) or, for older judges, private."""
+    for attr in ("config", "_config"):
+        config = getattr(judge, attr, None)
+        if isinstance(config, ModelConfig):
+            return config
+    inner = getattr(judge, "inner", None)  # a cache wrapper
+    return config_of(inner) if inner is not None else None
+
+
+def context_window_of(judge: JudgeModel) -> int:
+    """Tokens the judge takes per call, prompt and reply together (see the module's order)."""
+    own = getattr(judge, "context_window", None)
+    if isinstance(own, int) and own > 0:
+        return own
+    config = config_of(judge)
+    if config is not None and config.context_window is not None:
+        return config.context_window
+    return known_context_window(judge.model_id) or DEFAULT_CONTEXT_WINDOW
+
+
+# ------------------------------------------------------------------------------------------------
+# Counting
+
+
+def estimate_tokens(text: str) -> int:
+    """A central estimate: about four UTF-8 bytes a token (English with GPT-style vocabularies)."""
+    return math.ceil(len(text.encode("utf-8")) / 4) if text else 0
+
+
+def conservative_tokens(text: str) -> int:
+    """An upper estimate: three ASCII bytes a token and a token for every other character."""
+    if not text:
+        return 0
+    non_ascii = sum(1 for ch in text if ord(ch) > 127)
+    return math.ceil((len(text) - non_ascii) / 3) + non_ascii
+
+
+@dataclass(frozen=True)
+class TokenCounter:
+    """Counts tokens of text for one judge: ``exact`` when it is the model's own tokenizer."""
+
+    name: str
+    count: Callable[[str], int]
+    exact: bool
+
+    def central(self, text: str) -> int:
+        """The best guess of the tokens a provider will bill (for forecasts)."""
+        return self.count(text) if self.exact else estimate_tokens(text)
+
+    def upper(self, text: str) -> int:
+        """A count that is not below what the model will see (for budgets)."""
+        return self.count(text) if self.exact else conservative_tokens(text)
+
+
+ESTIMATE = TokenCounter("estimate", conservative_tokens, exact=False)
+
+_TIKTOKEN_FILES = {"o200k_base": "o200k_base.tiktoken", "cl100k_base": "cl100k_base.tiktoken"}
+_TIKTOKEN_BLOB = "https://openaipublic.blob.core.windows.net/encodings/"
+
+
+def _tiktoken_encoding_for(model: str) -> str:
+    name = model.lower().rsplit("/", 1)[-1]
+    old = ("gpt-4-", "gpt-3.5")
+    return "cl100k_base" if name == "gpt-4" or name.startswith(old) else "o200k_base"
+
+
+def tiktoken_counter(model: str) -> TokenCounter | None:
+    """``tiktoken``'s count for an OpenAI model, when it is installed and its encoding is on disk.
+
+    tiktoken downloads an encoding on first use; sumjudge never does, so the encoding must already
+    be in tiktoken's cache (``TIKTOKEN_CACHE_DIR``, as tiktoken reads it) or the estimate is used.
+    """
+    try:
+        import tiktoken
+    except ImportError:
+        return None
+    encoding = _tiktoken_encoding_for(model)
+    cache_dir = os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get("DATA_GYM_CACHE_DIR")
+    folder = Path(cache_dir) if cache_dir else Path(tempfile.gettempdir()) / "data-gym-cache"
+    blob = _TIKTOKEN_BLOB + _TIKTOKEN_FILES[encoding]
+    if not (folder / hashlib.sha1(blob.encode()).hexdigest()).is_file():
+        return None
+    try:
+        enc = tiktoken.get_encoding(encoding)
+    except Exception:  # noqa: BLE001 - any failure to load means: use the estimate
+        return None
+    return TokenCounter(f"tiktoken/{encoding}", lambda text: len(enc.encode(text, disallowed_special=())), True)
+
+
+def counter_for(judge: JudgeModel) -> TokenCounter:
+    """The best token counter at hand for ``judge`` (see the module docstring)."""
+    own = getattr(judge, "count_tokens", None)
+    if callable(own):
+        return TokenCounter(f"{judge.model_id} tokenizer", own, exact=True)
+    inner = getattr(judge, "inner", None)
+    if inner is not None:
+        return counter_for(inner)
+    provider, _, name = judge.model_id.partition("/")
+    if provider in ("openai", "openrouter", "azure") and (name.startswith(("gpt-", "o1", "o3", "o4", "openai/"))):
+        counted = tiktoken_counter(name)
+        if counted is not None:
+            return counted
+    return ESTIMATE
+
+
+# ------------------------------------------------------------------------------------------------
+# The budget
+
+
+@dataclass(frozen=True)
+class TokenBudget:
+    """One judge's context window and token counter, with the arithmetic of fitting requests."""
+
+    context_window: int
+    counter: TokenCounter
+    model_id: str = "judge"
+
+    @classmethod
+    def of(cls, judge: JudgeModel) -> TokenBudget:
+        return cls(context_window_of(judge), counter_for(judge), judge.model_id)
+
+    @classmethod
+    def for_config(cls, config: ModelConfig) -> TokenBudget:
+        """A budget without a judge (no key, no connection): the tables, the config and tiktoken."""
+        provider, _, name = config.id.partition("/")
+        window = config.context_window or known_context_window(config.id) or DEFAULT_CONTEXT_WINDOW
+        counter = (tiktoken_counter(name) if provider in ("openai", "openrouter") else None) or ESTIMATE
+        return cls(window, counter, config.id)
+
+    def forecast_tokens(self, request: JudgeRequest[Any]) -> int:
+        """The prompt tokens a provider will most likely bill for ``request`` (a central estimate)."""
+        schema = json.dumps(strict_json_schema(request.output_type), ensure_ascii=False)
+        overhead = TOKENS_PER_MESSAGE // 2
+        return sum(self.counter.central(m.content) + overhead for m in request.messages) + self.counter.central(schema)
+
+    def text_tokens(self, text: str) -> int:
+        """Tokens of ``text`` as budgets count them (an upper figure when estimated)."""
+        return self.counter.upper(text)
+
+    def schema_tokens(self, output_type: Any) -> int:
+        """Tokens of the step's JSON schema, which every provider sends along in some form."""
+        return self.counter.upper(json.dumps(strict_json_schema(output_type), ensure_ascii=False))
+
+    def prompt_tokens(self, messages: Sequence[ChatMessage], output_type: Any = None) -> int:
+        """Tokens of a prompt as the model will see it (an upper figure when estimated)."""
+        total = sum(self.counter.upper(m.content) + TOKENS_PER_MESSAGE for m in messages)
+        if output_type is not None:
+            total += self.schema_tokens(output_type)
+        return total
+
+    def request_tokens(self, request: JudgeRequest[Any]) -> int:
+        return self.prompt_tokens(request.messages, request.output_type)
+
+    def fits(self, request: JudgeRequest[Any], reply_tokens: int) -> bool:
+        return self.request_tokens(request) + reply_tokens <= self.context_window
+
+    def check(self, request: JudgeRequest[Any], reply_tokens: int, what: str | None = None) -> int:
+        """The request's prompt tokens, or :class:`ContextOverflowError` when prompt and reply do not fit."""
+        prompt = self.request_tokens(request)
+        if prompt + reply_tokens > self.context_window:
+            raise ContextOverflowError(
+                what or f"the {request.step} request",
+                needed=prompt + reply_tokens,
+                prompt_tokens=prompt,
+                reply_tokens=reply_tokens,
+                context_window=self.context_window,
+                model=self.model_id,
+                counted_by=self.counter.name,
+            )
+        return prompt
+
+
+__all__ = [
+    "DEFAULT_CONTEXT_WINDOW",
+    "ESTIMATE",
+    "KNOWN_CONTEXT_WINDOWS",
+    "PROVIDER_CONTEXT_WINDOWS",
+    "TokenBudget",
+    "TokenCounter",
+    "config_of",
+    "conservative_tokens",
+    "context_window_of",
+    "counter_for",
+    "estimate_tokens",
+    "known_context_window",
+    "tiktoken_counter",
+]
