@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import socket
 import sqlite3
 import time
 import uuid
@@ -26,9 +24,10 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import quote
 
-from .errors import RunBusyError, StoreError
+from .errors import StoreError
 from .judges.cache import create_private_file
 from .records import FailedItem, ItemOutcome, ScoredItem, outcome_from_json
+from .run_lock import claim_run, release_run
 from .run_stats import RunStats
 from .tables import record_row, rows_frame
 
@@ -86,16 +85,6 @@ def store_error(path: Path, exc: sqlite3.Error, what: str = "run store") -> Stor
         f"the {what} {path} cannot be used ({text}): it is damaged or not a sumjudge file; "
         "move it aside (what it held is lost) or pass --store with another path"
     )
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def run_key(model: str, options: dict[str, Any], fingerprint: str) -> str:
@@ -248,30 +237,11 @@ class RunStore:
         return run_id, False
 
     def _claim(self, run_id: str) -> None:
-        """Take the run's lock, or raise :class:`RunBusyError` naming the live process that holds it.
-
-        A lock whose process has died (killed, crashed) on this host is taken over; one held from
-        another host (a store on a shared disk) cannot be checked and is respected.
-        """
-        host, pid = socket.gethostname(), os.getpid()
-        held = self._db.execute("SELECT pid, host, since FROM run_locks WHERE run_id = ?", (run_id,)).fetchone()
-        if held is not None and (held["host"], held["pid"]) != (host, pid):
-            if held["host"] != host or _alive(held["pid"]):
-                since = time.strftime("%H:%M:%S", time.localtime(held["since"]))
-                raise RunBusyError(
-                    f"run {run_id} is being scored by process {held['pid']} on {held['host']} (since {since}); "
-                    "wait for it to finish, or pass --fresh to start a separate run"
-                )
-        self._db.execute(
-            "INSERT OR REPLACE INTO run_locks (run_id, pid, host, since) VALUES (?, ?, ?, ?)",
-            (run_id, pid, host, time.time()),
-        )
+        claim_run(self._db, run_id)
 
     def release(self, run_id: str) -> None:
         """Give up this process's lock on the run (done by :meth:`finish_run`)."""
-        self._db.execute(
-            "DELETE FROM run_locks WHERE run_id = ? AND pid = ? AND host = ?", (run_id, os.getpid(), socket.gethostname())
-        )
+        release_run(self._db, run_id)
 
     def finish_run(self, run_id: str, status: str = "finished") -> None:
         self._db.execute("UPDATE runs SET status = ?, updated_at = ? WHERE id = ?", (status, time.time(), run_id))
