@@ -238,3 +238,22 @@ def test_a_malformed_judge_name_stops_the_session_at_once(pytester):
     result = run(pytester, "--sumjudge-model", "nosuchprovider/x")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "--sumjudge-model: unknown provider 'nosuchprovider'" in result.stderr.str()
+
+
+def test_the_plugin_and_the_package_load_without_the_scorer_or_pydantic():
+    """pytest loads the plugin in every session of an environment with sumjudge installed: it must
+    not import the scorer, the judges or pydantic until a test scores a summary."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, sumjudge, sumjudge.integrations.pytest_plugin\n"
+        "heavy = sorted(m for m in sys.modules if m.startswith(('pydantic', 'sumjudge.scorers', 'sumjudge.evals',"
+        " 'sumjudge.judges.base', 'openai')))\n"
+        "print(heavy)\n"
+        "sumjudge.create_summarization_scorer  # the public names still resolve, on first use\n"
+        "print('pydantic' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[0] == "[]", out[0]
+    assert out[1] == "True"

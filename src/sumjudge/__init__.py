@@ -1,15 +1,40 @@
-"""sumjudge: score a summary against its source on alignment and coverage."""
+"""sumjudge: score a summary against its source on alignment and coverage.
 
-from .evals import EvalResult, run_evals, run_evals_sync
-from .judges.base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, Usage
-from .scorers.summarization import (
-    SummarizationOptions,
-    SummarizationResult,
-    SummarizationScorer,
-    create_summarization_scorer,
-)
+The names below are imported on first use (:mod:`sumjudge._lazy`), so ``import sumjudge`` and the
+pytest plugin stay cheap until something is scored.
+"""
+
+from typing import TYPE_CHECKING
+
+from ._lazy import lazy_exports
 
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    "EvalResult": ".evals",
+    "run_evals": ".evals",
+    "run_evals_sync": ".evals",
+    "JudgeModel": ".judges.base",
+    "JudgeReply": ".judges.base",
+    "JudgeRequest": ".judges.base",
+    "ModelConfig": ".judges.base",
+    "Usage": ".judges.base",
+    "SummarizationOptions": ".scorers.summarization",
+    "SummarizationResult": ".scorers.summarization",
+    "SummarizationScorer": ".scorers.summarization",
+    "create_summarization_scorer": ".scorers.summarization",
+}
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+if TYPE_CHECKING:
+    from .evals import EvalResult, run_evals, run_evals_sync
+    from .judges.base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, Usage
+    from .scorers.summarization import (
+        SummarizationOptions,
+        SummarizationResult,
+        SummarizationScorer,
+        create_summarization_scorer,
+    )
 
 __all__ = [
     "EvalResult",

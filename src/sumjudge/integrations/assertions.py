@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any, Protocol
+from typing import Any
 
 from ..errors import ConfigurationError, InputError
 from ..judges.base import JudgeModel, ModelConfig
@@ -24,6 +23,7 @@ from ..scorers.summarization import (
     SummarizationScorer,
     create_summarization_scorer,
 )
+from .scopes import ScoringScope, close_scope, current_scope, open_scope, scoring_scope
 
 DEFAULT_MIN_SCORE = 0.5
 """With no bound given, a summary must score at least this share of the scale."""
@@ -38,45 +38,7 @@ _LISTED = 10
 Model = str | ModelConfig | JudgeModel | SummarizationScorer | None
 
 
-# -- where a check runs: a pytest session, or nowhere in particular --------------------------------
-
-
-class ScoringScope(Protocol):
-    """What a test runner gives ``assert_summary``: scorers to use and a place to record checks."""
-
-    def scorer_for(self, model: Model, options: Mapping[str, Any]) -> SummarizationScorer: ...
-
-    def record(self, check: SummaryCheck) -> None: ...
-
-
-_scopes: list[ScoringScope] = []
-"""The test sessions running in this process, innermost last. A free function called from a test
-body, or from a thread it started, can reach its session no other way; the pytest plugin pushes its
-scope at configure time and pops it at unconfigure, so nothing outlives the session."""
-
-
-def open_scope(scope: ScoringScope) -> None:
-    """Make ``scope`` the one ``assert_summary`` uses, until :func:`close_scope`."""
-    _scopes.append(scope)
-
-
-def close_scope(scope: ScoringScope) -> None:
-    if scope in _scopes:
-        _scopes.remove(scope)
-
-
-@contextmanager
-def scoring_scope(scope: ScoringScope) -> Iterator[ScoringScope]:
-    """Make ``scope`` the one ``assert_summary`` uses until the block ends."""
-    open_scope(scope)
-    try:
-        yield scope
-    finally:
-        close_scope(scope)
-
-
-def current_scope() -> ScoringScope | None:
-    return _scopes[-1] if _scopes else None
+# -- where a check runs: a pytest session (:mod:`.scopes`), or nowhere in particular --------------
 
 
 class ScorerPool:

@@ -1,7 +1,8 @@
 """The sumjudge pytest plugin: summaries tested like code.
 
 Installed with sumjudge (entry point ``pytest11``, name ``sumjudge``; ``-p no:sumjudge`` turns it
-off) and inert until a test scores a summary. It gives:
+off) and inert until a test scores a summary: at start-up it imports only pytest and two small
+modules (the scorer, the judges and pydantic come with the first check). It gives:
 
 - :func:`assert_summary` / :func:`assert_summary_async` (also in ``sumjudge.testing``), using the
   session's judge: ``--sumjudge-model``, else ini ``sumjudge_model``, else ``SUMJUDGE_MODEL``, else
@@ -19,22 +20,16 @@ from __future__ import annotations
 import os
 from collections.abc import Generator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ..errors import ConfigurationError
-from ..judges.registry import DEFAULT_MODEL, MODEL_ENV_VAR, parse_model_id
-from ..scorers.summarization import SummarizationScorer
-from .assertions import (
-    Model,
-    ScorerPool,
-    SummaryCheck,
-    assert_summary,
-    assert_summary_async,
-    close_scope,
-    open_scope,
-)
+from ..judges.default import DEFAULT_MODEL, MODEL_ENV_VAR
+from .scopes import close_scope, open_scope
+
+if TYPE_CHECKING:
+    from ..scorers.summarization import SummarizationScorer
+    from .assertions import Model, ScorerPool, SummaryCheck
 
 PLUGIN_NAME = "sumjudge-session"
 PROPERTY_PREFIX = "sumjudge_"
@@ -65,6 +60,9 @@ def chosen_model(config: pytest.Config) -> tuple[str, str]:
         (config.getini("sumjudge_model"), "ini sumjudge_model"),
     ):
         if value and value.strip():
+            from ..errors import ConfigurationError
+            from ..judges.providers import parse_model_id
+
             try:
                 parse_model_id(value.strip())
             except ConfigurationError as err:
@@ -146,11 +144,20 @@ class SumjudgeSession:
         self.model = model
         self.named_by = named_by
         self.is_worker = is_worker
-        self.pool = ScorerPool(model)
+        self._pool: ScorerPool | None = None
         self.current: pytest.Item | None = None
         self.scored: list[ScoredSummary] = []
 
     # -- the scope assert_summary uses
+    @property
+    def pool(self) -> ScorerPool:
+        """The session's scorers, one per judge and options (the scorer is imported here, on first use)."""
+        if self._pool is None:
+            from .assertions import ScorerPool
+
+            self._pool = ScorerPool(self.model)
+        return self._pool
+
     def scorer_for(self, model: Model, options: Mapping[str, Any]) -> SummarizationScorer:
         return self.pool.get(model, options)
 
@@ -194,11 +201,20 @@ class SumjudgeSession:
             )
 
 
+def __getattr__(name: str) -> Any:
+    """``assert_summary`` and ``assert_summary_async``, imported from :mod:`.assertions` on first use."""
+    if name in ("assert_summary", "assert_summary_async"):
+        from . import assertions
+
+        return getattr(assertions, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "ScoredSummary",
     "SumjudgeSession",
-    "assert_summary",
-    "assert_summary_async",
+    "assert_summary",  # noqa: F822 (module __getattr__)
+    "assert_summary_async",  # noqa: F822 (module __getattr__)
     "chosen_model",
     "sumjudge_scorer",
 ]

@@ -1,4 +1,5 @@
-"""From ``"provider/model"`` to a judge: the one function that resolves a name, and the default judge.
+"""From ``"provider/model"`` to a judge: the one function that resolves a name (the judge used
+when none is named is :mod:`~sumjudge.judges.default`'s).
 
 Which provider a name means, and how to reach it, is data in :mod:`~sumjudge.judges.providers`.
 Which code makes the judge is named here by import path (:data:`FACTORIES`) and imported only when
@@ -9,16 +10,13 @@ provider modules never import each other (no import cycle).
 from __future__ import annotations
 
 import importlib
-import os
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import ConfigurationError
 from .base import JudgeModel, ModelConfig
+from .default import DEFAULT_JUDGE_NOTICE, DEFAULT_MODEL, MODEL_ENV_VAR, default_chosen_for_user, default_model_id
 from .providers import PROVIDERS, Kind, ProviderSpec, parse_model_id, resolve_api_key, resolve_base_url
-
-DEFAULT_MODEL = "offline/lexical"
-MODEL_ENV_VAR = "SUMJUDGE_MODEL"
 
 JudgeFactory = Callable[[ProviderSpec, str, ModelConfig], JudgeModel]
 """``(provider entry, model name, settings) -> judge``."""
@@ -40,24 +38,6 @@ FACTORIES: dict[Kind, str | JudgeFactory] = {
     "offline": _create_offline_judge,
 }
 """The factory of each provider kind: ``"module:attribute"`` (imported when first used) or a callable."""
-
-
-DEFAULT_JUDGE_NOTICE = (
-    "sumjudge: no judge model named, using 'offline/lexical': a deterministic word-overlap judge that needs "
-    "no model. For an LLM judge name one, e.g. 'openai/gpt-4o-mini' or 'ollama/qwen2.5:7b' (model=..., "
-    f"--model, or {MODEL_ENV_VAR})."
-)
-"""Said once on standard error when sumjudge picks the default judge for the user."""
-
-
-def default_chosen_for_user(model: object) -> bool:
-    """True when no model was named anywhere, so the default judge should announce itself."""
-    return model is None and not os.environ.get(MODEL_ENV_VAR, "").strip()
-
-
-def default_model_id() -> str:
-    """``SUMJUDGE_MODEL`` when set, else the offline lexical judge."""
-    return os.environ.get(MODEL_ENV_VAR, "").strip() or DEFAULT_MODEL
 
 
 def resolve_judge(model: str | ModelConfig | JudgeModel | None = None) -> JudgeModel:
