@@ -163,6 +163,17 @@ def test_sentences_split_at_abbreviations_correctly_and_at_cjk_stops() -> None:
     assert split_sentences("the team 's 2-1 win . it was great .") == ["the team 's 2-1 win .", "it was great ."]
 
 
+def test_sentences_of_later_paragraphs_are_cut_where_they_start() -> None:
+    # syntok counts offsets from each paragraph's start; the sentences are cut from the whole text.
+    text = "The bridge opened in 1932. It cost 4 million dollars.\n\nIts architect was Ada Lind. She died in 1970."
+    assert split_sentences(text) == [
+        "The bridge opened in 1932.",
+        "It cost 4 million dollars.",
+        "Its architect was Ada Lind.",
+        "She died in 1970.",
+    ]
+
+
 def test_language_detection_by_script_and_function_words() -> None:
     assert detect_language(KO_SOURCE) == "ko"
     assert detect_language(SOURCE) == "en"
