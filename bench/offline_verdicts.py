@@ -1,6 +1,6 @@
 """Every verdict of the offline judge on SummEval and REALSumm, as one fingerprint per data set.
 
-    PYTHONHASHSEED=0 python bench/offline_verdicts.py [--out FILE] [--only summeval|realsumm]
+    python bench/offline_verdicts.py [--out FILE] [--only summeval|realsumm]
 
 Calls the judge directly (alignment, questions once per source, coverage) and prints a SHA-256 of
 all claims, questions, verdicts and reasons per data set, so that a change meant only to make the

@@ -10,6 +10,7 @@ weekday names count as names.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -94,10 +95,10 @@ class Sentence:
     @cached_property
     def mass(self) -> float:
         """The summed weight of the content units."""
-        return sum(self.weights.get(u, 1.0) for u in self.units)
+        return math.fsum(self.weights.get(u, 1.0) for u in self.units)
 
     def weight_of(self, units: frozenset[str] | set[str]) -> float:
-        return sum(self.weights.get(u, 1.0) for u in units)
+        return math.fsum(self.weights.get(u, 1.0) for u in units)
 
 
 # Where a phrase ends: punctuation between two tokens, or a word that opens a clause.
