@@ -7,6 +7,8 @@ faithful, paraphrased, negated, antonym, swapped roles, changed number / date / 
 
 The verdicts are those of the judge with its word weights, from the ``wordfreq`` extra (``make
 test`` installs it); without it every word weighs alike and two of these rows come out otherwise.
+The rows marked ``lemmas`` need the ``lemmas`` extra (simplemma: "froze" and "frozen" are forms of
+"freeze"), and are skipped without it.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ BUSAN = (
 EXPORT = "올해 수출은 10% 증가했다. 삼성이 애플을 이겼다."
 PONT = "Le pont a été ouvert en 1932. Son architecte était Ada Lind."
 PUENTE = "El puente se abrió en 1932. Su arquitecta fue Ada Lind."
+RIVER = "The river froze in January. The old mill was sold to a bakery for 2 million euros."
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,8 @@ class Case:
     summary: str
     alignment: float
     coverage: float | None = None
+    lemmas: bool = False
+    """The verdict needs irregular word forms brought to one lemma (the ``lemmas`` extra)."""
 
 
 CASES = [
@@ -76,6 +81,11 @@ CASES = [
     Case("en-negated-second-fact", SALES, "Its shares did not fall after the report.", 0.0),
     Case("en-faithful-second-fact", SALES, "Its shares fell after the report.", 1.0),
     Case("en-changed-percent", SALES, "Sales rose 15% in March.", 0.0),
+    # English: irregular verbs, one fact whatever the tense
+    Case("en-irregular-verb-perfect", RIVER, "The river has frozen.", 1.0, 1 / 2, lemmas=True),
+    Case("en-irregular-verb-present", RIVER, "The river freezes in January.", 1.0, 1 / 2, lemmas=True),
+    Case("en-irregular-verb-negated", RIVER, "The river did not freeze in January.", 0.0, 0.0, lemmas=True),
+    Case("en-irregular-verb-negated-fall", SALES, "Its shares did not fall after the report.", 0.0, 0.0, lemmas=True),
     # German
     Case("de-verbatim", BRUECKE, BRUECKE, 1.0, 1.0),
     Case("de-omitted-facts", BRUECKE, "Die Brücke wurde 1932 eröffnet.", 1.0, 1 / 3),
@@ -121,6 +131,8 @@ def _shares(judge: LexicalJudge, source: str, summary: str) -> tuple[float, floa
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_verdicts_match_what_a_reader_says(case: Case) -> None:
+    if case.lemmas:
+        pytest.importorskip("simplemma")
     judge = create_offline_judge("lexical")
     assert isinstance(judge, LexicalJudge)
     alignment, coverage, claim_reasons, answer_reasons = _shares(judge, case.source, case.summary)

@@ -1,5 +1,5 @@
-"""Pure per-word functions of the offline judge, memoised once per process: a word's stem, its
-weight, a language's antonym map.
+"""Pure per-word functions of the offline judge, memoised once per process: a word's lemma and
+stem, its weight, a language's antonym map.
 
 Each maps its arguments to one answer that never changes (a Snowball stem, a corpus frequency, a
 fixed word list), so the memos hold no state that could change a verdict; they only spare a fresh
@@ -44,6 +44,20 @@ def stem(lang: str, word: str) -> str:
         return str(stemmer.stemWord(word))
 
 
+@lru_cache(maxsize=_MAX_WORDS)
+def lemma(lang: str, word: str) -> str:
+    """The dictionary form of ``word`` (lower case) in ``lang`` by simplemma's lists ("fell" ->
+    "fall", "bought" -> "buy"); the word itself without simplemma or for a language it lacks."""
+    try:
+        import simplemma
+    except ImportError:
+        return word
+    try:
+        return str(simplemma.lemmatize(word, lang=lang)).lower()
+    except (ValueError, KeyError, OSError):
+        return word
+
+
 @lru_cache(maxsize=32)
 def informativeness(lang: str) -> Informativeness:
     return Informativeness(lang)
@@ -65,4 +79,4 @@ def unit_of_word(lang: str, word: str) -> str:
     """The unit the judge compares for a listed word: its stem, or the word itself in Hangul."""
     if _HANGUL.search(word):
         return word
-    return stem(lang, word.lower())
+    return stem(lang, lemma(lang, word.lower()))

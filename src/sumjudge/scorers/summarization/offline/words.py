@@ -96,5 +96,5 @@ def word_info(lang: str, tok: str) -> WordInfo:
     if low in STOPWORDS.get(lang, ()) and not is_date:
         return WordInfo(negation, STOP, low=low)
     is_cap = tok[:1].isupper() and not tok.isupper() or (tok.isupper() and len(tok) > 1)
-    return WordInfo(negation, CONTENT, low=low, stem=memo.stem(lang, low), weight=memo.weight(lang, low),
+    return WordInfo(negation, CONTENT, low=low, stem=memo.stem(lang, memo.lemma(lang, low)), weight=memo.weight(lang, low),
                     is_date=is_date, is_cap=is_cap)
