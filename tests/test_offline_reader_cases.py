@@ -182,3 +182,13 @@ def test_reasons_quote_both_sides_of_a_contradiction() -> None:
     answers = judge.cover(questions, "The bridge did not open in 1932.").coverage
     opened = next(v for v in answers if "opened" in v.question)
     assert not opened.answered and "did not open" in opened.reason and "opened in 1932" in opened.reason
+
+
+def test_a_changed_number_is_shown_beside_the_source_figure_in_its_place() -> None:
+    judge = LexicalJudge()
+    (cost,) = judge.align(BRIDGE, "The bridge cost 9 million dollars.").alignment
+    assert not cost.supported and cost.reason.startswith("'9' does not occur in the source; it says '4'")
+    (year,) = judge.align(BRIDGE, "The bridge opened in 1935.").alignment
+    assert year.reason.startswith("'1935' does not occur in the source; it says '1932'")
+    (price,) = judge.align(RIVER, "The old mill was sold to a bakery for 3 million euros.").alignment
+    assert price.reason.startswith("'3' does not occur in the source; it says '2'")

@@ -44,6 +44,7 @@ from .support import (
     polarity_conflict,
     quote,
     role_swap,
+    same_slot,
     substitutions,
 )
 
@@ -299,7 +300,7 @@ def _strict_problems(claim: Sentence, doc: Document, win: Window) -> list[str]:
         others = [w for w in window_numbers if w not in claim.numbers]
         same_kind = [w for w in others if w.endswith("%") == n.endswith("%")] or others
         if same_kind:
-            form = _form(win, "#" + same_kind[0])
+            form = _form(win, same_slot(claim, "#" + n, win, ["#" + w for w in same_kind]))
             problems.append(f"{shown!r} does not occur in the source; it says {form!r}")
         else:
             problems.append(f"{shown!r} does not occur in the source")

@@ -95,6 +95,27 @@ def substitutions(claim: Sentence, window: Window) -> dict[str, str]:
     return out
 
 
+def same_slot(claim: Sentence, unit: str, window: Window, candidates: list[str], reach: int = 2) -> str:
+    """Of ``candidates`` (units of the window), the one standing where ``unit`` stands in the claim:
+    the most of the claim's words within ``reach`` of ``unit`` also stand within ``reach`` of it in a
+    window sentence ("cost 9 million" -> the "4" of "cost 4 million", not the "1932" before it).
+    Ties go to the earlier candidate."""
+    seq = claim.sequence
+    near: set[str] = set()
+    for i, u in enumerate(seq):
+        if u == unit:
+            near.update(x for x in seq[max(0, i - reach) : i + reach + 1] if x != unit and not x.startswith("#"))
+    best, best_score = candidates[0], -1
+    for c in candidates:
+        score = 0
+        for s in window.sentences:
+            for p in s.positions.get(c, ()):
+                score = max(score, len(near & set(s.sequence[max(0, p - reach) : p + reach + 1])))
+        if score > best_score:
+            best, best_score = c, score
+    return best
+
+
 def _best_phrase(phrase: Phrase, weight_of: Callable[[frozenset[str]], float], others: list[Phrase]) -> Phrase | None:
     """The phrase among ``others`` sharing most of ``phrase``'s weight, if that is more than half."""
     best, best_w = None, 0.0
