@@ -35,6 +35,7 @@ BUSAN = (
 EXPORT = "올해 수출은 10% 증가했다. 삼성이 애플을 이겼다."
 PONT = "Le pont a été ouvert en 1932. Son architecte était Ada Lind."
 PUENTE = "El puente se abrió en 1932. Su arquitecta fue Ada Lind."
+DOG = "The dog bit the postman on Monday morning. The council approved the budget on Tuesday."
 RIVER = "The river froze in January. The old mill was sold to a bakery for 2 million euros."
 
 
@@ -70,6 +71,9 @@ CASES = [
     Case("en-one-of-two-claims-wrong", BRIDGE, "The bridge opened in 1932. Its architect was Ben Ross.", 0.5),
     # English: who did what to whom, and negation in the source
     Case("en-swapped-roles", MATCH, "Jones defeated Smith in the final on Sunday.", 0.0),
+    Case("en-swapped-roles-of-things", DOG, "The postman bit the dog on Monday morning.", 0.0),
+    Case("en-swapped-roles-of-bodies", DOG, "The budget approved the council on Tuesday.", 0.0),
+    Case("en-faithful-roles-of-things", DOG, "The dog bit the postman on Monday.", 1.0),
     Case("en-passive-paraphrase", MATCH, "Jones was defeated by Smith in the final on Sunday.", 1.0),
     Case("en-faithful-negation", MATCH, "Smith did not drop a set.", 1.0),
     Case("en-drops-the-source-negation", MATCH, "Smith dropped a set.", 0.0),

@@ -113,7 +113,7 @@ PHRASE_OPENERS: dict[str, frozenset[str]] = {
     "pt": frozenset("e mas porque quando enquanto que".split()),
     "nl": frozenset("en maar omdat wanneer terwijl dat".split()),
 }
-_PASSIVE = {
+PASSIVE = {
     "en": regex.compile(
         r"\b(?:was|were|is|are|been|being|be|get|got|gets)\s+(?:\w+ly\s+)?\w+(?:ed|en|wn|lt|ght|ung|ade|id)\b", regex.I
     ),
@@ -268,7 +268,7 @@ class TextAnalyzer:
         phrases = [
             replace(p, scope=frozenset(scopes[n])) if n in scopes else p for n, p in enumerate(phrases)
         ]
-        passive = _PASSIVE.get(lang)
+        passive = PASSIVE.get(lang)
         return Sentence(
             text=text,
             units=frozenset(seq),

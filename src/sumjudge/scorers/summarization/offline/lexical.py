@@ -33,7 +33,7 @@ from ..verdicts import (
     CoverageVerdict,
     QuestionsOutput,
 )
-from .analysis import Document, Sentence, TextAnalyzer, analyse_document, capitalised_words
+from .analysis import PASSIVE, Document, Sentence, TextAnalyzer, analyse_document, capitalised_words
 from .clauses import split_clauses
 from .questions import FactRanking, fact_of_question, phrase_question, select_facts
 from .segment import detect_language, split_sentences
@@ -201,7 +201,7 @@ class LexicalJudge:
             if conflict:
                 problems.append(conflict)
         if not problems:
-            swap = role_swap(claim, win, cfg.pair_distance)
+            swap = role_swap(claim, win, cfg.pair_distance, PASSIVE.get(doc.lang))
             if swap:
                 problems.append(swap)
         if not problems and cfg.pair_threshold > 0:
