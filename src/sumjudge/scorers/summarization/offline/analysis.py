@@ -17,9 +17,9 @@ from functools import cached_property
 import regex
 
 from . import memo
-from .lexicon import PERCENT_WORDS, STOPWORDS
+from .lexicon import PERCENT_WORDS, PHRASE_OPENERS, STOPWORDS
 from .polarity import is_negation
-from .words import CONTENT, HANGUL, NUMBER, normalise_number, word_info
+from .words import CONTENT, HANGUL, NUMBER, STOP, normalise_number, word_info
 
 
 
@@ -103,16 +103,6 @@ class Sentence:
 
 # Where a phrase ends: punctuation between two tokens, or a word that opens a clause.
 _PHRASE_PUNCT = regex.compile(r"[,;:()\[\]\u2013\u2014]|\s-\s")
-PHRASE_OPENERS: dict[str, frozenset[str]] = {
-    "en": frozenset("and but while whereas although though because which who whom after before when "
-                    "if since unless until whether".split()),
-    "de": frozenset("und aber während weil obwohl denn sondern nachdem bevor wenn dass als ob".split()),
-    "fr": frozenset("et mais parce lorsque quand qui puisque bien".split()),
-    "es": frozenset("y pero porque cuando aunque mientras que".split()),
-    "it": frozenset("e ma perché quando mentre che".split()),
-    "pt": frozenset("e mas porque quando enquanto que".split()),
-    "nl": frozenset("en maar omdat wanneer terwijl dat".split()),
-}
 PASSIVE = {
     "en": regex.compile(
         r"\b(?:was|were|is|are|been|being|be|get|got|gets)\s+(?:\w+ly\s+)?\w+(?:ed|en|wn|lt|ght|ung|ade|id)\b", regex.I
@@ -190,7 +180,6 @@ class TextAnalyzer:
                 unit(gram, chars, w / len(grams))
 
         skip = -1  # the percent word(s) after a number belong to it
-        openers = self.openers
         last = len(matches) - 1
         prev_end = 0
         for i, m in enumerate(matches):
@@ -199,24 +188,46 @@ class TextAnalyzer:
                 continue
             kind = m.lastgroup
             tok = m.group()
-            start = m.start()
+            start, end = m.span()
+            info = word_info(lang, tok) if kind == "word" else None
             if i and (
                 (start > prev_end and not text[prev_end:start].isspace() and _PHRASE_PUNCT.search(text, prev_end, start))
-                or tok.lower() in openers
+                or (info is not None and info.opener)
             ):
                 close_phrase(prev_end)
                 phrase_start = start
-            prev_end = m.end()
+            prev_end = end
+            if info is not None:
+                neg = info.negation
+                if neg is None:
+                    neg = is_negation(tok, lang, matches[i + 1].group().lower() if i < last else "")
+                if neg:
+                    negated = True
+                    cues.append((len(phrases), len(words)))
+                    first_word = False
+                    continue
+                if info.kind == STOP:
+                    first_word = False
+                    continue
+                if info.kind == CONTENT:  # the common case, inline
+                    stem = info.stem
+                    if not stem:
+                        continue
+                    n_units = len(seq)
+                    seq.append(stem)
+                    if stem not in forms:
+                        forms[stem] = tok
+                    if info.weight > weights.get(stem, 0.0):
+                        weights[stem] = info.weight
+                    if info.is_date:
+                        names.setdefault(stem, tok)
+                    elif info.is_cap and (not first_word or info.low in capitalised_elsewhere) and len(info.low) > 1:
+                        names.setdefault(stem, tok)
+                    words.append((len(phrases), n_units, n_units + 1))
+                    first_word = False
+                    continue
             n_units = len(seq)
-            info = word_info(lang, tok) if kind == "word" else None
-            if info is not None and (
-                info.negation
-                or info.negation is None
-                and is_negation(tok, lang, matches[i + 1].group().lower() if i < last else "")
-            ):
-                negated = True
-                cues.append((len(phrases), len(words)))
-            elif kind == "num":
+            if kind == "num":
                 norm = normalise_number(tok)
                 nxt = matches[i + 1].group().lower() if i < last else ""
                 # "95 percent" -> "95%"
@@ -236,19 +247,10 @@ class TextAnalyzer:
                     roles.setdefault(info.stem, info.role)
                 char_grams(info.stem, info.weight)
                 if info.connective:
-                    close_phrase(m.end())
-                    phrase_start = m.end()
+                    close_phrase(end)
+                    phrase_start = end
             elif info.kind == NUMBER:
                 number(info.number, tok)
-            elif info.kind == CONTENT:
-                stem = info.stem
-                if not stem:
-                    continue
-                unit(stem, tok, info.weight)
-                if info.is_date:
-                    names.setdefault(stem, tok)
-                elif info.is_cap and (not first_word or info.low in capitalised_elsewhere) and len(info.low) > 1:
-                    names.setdefault(stem, tok)
             if len(seq) > n_units:
                 words.append((len(phrases), n_units, len(seq)))
             first_word = False

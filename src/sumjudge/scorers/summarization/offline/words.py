@@ -15,7 +15,7 @@ from typing import NamedTuple
 import regex
 
 from . import memo
-from .lexicon import DATE_WORDS, KO_PARTICLES, NUMBER_WORDS, STOPWORDS
+from .lexicon import DATE_WORDS, KO_PARTICLES, NUMBER_WORDS, PHRASE_OPENERS, STOPWORDS
 from .polarity import depends_on_next_word, is_negation
 
 _HANGUL = regex.compile(r"\p{Hangul}")
@@ -50,6 +50,8 @@ class WordInfo(NamedTuple):
     """HANGUL: "subject" or "object", as its case particle marks it."""
     connective: bool = False
     """HANGUL, Korean text: the word ends in a connective ending (a phrase ends after it)."""
+    opener: bool = False
+    """The word opens a clause ("and", "because", "und"): a phrase ends before it."""
 
 
 def normalise_number(raw: str) -> str:
@@ -75,6 +77,10 @@ def strip_particle(word: str) -> str:
 @lru_cache(maxsize=200_000)
 def word_info(lang: str, tok: str) -> WordInfo:
     """What the word token ``tok`` (as written) is in a text of ``lang``."""
+    return _word_info(lang, tok)._replace(opener=tok.lower() in PHRASE_OPENERS.get(lang, ()))
+
+
+def _word_info(lang: str, tok: str) -> WordInfo:
     negation = None if depends_on_next_word(tok, lang) else is_negation(tok, lang, "")
     if negation:
         return WordInfo(True, PLAIN)
