@@ -37,7 +37,7 @@ from typing import Any
 
 from sumjudge import create_summarization_scorer, run_evals
 from sumjudge.agreement import AgreementRow, rouge_values
-from sumjudge.batch import item_record
+from sumjudge.records import ScoredItem
 from sumjudge.compare import RunItems, compare_runs
 from sumjudge.stats import signed_rank_test
 
@@ -84,7 +84,7 @@ async def judge_records(rows: list[dict[str, Any]], docs: dict[str, dict[str, An
             rec = {"id": r["doc_id"], "score": None, "alignment_score": None, "coverage_score": None,
                    "reason": None, "error": "evaluation failed"}
         else:
-            rec = item_record(r["doc_id"], res)
+            rec = ScoredItem.from_result(r["doc_id"], res).as_json()
         rec["source_sha256"] = hashlib.sha256(docs[r["doc_id"]]["source"].encode("utf-8")).hexdigest()
         records.append(rec)
     return records

@@ -5,3 +5,18 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 # `pytester` runs real pytest sessions on generated test files (the pytest plugin's tests).
 pytest_plugins = ["pytester"]
+
+
+import pytest  # noqa: E402
+
+from sumjudge.testing.judge_server import JudgeServer  # noqa: E402
+
+
+@pytest.fixture
+def server(monkeypatch):
+    """The bundled Chat Completions server, set as the OpenAI endpoint for the test (files that need
+    another brain or provider define their own ``server``)."""
+    with JudgeServer() as srv:
+        monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+        yield srv

@@ -222,3 +222,24 @@ async def test_the_source_block_is_marked_for_the_prompt_cache_and_cache_tokens_
     assert first.usage.cache_write_tokens > 0 and first.usage.cached_tokens == 0
     assert second.usage.cached_tokens == first.usage.cache_write_tokens > 0
     assert second.usage.prompt_tokens >= second.usage.cached_tokens  # prompt tokens count the cached ones
+
+
+async def test_max_tokens_stays_within_the_window_and_above_the_reply_room(server: AnthropicServer) -> None:
+    from sumjudge.judges.budget import TokenBudget
+
+    # 200,000 tokens (Claude's window): the default 4096
+    await _judge(server).generate(_questions_request())
+    assert server.message_requests()[-1].body["max_tokens"] == 4096
+    # a small window: what the prompt (and Anthropic's tool-use system prompt) leaves, at least the reply room
+    judge = _judge(server, context_window=2048)
+    request = JudgeRequest(
+        step="questions",
+        messages=prompts.questions_messages(SOURCE * 12, 4),
+        output_type=QuestionsOutput,
+        inputs=StepInputs(source=SOURCE * 12, max_questions=4),
+        reply_tokens=300,
+    )
+    await judge.generate(request)
+    sent = server.message_requests()[-1].body["max_tokens"]
+    prompt = TokenBudget.of(judge).request_tokens(request)
+    assert 300 <= sent < 4096 and prompt + sent <= 2048

@@ -11,17 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from sumjudge.cli import main
-from sumjudge.testing.judge_server import Fault, JudgeServer, Reply
+from sumjudge.testing.judge_server import Fault, Reply
 
 MODEL = "openai/test-model"
-
-
-@pytest.fixture
-def server(monkeypatch):
-    with JudgeServer() as srv:
-        monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)
-        monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-        yield srv
 
 
 def write_rows(path: Path, n: int) -> Path:

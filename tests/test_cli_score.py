@@ -21,14 +21,6 @@ pytestmark = pytest.mark.integration
 MODEL = "openai/test-model"
 
 
-@pytest.fixture
-def server(monkeypatch):
-    with JudgeServer() as srv:
-        monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)
-        monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-        yield srv
-
-
 def rows(n: int) -> list[dict]:
     return [
         {"id": f"doc-{i}", "source": f"Source {i}: the council approved {i} homes.", "summary": f"Summary {i}."}

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from sumjudge.batch import failure_record
+from sumjudge.records import FailedItem, outcome_from_json
 from sumjudge.compare import ComparisonError, RunItems, compare_runs, read_result_file, render_text, run_items_from_store
 from sumjudge.store import RunStore
 
@@ -77,7 +77,7 @@ def test_items_in_one_run_only_and_failed_items_are_counted_and_named():
     a, b = runs(10)
     a.append(rec("only-a", 0.3))
     b.append(rec("only-b", 0.3))
-    b[2] = failure_record("doc-2", "JudgeUnavailableError: gone")
+    b[2] = FailedItem(id="doc-2", error="JudgeUnavailableError: gone").as_json()
     res = compare_runs(a, b)
     assert res.n_pairs == 9
     assert res.only_in_a == ["only-a"] and res.only_in_b == ["only-b"]
@@ -115,7 +115,7 @@ def test_empty_and_all_failed_runs_are_errors():
     a, _ = runs(3)
     with pytest.raises(ComparisonError, match="run A .* has no items"):
         compare_runs([], a)
-    failed = [failure_record(f"doc-{i}", "boom") for i in range(3)]
+    failed = [FailedItem(id=f"doc-{i}", error="boom").as_json() for i in range(3)]
     with pytest.raises(ComparisonError, match="run B .* no scored item: all 3 failed"):
         compare_runs(a, failed)
 
@@ -139,7 +139,7 @@ def test_runs_from_result_files_and_from_the_store(tmp_path):
         run, _ = store.open_run(model="offline/lexical", options={"max_questions": 10, "scale": 1},
                                 data="b.jsonl", fingerprint="f" * 64, total_items=len(b))
         for n, r in enumerate(b, 1):
-            store.record_item(run.id, n, r)
+            store.record_item(run.id, n, outcome_from_json(r))
         side_b = run_items_from_store(store, "latest")
         with pytest.raises(ComparisonError, match="no run 'nope'"):
             run_items_from_store(store, "nope")

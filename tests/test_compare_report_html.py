@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sumjudge.batch import failure_record
+from sumjudge.records import FailedItem
 from sumjudge.compare import compare_runs
 from sumjudge.report import write_comparison_report
 from sumjudge.report.compare_html import diff_counts
@@ -30,7 +30,7 @@ def make_page(tmp_path: Path) -> tuple[Path, object]:
     a.append(rec(EVIL, 0.2, EVIL))
     b.append(rec(EVIL, 1.0, "B: " + EVIL))
     a.append(rec("only-in-a", 0.5, "x"))
-    b.append(failure_record("doc-fails", "boom"))
+    b.append(FailedItem(id="doc-fails", error="boom").as_json())
     a.append(rec("doc-fails", 0.5, "fine in A"))
     result = compare_runs(a, b)
     path = tmp_path / "compare.html"

@@ -124,3 +124,22 @@ async def test_zero_reasks_means_one_attempt():
     with pytest.raises(JudgeOutputError, match="questions"):
         await generate_structured(_request(), send, max_reasks=0)
     assert len(send.seen) == 1
+
+
+async def test_a_reask_that_does_not_fit_the_window_drops_the_echo_then_the_correction():
+    first = _request().messages
+    words = lambda conversation: sum(len(m.content.split()) for m in conversation)  # noqa: E731
+
+    # room for the first request and a short correction, not for the echoed bad reply
+    send = Scripted(c("not json " * 100), c('{"questions": ["Q?"]}'))
+    reply = await generate_structured(_request(), send, max_reasks=2, fits=lambda conv: words(conv) <= 40)
+    assert reply.output.questions == ["Q?"]
+    assert send.seen[1][:-1] == first and "not valid JSON" in send.seen[1][-1].content  # the correction alone
+
+    # room for the first request only: it is asked again, fresh (async checks are awaited)
+    async def only_first(conversation):
+        return words(conversation) <= 1
+
+    send = Scripted(c("not json"), c("still not json"), c('{"questions": ["Q?"]}'))
+    reply = await generate_structured(_request(), send, max_reasks=2, fits=only_first)
+    assert send.seen == [first, first, first] and reply.usage.calls == 3

@@ -129,7 +129,7 @@ async def test_scorer_with_smollm2_returns_valid_verdict_lists() -> None:
     coverage = result.analyze_step_result.coverage
     assert 1 <= len(questions) <= 3
     assert len(coverage) == len(questions)
-    assert [v.question for v in coverage] is not None
+    assert all(isinstance(v.question, str) and v.question.strip() for v in coverage)
     assert all(isinstance(v.supported, bool) and v.claim.strip() for v in alignment)
     assert all(isinstance(v.answered, bool) for v in coverage)
     assert 0.0 <= result.score <= 1.0

@@ -9,13 +9,14 @@ import pytest
 
 from sumjudge.report.junit import write_junit
 from sumjudge.report.markdown import append_step_summary, cell, run_markdown
+from sumjudge.records import ItemOutcome, outcome_from_json
 from sumjudge.store import RunStore
 
 HOSTILE = 'bad \x00\x1b[31m <script>alert(1)</script> | ]]> & "quotes"\nsecond line'
 
 
-def record(item_id: str, score: float | None, *, error: str | None = None, reason: str = "fine") -> dict:
-    return {
+def record(item_id: str, score: float | None, *, error: str | None = None, reason: str = "fine") -> ItemOutcome:
+    return outcome_from_json({
         "id": item_id,
         "score": score,
         "alignment_score": None if score is None else score,
@@ -24,7 +25,7 @@ def record(item_id: str, score: float | None, *, error: str | None = None, reaso
         "verdicts": None,
         "usage": None,
         "error": error,
-    }
+    })
 
 
 @pytest.fixture

@@ -14,15 +14,17 @@ from sumjudge import run_evals_sync
 from sumjudge.cli import main
 from sumjudge.scorers.summarization import create_summarization_scorer
 from sumjudge.stats import mean_interval
+from sumjudge.records import ItemOutcome, outcome_from_json
 from sumjudge.store import RunStore
 
 sys.path.insert(0, str(Path(__file__).parent))
 from scripted import answers, judge, questions  # noqa: E402
 
 
-def record(item_id: str, score: float, coverage: float) -> dict:
-    return {"id": item_id, "score": min(score, coverage), "alignment_score": score, "coverage_score": coverage,
-            "reason": "r", "verdicts": None, "usage": {"calls": 3}, "error": None}
+def record(item_id: str, score: float, coverage: float) -> ItemOutcome:
+    return outcome_from_json({"id": item_id, "score": min(score, coverage), "alignment_score": score,
+                              "coverage_score": coverage, "reason": "r", "verdicts": None, "usage": {"calls": 3},
+                              "error": None})
 
 
 SCORES = [0.1, 0.9, 0.5, 0.7, 0.3, 1.0, 0.8, 0.6]

@@ -13,7 +13,6 @@ from scripted import answers, claims, judge, questions
 from sumjudge import ModelConfig, SummarizationOptions, create_summarization_scorer
 from sumjudge.cli import main
 from sumjudge.errors import ConfigurationError
-from sumjudge.judges.cache import CachedJudge
 from sumjudge.scorers.summarization.samples import DEFAULT_SAMPLE_TEMPERATURE, SampledSummarizationResult
 from sumjudge.scorers.summarization.result import SummarizationResult
 from sumjudge.testing.judge_server import JudgeServer, NoisyBrain, SummarizationBrain

@@ -22,7 +22,6 @@ scipy, for the statistics, is a core dependency.
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Callable, Sequence

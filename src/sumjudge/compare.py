@@ -17,16 +17,16 @@ items whose score moved most, with both runs' reasons.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .errors import InputError
 from .figures import number, p_value
 from .jsonl import jsonl_records
+from .records import FailedItem, ItemOutcome, ScoredItem, outcome_from_json, source_digest
 from .stats import CONFIDENCE, DEFAULT_SEED, PairedComparison, Verdict, paired_comparison, verdict
 
 DEFAULT_ALPHA = 0.05
@@ -39,20 +39,44 @@ class ComparisonError(InputError):
     """The two runs cannot be compared (no items, different data sets, different scorers)."""
 
 
+def item_outcome(record: ItemOutcome | Mapping[str, Any]) -> ItemOutcome:
+    """One item of a run: a typed outcome as it is, or an ``--out`` line's JSON object read into one
+    (a line that carries its ``source`` instead of ``source_sha256`` gets the digest of it).
+    Raises :class:`ComparisonError` naming what the line lacks."""
+    if isinstance(record, (ScoredItem, FailedItem)):
+        return record
+    data = dict(record)
+    if "id" in data:
+        data["id"] = str(data["id"])
+    if not data.get("source_sha256") and isinstance(data.get("source"), str):
+        data["source_sha256"] = source_digest(data["source"])
+    try:
+        return outcome_from_json(data)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'line'}: {e['msg']}" for e in exc.errors()[:3])
+        raise ComparisonError(f"item {data.get('id')!r} is not a result line ({problems})") from None
+
+
 class RunItems(BaseModel):
-    """One side of a comparison: a run's item records (the ``--out`` lines) and what scored them."""
+    """One side of a comparison: a run's items (as ``--out`` writes them) and what scored them."""
 
     label: str
     """How the run is named in messages and on the page: a run id or a file name."""
-    records: list[dict[str, Any]]
+    records: list[ItemOutcome]
+    """The run's items; JSON objects (``--out`` lines) are read into :class:`ScoredItem` / :class:`FailedItem`."""
     model: str | None = None
     """The judge that scored the run, when known (runs from the store know it)."""
     options: dict[str, Any] | None = None
     """The scorer's options (``max_questions``, ``scale``, ...), when known."""
 
+    @field_validator("records", mode="before")
     @classmethod
-    def from_records(cls, records: Iterable[Mapping[str, Any]], label: str = "run") -> RunItems:
-        return cls(label=label, records=[dict(r) for r in records])
+    def _typed(cls, records: Iterable[ItemOutcome | Mapping[str, Any]]) -> list[ItemOutcome]:
+        return [item_outcome(r) for r in records]
+
+    @classmethod
+    def from_records(cls, records: Iterable[ItemOutcome | Mapping[str, Any]], label: str = "run") -> RunItems:
+        return cls(label=label, records=[item_outcome(r) for r in records])
 
 
 class AxisComparison(PairedComparison):
@@ -100,33 +124,33 @@ class ComparisonResult(AxisComparison):
     """``(id, score in A, score in B)`` of every paired item, in A's order (not in the JSON form)."""
 
 
-def source_digest(source: str) -> str:
-    """sha256 of one source text: ``sumjudge score`` writes it with each item (``source_sha256``) so
-    that two runs' items with the same id can be checked to have been judged against the same source."""
-    return hashlib.sha256(source.encode("utf-8")).hexdigest()
-
-
 # -- reading ---------------------------------------------------------------------------------------
 
 
 def read_result_file(path: str | Path) -> RunItems:
     """A ``sumjudge score --out`` file (one JSON object per line) as one side of a comparison."""
     p = Path(path)
-    records: list[dict[str, Any]] = []
+    records: list[tuple[int, dict[str, Any]]] = []
     if not p.is_file():
         raise ComparisonError(f"cannot read {p}: no such file")
     try:
         for number, where, rec in jsonl_records(p, str(p), label=lambda row, line: f"{p}:{line}"):
             if not isinstance(rec, dict) or "id" not in rec:
                 raise ComparisonError(f"{p}: row {number}{where}: not a result line (a JSON object with an 'id')")
-            records.append(rec)
+            records.append((number, rec))
     except ComparisonError:
         raise
     except InputError as exc:
         raise ComparisonError(str(exc)) from None
     except OSError as exc:
         raise ComparisonError(f"cannot read {p}: {exc.strerror or exc}") from None
-    return RunItems(label=str(p), records=records)
+    items: list[ItemOutcome] = []
+    for number, rec in records:
+        try:
+            items.append(item_outcome(rec))
+        except ComparisonError as exc:
+            raise ComparisonError(f"{p}: row {number}: {exc}") from None
+    return RunItems(label=str(p), records=items)
 
 
 def run_items_from_store(store: Any, ref: str) -> RunItems:
@@ -137,7 +161,7 @@ def run_items_from_store(store: Any, ref: str) -> RunItems:
         raise ComparisonError(str(exc.args[0])) from None
     return RunItems(
         label=run.id,
-        records=[item.outcome.as_json() for item in store.iter_items(run.id)],
+        records=[item.outcome for item in store.iter_items(run.id)],
         model=run.model,
         options=dict(run.options),
     )
@@ -149,16 +173,6 @@ def run_items_from_store(store: Any, ref: str) -> RunItems:
 def _ids(ids: Sequence[str]) -> str:
     shown = ", ".join(repr(i) for i in ids[:_SHOWN_IDS])
     return shown + (f" and {len(ids) - _SHOWN_IDS} more" if len(ids) > _SHOWN_IDS else "")
-
-
-def _source_digest(record: Mapping[str, Any]) -> str | None:
-    digest = record.get("source_sha256")
-    if isinstance(digest, str) and digest:
-        return digest
-    source = record.get("source")
-    if isinstance(source, str):
-        return source_digest(source)
-    return None
 
 
 def _check_scorers(a: RunItems, b: RunItems) -> None:
@@ -174,10 +188,10 @@ def _check_scorers(a: RunItems, b: RunItems) -> None:
             raise ComparisonError(f"the runs were scored with different scorer options ({detail})")
 
 
-def _by_id(run: RunItems, side: str) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = {}
+def _by_id(run: RunItems, side: str) -> dict[str, ItemOutcome]:
+    out: dict[str, ItemOutcome] = {}
     for rec in run.records:
-        key = str(rec.get("id"))
+        key = rec.id
         if key in out:
             raise ComparisonError(f"run {side} ({run.label}) holds item {key!r} twice")
         out[key] = rec
@@ -186,16 +200,16 @@ def _by_id(run: RunItems, side: str) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _ok(rec: Mapping[str, Any]) -> bool:
-    return rec.get("error") is None and isinstance(rec.get("score"), (int, float))
+def _scored(by_id: Mapping[str, ItemOutcome], keys: Iterable[str]) -> dict[str, ScoredItem]:
+    return {k: o for k in keys if isinstance(o := by_id[k], ScoredItem)}
 
 
 # -- comparing -------------------------------------------------------------------------------------
 
 
 def compare_runs(
-    a: RunItems | Iterable[Mapping[str, Any]],
-    b: RunItems | Iterable[Mapping[str, Any]],
+    a: RunItems | Iterable[ItemOutcome | Mapping[str, Any]],
+    b: RunItems | Iterable[ItemOutcome | Mapping[str, Any]],
     *,
     alpha: float = DEFAULT_ALPHA,
     moved: int = DEFAULT_MOVED,
@@ -204,8 +218,9 @@ def compare_runs(
 ) -> ComparisonResult:
     """B against A over the items both runs scored.
 
-    ``a`` and ``b`` are :class:`RunItems` or plain iterables of item records (the ``--out`` lines:
-    ``id``, ``score``, ``alignment_score``, ``coverage_score``, ``reason``, ``error``). Raises
+    ``a`` and ``b`` are :class:`RunItems` or plain iterables of items (:class:`ScoredItem` /
+    :class:`FailedItem`, or the ``--out`` lines' JSON objects: ``id``, ``score``, ``alignment_score``,
+    ``coverage_score``, ``reason``, ``error``). Raises
     :class:`ComparisonError` when a run is empty or scored nothing, when the runs share no item,
     when a paired item's sources differ, or when the runs were scored by different judges or options.
     """
@@ -216,7 +231,7 @@ def compare_runs(
     _check_scorers(ra, rb)
     by_a, by_b = _by_id(ra, "A"), _by_id(rb, "B")
     for side, run, recs in (("A", ra, by_a), ("B", rb, by_b)):
-        if not any(_ok(r) for r in recs.values()):
+        if not _scored(recs, recs):
             raise ComparisonError(f"run {side} ({run.label}) has no scored item: all {len(recs)} failed")
 
     common = [k for k in by_a if k in by_b]
@@ -229,8 +244,8 @@ def compare_runs(
         )
     checked = 0
     for k in common:
-        da, db = _source_digest(by_a[k]), _source_digest(by_b[k])
-        if da is not None and db is not None:
+        da, db = by_a[k].source_sha256, by_b[k].source_sha256
+        if da and db:
             if da != db:
                 raise ComparisonError(
                     f"item {k!r} has a different source in A ({ra.label}) and B ({rb.label}): the runs are "
@@ -238,19 +253,19 @@ def compare_runs(
                 )
             checked += 1
 
-    failed_a = [k for k in common if not _ok(by_a[k])]
-    failed_b = [k for k in common if not _ok(by_b[k])]
-    paired = [k for k in common if _ok(by_a[k]) and _ok(by_b[k])]
+    scored_a, scored_b = _scored(by_a, common), _scored(by_b, common)
+    failed_a = [k for k in common if k not in scored_a]
+    failed_b = [k for k in common if k not in scored_b]
+    paired = [k for k in common if k in scored_a and k in scored_b]
     if not paired:
         raise ComparisonError(
             f"no item was scored in both runs ({len(failed_a)} failed in A, {len(failed_b)} in B)"
         )
 
     def axis(field: str) -> AxisComparison:
-        keep = [k for k in paired if by_a[k].get(field) is not None and by_b[k].get(field) is not None]
         cmp = paired_comparison(
-            [float(by_a[k][field]) for k in keep],
-            [float(by_b[k][field]) for k in keep],
+            [float(getattr(scored_a[k], field)) for k in paired],
+            [float(getattr(scored_b[k], field)) for k in paired],
             confidence=confidence,
             seed=seed,
         )
@@ -261,14 +276,14 @@ def compare_runs(
         (
             MovedItem(
                 id=k,
-                score_a=float(by_a[k]["score"]),
-                score_b=float(by_b[k]["score"]),
-                diff=float(by_b[k]["score"]) - float(by_a[k]["score"]),
-                reason_a=by_a[k].get("reason"),
-                reason_b=by_b[k].get("reason"),
+                score_a=scored_a[k].score,
+                score_b=scored_b[k].score,
+                diff=scored_b[k].score - scored_a[k].score,
+                reason_a=scored_a[k].reason,
+                reason_b=scored_b[k].reason,
             )
             for k in paired
-            if by_a[k]["score"] != by_b[k]["score"]
+            if scored_a[k].score != scored_b[k].score
         ),
         key=lambda m: (-abs(m.diff), m.id),
     )[: max(moved, 0)]
@@ -287,7 +302,7 @@ def compare_runs(
         sources_checked=checked,
         moved=movers,
         scale=_scale(ra, rb),
-        pairs=[(k, float(by_a[k]["score"]), float(by_b[k]["score"])) for k in paired],
+        pairs=[(k, scored_a[k].score, scored_b[k].score) for k in paired],
     )
 
 

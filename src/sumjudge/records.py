@@ -10,6 +10,7 @@ known. :func:`outcome_from_json` reads a line back into the right type.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -145,6 +146,12 @@ class FailedItem(_Outcome):
 ItemOutcome = ScoredItem | FailedItem
 
 
+def source_digest(source: str) -> str:
+    """sha256 of one source text: ``sumjudge score`` writes it with each item (``source_sha256``) so
+    that two runs' items with the same id can be checked to have been judged against the same source."""
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()
+
+
 def outcome_from_json(data: dict[str, Any] | str) -> ItemOutcome:
     """A stored or written line back as :class:`ScoredItem` or :class:`FailedItem`."""
     if isinstance(data, str):
@@ -155,4 +162,4 @@ def outcome_from_json(data: dict[str, Any] | str) -> ItemOutcome:
     return ScoredItem.model_validate(data)
 
 
-__all__ = ["FailedItem", "ItemOutcome", "ItemUsage", "SampleOutcome", "ScoredItem", "Verdicts", "outcome_from_json"]
+__all__ = ["FailedItem", "ItemOutcome", "ItemUsage", "SampleOutcome", "ScoredItem", "Verdicts", "outcome_from_json", "source_digest"]

@@ -18,7 +18,7 @@ import json
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 from .errors import StoreError
 from .judges.cache import create_private_file
-from .records import FailedItem, ItemOutcome, ScoredItem, outcome_from_json
+from .records import FailedItem, ItemOutcome, outcome_from_json
 from .run_lock import claim_run, release_run
 from .run_stats import RunStats
 from .tables import record_row, rows_frame
@@ -131,10 +131,6 @@ class ItemRecord:
     def score(self) -> float | None:
         return self.outcome.score
 
-    @property
-    def record(self) -> dict[str, Any]:
-        """The outcome's JSON object, for code that reads lines as dicts (prefer :attr:`outcome`)."""
-        return self.outcome.as_json()
 
 
 class RunStore:
@@ -300,10 +296,8 @@ class RunStore:
 
     # -- items --------------------------------------------------------------------------------
 
-    def record_item(self, run_id: str, row_number: int, outcome: ItemOutcome | Mapping[str, Any]) -> None:
-        """Commit one finished (or failed) item (a typed outcome, or its JSON object)."""
-        if not isinstance(outcome, (ScoredItem, FailedItem)):
-            outcome = outcome_from_json(dict(outcome))
+    def record_item(self, run_id: str, row_number: int, outcome: ItemOutcome) -> None:
+        """Commit one finished (or failed) item."""
         usage = outcome.usage
         self._db.execute(
             "INSERT OR REPLACE INTO items (run_id, item_id, row_number, status, score, alignment_score,"

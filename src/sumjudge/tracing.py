@@ -37,7 +37,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .errors import MissingDependencyError
-from .judges.base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT
+from .judges.base import JudgeModel, JudgeReply, JudgeRequest, OutputT, WrappedJudge
 
 OTEL_INSTALL = "pip install 'sumjudge[otel]'"
 TRACER_NAME = "sumjudge"
@@ -87,23 +87,12 @@ def _model_attributes(model_id: str) -> dict[str, Any]:
     return {"gen_ai.provider.name": provider, "gen_ai.system": provider, "gen_ai.request.model": model}
 
 
-class TracedJudge:
+class TracedJudge(WrappedJudge):
     """A judge wrapper that makes one CLIENT span per call while OpenTelemetry is active.
 
     Anything else is read from the wrapped judge, so the wrapper is transparent to code that
     inspects its judge.
     """
-
-    def __init__(self, inner: JudgeModel) -> None:
-        self.inner = inner
-
-    @property
-    def model_id(self) -> str:
-        return self.inner.model_id
-
-    @property
-    def config(self) -> ModelConfig | None:
-        return getattr(self.inner, "config", None)
 
     def __getattr__(self, name: str) -> Any:
         if name == "inner":  # not set yet (unpickling): no recursion

@@ -3,9 +3,9 @@
 Exit codes: 0 success, 1 a gate failed (``--fail-under``, failed items beyond ``--allow-errors``, or
 no item could be scored), 2 usage or input errors (the message names the row and the field, or the
 file and the fix), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM); an interrupted run is saved
-and resumes when the same command runs again. The command is thin:
-rows come from :mod:`sumjudge.datasets`, the work from :mod:`sumjudge.batch`, records from
-:mod:`sumjudge.store`, the page from :mod:`sumjudge.report`.
+and resumes when the same command runs again. The command is thin: it parses flags, reads the rows
+(:mod:`sumjudge.datasets`), hands the run to :func:`sumjudge.batch.run_batch` (judge, store, outputs,
+gates), prints what it says, and picks the exit code.
 """
 
 from __future__ import annotations
@@ -175,6 +175,36 @@ def scorer_options(
     return options
 
 
+class _ShownEvents:  # a sumjudge.batch.BatchEvents
+    """The CLI's view of a batch run: the opening line, the progress bar, nothing when quiet."""
+
+    def __init__(self, console: Any, meter: Any, *, model_id: str, quiet: bool) -> None:
+        self.console, self.meter, self.model_id, self.quiet = console, meter, model_id, quiet
+        self.bar: Any = None
+
+    def started(self, run: Any, *, resumed: bool, already_done: int, total: int) -> None:
+        from ..progress import BatchProgress
+
+        if self.quiet:
+            return
+        if resumed:
+            self.console.print(f"sumjudge: resuming run {run.id}: {already_done} of {total} items already finished")
+        else:
+            self.console.print(f"sumjudge: run {run.id}: {total} items, judge {self.model_id}", markup=False)
+        show = self.console.is_terminal
+        self.bar = BatchProgress(self.console, total=total, already_done=already_done, meter=self.meter, enabled=show)
+        self.bar.__enter__()
+
+    def item_done(self, outcome: Any) -> None:
+        if self.bar is not None:
+            self.bar.advance()
+
+    def scoring_ended(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+
+
 async def _score(
     dataset: Any,
     info: Any,
@@ -193,152 +223,42 @@ async def _score(
     cache: bool | str,
     quiet: bool,
 ) -> int:
-    from ..scorers.summarization import create_summarization_scorer
-    from ..batch import Meter, MeteredJudge
-    from ..judges.base import ModelConfig
-    from ..judges.cache import with_cache
-    from ..judges.registry import resolve_judge
-    from ..outputs import AtomicFile
+    """Run the batch (:func:`sumjudge.batch.run_batch`) and say how it ended; the exit code."""
+    from ..batch import BatchOutputs, Meter, run_batch
+    from ..progress import summary_table
 
     meter = Meter()
+    events = _ShownEvents(console, meter, model_id=model_id, quiet=quiet)
+    terminated = _cancel_on_sigterm()
     try:
-        settings: dict[str, Any] = {"max_concurrency": concurrency}
-        if timeout is not None:
-            settings["timeout"] = timeout
-        judge = resolve_judge(ModelConfig(id=model_id, **settings))
-        judge = with_cache(MeteredJudge(judge, meter), cache)
-        scorer = create_summarization_scorer(model=judge, options=options)
+        result = await run_batch(
+            dataset, info, model=model_id, options=options, concurrency=concurrency, timeout=timeout, cache=cache,
+            store_path=store_path, fresh=fresh, outputs=BatchOutputs(out=out, report=report, junit=junit),
+            gates=gates, meter=meter, events=events,
+        )
     except (SumjudgeError, ValueError) as exc:
         fail(str(exc))
-
-    scale = float(options["scale"])
-    files: list[AtomicFile] = []
-    try:  # both outputs are proven writable before the run is opened or any call is made
-        out_file = AtomicFile(out, option="--out") if out and out != "-" else None
-        files += [out_file] if out_file else []
-        report_file = AtomicFile(report, option="--report") if report else None
-        files += [report_file] if report_file else []
-        junit_file = AtomicFile(junit, option="--junit") if junit else None
-        files += [junit_file] if junit_file else []
-    except SumjudgeError as exc:
-        for f in files:
-            f.discard()
-        fail(str(exc))
-    try:
-        return await _score_into_store(
-            dataset, info, console, scorer, meter, model_id=model_id, options=options, scale=scale,
-            concurrency=concurrency, out=out, out_file=out_file, report_file=report_file, junit_file=junit_file,
-            gates=gates,
-            store_path=store_path, fresh=fresh, quiet=quiet,
+    run, stats = result.run, result.stats
+    if result.interrupted:
+        console.print(
+            f"sumjudge: interrupted; {stats.count + stats.errors} of {info.count} items are saved in run "
+            f"{run.id}. Run the same command again to resume.", markup=False,
         )
-    finally:
-        for f in files:
-            if f.tmp.exists():
-                f.discard()
-
-
-async def _score_into_store(
-    dataset: Any, info: Any, console: Any, scorer: Any, meter: Any, *, model_id: str, options: dict[str, Any],
-    scale: float, concurrency: int, out: str | None, out_file: Any, report_file: Any, junit_file: Any, gates: Any,
-    store_path: str | None, fresh: bool, quiet: bool,
-) -> int:
-    """Open (or resume) the run, score what is left, write the outputs, and judge the gates."""
-    from ..batch import score_dataset
-    from ..gates import check_gates
-    from ..progress import BatchProgress, summary_table
-    from ..store import DEFAULT_STORE_PATH, RunStore
-
-    try:
-        store = RunStore(store_path or DEFAULT_STORE_PATH)
-        run, resumed = store.open_run(
-            model=model_id, options=options, data=dataset.display_name, fingerprint=info.fingerprint,
-            total_items=info.count, resume=not fresh,
-        )
-    except SumjudgeError as exc:
-        fail(str(exc))
-    with store:
-        already = len(store.finished_ids(run.id))
-        if resumed and not quiet:
-            console.print(f"sumjudge: resuming run {run.id}: {already} of {info.count} items already finished")
-        elif not quiet:
-            console.print(f"sumjudge: run {run.id}: {info.count} items, judge {model_id}", markup=False)
-
-        def write_out() -> None:
-            """Every item of the run, in input order (what finished early waited in the store)."""
-            fh = sys.stdout if out == "-" else (out_file.fh if out_file is not None else None)
-            if fh is None:
-                return
-            for item in store.iter_items(run.id):
-                fh.write(item.outcome.line() + "\n")
-            if out_file is not None:
-                out_file.commit()
-            else:
-                fh.flush()
-
-        interrupted = False
-        terminated = _cancel_on_sigterm()
-        try:
-            show = not quiet and console.is_terminal
-            with BatchProgress(console, total=info.count, already_done=already, meter=meter, enabled=show) as bar:
-                await score_dataset(
-                    dataset, scorer, store, run, concurrency=concurrency,
-                    on_record=lambda record: bar.advance(), meter=meter,
-                )
-        except (KeyboardInterrupt, asyncio.CancelledError):
-            interrupted = True
-
-        stats = store.stats(run.id)
-        if interrupted:
-            store.finish_run(run.id, "interrupted")
-            write_out()  # what was done is not lost
+        return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
+    if not quiet:
+        console.print(summary_table(stats, title=f"run {run.id}"))
+        if stats.errors:
             console.print(
-                f"sumjudge: interrupted; {stats.count + stats.errors} of {info.count} items are saved in run "
-                f"{run.id}. Run the same command again to resume.", markup=False,
+                f"sumjudge: {stats.errors} item(s) failed; see the 'error' field, or "
+                f"`sumjudge runs export {run.id}`. Run the same command again to retry them.", markup=False,
             )
-            return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
-        store.finish_run(run.id, "finished" if stats.errors == 0 else "finished with errors")
-        run = store.get_run(run.id)
-        write_out()
-        if report_file is not None:
-            from ..report import write_report
-
-            report_file.fh.close()
-            write_report(report_file.tmp, run, stats, lambda: store.iter_items(run.id), scale=scale)
-            report_file.commit()
-        if not quiet:
-            console.print(summary_table(stats, title=f"run {run.id}"))
-            if stats.errors:
-                console.print(
-                    f"sumjudge: {stats.errors} item(s) failed; see the 'error' field, or "
-                    f"`sumjudge runs export {run.id}`. Run the same command again to retry them.", markup=False,
-                )
-            if report_file is not None:
-                console.print(f"sumjudge: report written to {report_file.path}", markup=False)
-        passing = store.count_at_least(run.id, gates.pass_rate.threshold) if gates.pass_rate else None
-        failures = check_gates(stats, info.count, gates, passing=passing)
-        _write_ci_outputs(store, run, stats, failures, gates, junit_file, console)
-
-    for failure in failures:
+        if report is not None:
+            console.print(f"sumjudge: report written to {report}", markup=False)
+    for note in result.notes:
+        console.print(f"sumjudge: {note}", markup=False)
+    for failure in result.gate_failures:
         console.print(f"sumjudge: gate failed: {failure}", markup=False)
-    return EXIT_BELOW if failures else EXIT_OK
-
-
-def _write_ci_outputs(store: Any, run: Any, stats: Any, failures: list[str], gates: Any, junit_file: Any,
-                      console: Any) -> None:
-    """``--junit``, and the Markdown summary appended to ``$GITHUB_STEP_SUMMARY`` when it is set."""
-    from ..report.junit import write_junit
-    from ..report.markdown import append_step_summary, run_markdown
-
-    threshold = gates.pass_rate.threshold if gates.pass_rate else None
-    items = lambda: store.iter_items(run.id)  # read twice, streamed each time
-    if junit_file is not None:
-        junit_file.fh.close()
-        write_junit(junit_file.tmp, run, items, threshold=threshold, gate_failures=failures)
-        junit_file.commit()
-    try:
-        append_step_summary(run_markdown(run, stats, items, gate_failures=failures, threshold=threshold))
-    except OSError as exc:  # the job summary is a courtesy; it never decides the exit code
-        console.print(f"sumjudge: could not append to $GITHUB_STEP_SUMMARY: {exc}", markup=False)
+    return EXIT_BELOW if result.gate_failures else EXIT_OK
 
 
 class _SigtermFlag:

@@ -29,7 +29,9 @@ from .structured import Completion, schema_name, strict_json_schema
 
 INSTALL_LINE = "pip install 'sumjudge[anthropic]'"
 DEFAULT_MAX_TOKENS = 4096
-"""The Messages API requires ``max_tokens``; used when neither the config nor the request sets one."""
+"""The Messages API requires ``max_tokens``; used when neither the config nor the request sets one,
+lowered to the room the prompt leaves in the context window (Anthropic refuses a request whose prompt
+and ``max_tokens`` together exceed the window), never below the request's ``reply_tokens``."""
 
 
 def import_anthropic() -> Any:
@@ -89,7 +91,10 @@ class _Prepared:
     """What every attempt of one request shares: the forced tool and the token limit."""
 
     tool: dict[str, Any]
-    max_tokens: int
+    max_tokens: int | None
+    """What the config or the request set, else ``None`` (:data:`DEFAULT_MAX_TOKENS`, within the window)."""
+    reply_tokens: int
+    """The room the request reserved for its reply (``max_tokens`` is never set below it)."""
     temperature: float | None
     """The request's own temperature (a repeated sample's), else ``None``."""
 
@@ -116,14 +121,23 @@ class AnthropicJudge(HTTPJudge):
             "description": (doc[0] if doc else f"Record the result of the {request.step} step."),
             "input_schema": strict_json_schema(request.output_type),
         }
-        max_tokens = request.max_output_tokens or self.config.max_output_tokens or DEFAULT_MAX_TOKENS
-        return _Prepared(tool=tool, max_tokens=max_tokens, temperature=request.temperature)
+        max_tokens = request.max_output_tokens or self.config.max_output_tokens
+        return _Prepared(
+            tool=tool, max_tokens=max_tokens, reply_tokens=request.reply_tokens or 0, temperature=request.temperature
+        )
 
-    def build_request(self, form: str, messages: list[ChatMessage], prepared: _Prepared) -> dict[str, Any]:
+    def reply_limit(self, prepared: _Prepared, room: int) -> int | None:
+        if prepared.max_tokens is not None:
+            return prepared.max_tokens
+        return max(1, min(max(DEFAULT_MAX_TOKENS, prepared.reply_tokens), room))
+
+    def build_request(
+        self, form: str, messages: list[ChatMessage], prepared: _Prepared, max_tokens: int | None
+    ) -> dict[str, Any]:
         system, turns = split_system(messages)
         body: dict[str, Any] = {
             "model": self._name,
-            "max_tokens": prepared.max_tokens,
+            "max_tokens": max_tokens or DEFAULT_MAX_TOKENS,
             "messages": turns,
             "tools": [prepared.tool],
             "tool_choice": {"type": "tool", "name": prepared.tool["name"]},

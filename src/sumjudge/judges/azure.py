@@ -12,15 +12,11 @@ re-asks, retries, the limiter, the per-loop client pool. The client sends each r
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import os
-from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .base import ModelConfig
-from .limiter import AdaptiveLimiter
 from .openai_compat import OpenAICompatJudge
-from .providers import ProviderSpec
 
 API_VERSION_ENV = "OPENAI_API_VERSION"
 DEFAULT_API_VERSION = "2024-10-21"
@@ -30,17 +26,10 @@ DEFAULT_API_VERSION = "2024-10-21"
 class AzureOpenAIJudge(OpenAICompatJudge):
     """A judge on an Azure OpenAI deployment (the model part of ``azure/<deployment>``)."""
 
-    def __init__(
-        self,
-        spec: ProviderSpec,
-        name: str,
-        config: ModelConfig,
-        *,
-        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
-        limiter: AdaptiveLimiter | None = None,
-    ) -> None:
-        super().__init__(spec, name, config, sleep=sleep, limiter=limiter)
-        self.api_version = config.api_version or os.environ.get(API_VERSION_ENV) or DEFAULT_API_VERSION
+    @functools.cached_property
+    def api_version(self) -> str:
+        """``ModelConfig.api_version``, else ``$OPENAI_API_VERSION``, else :data:`DEFAULT_API_VERSION`."""
+        return self.config.api_version or os.environ.get(API_VERSION_ENV) or DEFAULT_API_VERSION
 
     @property
     def deployment(self) -> str:

@@ -137,6 +137,10 @@ class JudgeRequest(Generic[OutputT]):
     of every cache key, so a re-run reproduces each sample and no sample reuses another's reply."""
     temperature: float | None = None
     """Overrides the judge's configured temperature for this call (samples are drawn above 0)."""
+    reply_tokens: int | None = None
+    """Tokens the asker reserved for the reply when it fitted the request to the judge's context
+    window. A judge that checks budgets (every HTTP judge, the local one) keeps at least this much
+    room below the window on every attempt, re-asks included. Not part of any cache key."""
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..errors import ContextOverflowError
 from .base import ChatMessage, JudgeModel, JudgeRequest, ModelConfig
-from .structured import strict_json_schema
+from .structured import schema_instructions, strict_json_schema
 
 DEFAULT_CONTEXT_WINDOW = 8192
 """For a model nobody told us about: small enough for most servers a user runs at home."""
@@ -49,6 +49,13 @@ PROVIDER_CONTEXT_WINDOWS: dict[str, int] = {
 ``offline`` is the lexical judge's: it has no context limit, but its verdicts lose precision
 when a claim may match anywhere in a long text (a word-overlap window finds a spurious match
 somewhere), so long sources take the retrieval path with it too."""
+
+PROVIDER_PROMPT_OVERHEAD: dict[str, int] = {
+    # The system prompt Anthropic adds for tool use (313-346 tokens by model, as documented); the
+    # Anthropic judge answers through a forced tool, so every one of its requests carries it.
+    "anthropic": 350,
+}
+"""Prompt tokens a provider adds to every request of its own, counted in every budget."""
 
 KNOWN_CONTEXT_WINDOWS: dict[str, int] = {
     # OpenAI (model-name prefixes; the longest matching prefix wins)
@@ -206,6 +213,10 @@ def counter_for(judge: JudgeModel) -> TokenCounter:
 # The budget
 
 
+def _overhead(model_id: str) -> int:
+    return PROVIDER_PROMPT_OVERHEAD.get(model_id.partition("/")[0], 0)
+
+
 @dataclass(frozen=True)
 class TokenBudget:
     """One judge's context window and token counter, with the arithmetic of fitting requests."""
@@ -213,10 +224,13 @@ class TokenBudget:
     context_window: int
     counter: TokenCounter
     model_id: str = "judge"
+    overhead: int = 0
+    """Tokens the provider adds to every prompt (:data:`PROVIDER_PROMPT_OVERHEAD`)."""
 
     @classmethod
     def of(cls, judge: JudgeModel) -> TokenBudget:
-        return cls(context_window_of(judge), counter_for(judge), judge.model_id)
+        model_id = judge.model_id
+        return cls(context_window_of(judge), counter_for(judge), model_id, _overhead(model_id))
 
     @classmethod
     def for_config(cls, config: ModelConfig) -> TokenBudget:
@@ -224,7 +238,7 @@ class TokenBudget:
         provider, _, name = config.id.partition("/")
         window = config.context_window or known_context_window(config.id) or DEFAULT_CONTEXT_WINDOW
         counter = (tiktoken_counter(name) if provider in ("openai", "openrouter") else None) or ESTIMATE
-        return cls(window, counter, config.id)
+        return cls(window, counter, config.id, _overhead(config.id))
 
     def forecast_tokens(self, request: JudgeRequest[Any]) -> int:
         """The prompt tokens a provider will most likely bill for ``request`` (a central estimate)."""
@@ -237,12 +251,17 @@ class TokenBudget:
         return self.counter.upper(text)
 
     def schema_tokens(self, output_type: Any) -> int:
-        """Tokens of the step's JSON schema, which every provider sends along in some form."""
-        return self.counter.upper(json.dumps(strict_json_schema(output_type), ensure_ascii=False))
+        """Tokens of the step's JSON schema, which every provider sends along in some form: beside the
+        messages, or stated in the prompt (the larger of the two, so any form a judge falls back to fits)."""
+        schema = strict_json_schema(output_type)
+        beside = self.counter.upper(json.dumps(schema, ensure_ascii=False))
+        in_prompt = self.counter.upper(schema_instructions(schema)) + TOKENS_PER_MESSAGE  # a system message of its own
+        return max(beside, in_prompt)
 
     def prompt_tokens(self, messages: Sequence[ChatMessage], output_type: Any = None) -> int:
-        """Tokens of a prompt as the model will see it (an upper figure when estimated)."""
-        total = sum(self.counter.upper(m.content) + TOKENS_PER_MESSAGE for m in messages)
+        """Tokens of a prompt as the model will see it (an upper figure when estimated), the provider's
+        own additions included; ``output_type``: with the step's schema."""
+        total = self.overhead + sum(self.counter.upper(m.content) + TOKENS_PER_MESSAGE for m in messages)
         if output_type is not None:
             total += self.schema_tokens(output_type)
         return total
@@ -250,23 +269,29 @@ class TokenBudget:
     def request_tokens(self, request: JudgeRequest[Any]) -> int:
         return self.prompt_tokens(request.messages, request.output_type)
 
-    def fits(self, request: JudgeRequest[Any], reply_tokens: int) -> bool:
-        return self.request_tokens(request) + reply_tokens <= self.context_window
+    def fits(self, request: JudgeRequest[Any], reply_tokens: int | None = None) -> bool:
+        """Whether prompt and reply room fit (``reply_tokens`` defaults to ``request.reply_tokens``)."""
+        room = (request.reply_tokens or 0) if reply_tokens is None else reply_tokens
+        return self.request_tokens(request) + room <= self.context_window
 
-    def check(self, request: JudgeRequest[Any], reply_tokens: int, what: str | None = None) -> int:
+    def check(self, request: JudgeRequest[Any], reply_tokens: int | None = None, what: str | None = None) -> int:
         """The request's prompt tokens, or :class:`ContextOverflowError` when prompt and reply do not fit."""
-        prompt = self.request_tokens(request)
-        if prompt + reply_tokens > self.context_window:
+        room = (request.reply_tokens or 0) if reply_tokens is None else reply_tokens
+        return self.check_prompt(self.request_tokens(request), room, what or f"the {request.step} request")
+
+    def check_prompt(self, prompt_tokens: int, reply_tokens: int, what: str) -> int:
+        """``prompt_tokens``, or :class:`ContextOverflowError` naming the sizes when prompt and reply do not fit."""
+        if prompt_tokens + reply_tokens > self.context_window:
             raise ContextOverflowError(
-                what or f"the {request.step} request",
-                needed=prompt + reply_tokens,
-                prompt_tokens=prompt,
+                what,
+                needed=prompt_tokens + reply_tokens,
+                prompt_tokens=prompt_tokens,
                 reply_tokens=reply_tokens,
                 context_window=self.context_window,
                 model=self.model_id,
                 counted_by=self.counter.name,
             )
-        return prompt
+        return prompt_tokens
 
 
 __all__ = [
@@ -274,6 +299,7 @@ __all__ = [
     "ESTIMATE",
     "KNOWN_CONTEXT_WINDOWS",
     "PROVIDER_CONTEXT_WINDOWS",
+    "PROVIDER_PROMPT_OVERHEAD",
     "TokenBudget",
     "TokenCounter",
     "config_of",

@@ -3,7 +3,9 @@
 For each :class:`~sumjudge.judges.base.JudgeRequest`:
 
 1. **structured output** (:func:`~sumjudge.judges.structured.generate_structured`): schema in,
-   validated object out; an invalid or truncated reply is re-asked (``max_reasks``);
+   validated object out; an invalid or truncated reply is re-asked (``max_reasks``), in the largest
+   form that fits the context window (the bad reply and the correction; the correction alone; the
+   first request again);
 2. **retries** (:func:`~sumjudge.judges.retry.call_with_retries`): a failure the provider's error
    table calls transient (429 with ``Retry-After``, 5xx, timeouts, dropped connections) is tried
    again with backoff within the call's time budget; a permanent one (400, 401, 403, 404) fails at once;
@@ -14,7 +16,11 @@ For each :class:`~sumjudge.judges.base.JudgeRequest`:
    set): requests in flight, lowered on 429 and raised again slowly;
 5. **the per-loop client** (:class:`~sumjudge.judges.clients.LoopClients`): one SDK client per running
    event loop, closed with the last call on it;
-6. **send**: one request through the provider's SDK (its own retries off).
+6. **the budget** (:class:`~sumjudge.judges.budget.TokenBudget`): every request, first ask, re-ask and
+   structured-output form alike, is counted as it will be sent and checked against the context window
+   with room for its reply (the request's ``reply_tokens``, and any ``max_tokens`` sent) before it
+   leaves; one that does not fit raises :class:`~sumjudge.errors.ContextOverflowError` naming the sizes;
+7. **send**: one request through the provider's SDK (its own retries off).
 
 A provider subclass holds only what is its own: how to make its SDK client, how to build a request
 body for a structured form (:meth:`HTTPJudge.build_request`), how to send it, how to read the reply
@@ -29,12 +35,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
+from ..errors import ContextOverflowError
 from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT
+from .budget import TokenBudget
 from .clients import LoopClients
 from .limiter import AdaptiveLimiter
 from .providers import ProviderSpec, resolve_base_url
 from .retry import Classification, RetryPolicy, call_with_retries, retry_after_from_headers
-from .structured import Completion, generate_structured
+from .structured import Completion, generate_structured, strict_json_schema, with_schema_in_prompt
 
 ErrorRule = tuple[type[BaseException], Callable[[Any], Classification]]
 """One row of a provider's error table: an SDK exception class and what its instances mean."""
@@ -69,6 +77,7 @@ class HTTPJudge(ABC):
         self._lock = threading.RLock()
         self._form = self.first_form()
         self._clients: LoopClients[Any] = LoopClients(self.make_client)
+        self._budget: TokenBudget | None = None
 
     # -- the JudgeModel protocol -----------------------------------------------------------------
 
@@ -83,7 +92,7 @@ class HTTPJudge(ABC):
 
             async def send(messages: list[ChatMessage]) -> Completion:
                 return await call_with_retries(
-                    lambda: self._attempt(client, messages, prepared),
+                    lambda: self._attempt(client, messages, prepared, request),
                     classify=self.classify,
                     policy=self._policy,
                     step=request.step,
@@ -91,7 +100,21 @@ class HTTPJudge(ABC):
                     sleep=self._sleep,
                 )
 
-            return await generate_structured(request, send, max_reasks=self.config.max_reasks)
+            def fits(messages: list[ChatMessage]) -> bool:
+                try:
+                    self._sized(self._form, messages, prepared, request)
+                except ContextOverflowError:
+                    return False
+                return True
+
+            return await generate_structured(request, send, max_reasks=self.config.max_reasks, fits=fits)
+
+    @property
+    def token_budget(self) -> TokenBudget:
+        """This judge's context window and token counter (counted once, on first use)."""
+        if self._budget is None:
+            self._budget = TokenBudget.of(self)
+        return self._budget
 
     # -- what a user may look at -----------------------------------------------------------------
 
@@ -113,11 +136,31 @@ class HTTPJudge(ABC):
 
     # -- one attempt: form, limiter, send --------------------------------------------------------
 
-    async def _attempt(self, client: Any, messages: list[ChatMessage], prepared: Any) -> Completion:
-        """One request; a refused structured-output form is swapped for the next at no retry cost."""
+    def _sized(
+        self, form: str, messages: list[ChatMessage], prepared: Any, request: JudgeRequest[Any]
+    ) -> int | None:
+        """The ``max_tokens`` to send with ``messages`` in ``form`` (``None``: none), once the request is
+        counted as sent and found to fit; else :class:`ContextOverflowError` naming the sizes."""
+        budget = self.token_budget
+        if self.schema_in_prompt(form):
+            prompt = budget.prompt_tokens(with_schema_in_prompt(messages, strict_json_schema(request.output_type)))
+        else:
+            prompt = budget.prompt_tokens(messages, request.output_type)
+        limit = self.reply_limit(prepared, budget.context_window - prompt)
+        reply = max(request.reply_tokens or 0, limit or 0)
+        budget.check_prompt(prompt, reply, f"the {request.step} request to {self.model_id} ({form})")
+        return limit
+
+    async def _attempt(
+        self, client: Any, messages: list[ChatMessage], prepared: Any, request: JudgeRequest[Any]
+    ) -> Completion:
+        """One request; a refused structured-output form is swapped for the next at no retry cost.
+
+        Each form's request is checked against the context window before it is sent."""
         while True:
             form = self._form
-            body = self.build_request(form, messages, prepared)
+            max_tokens = self._sized(form, messages, prepared, request)
+            body = self.build_request(form, messages, prepared, max_tokens)
             try:
                 response = await self._send_limited(client, body)
             except Exception as exc:
@@ -180,6 +223,16 @@ class HTTPJudge(ABC):
         """The structured-output form asked for before any refusal."""
         return self.fallback_order[0]
 
+    def schema_in_prompt(self, form: str) -> bool:
+        """Whether ``form`` states the schema in the prompt (else it travels beside the messages)."""
+        return False
+
+    def reply_limit(self, prepared: Any, room: int) -> int | None:
+        """The ``max_tokens`` sent with a prompt that leaves ``room`` tokens of the window (``None``: none).
+
+        It is reserved below the window along with the request's ``reply_tokens``."""
+        return None
+
     def refuses_form(self, exc: BaseException, form: str) -> bool:
         """Whether ``exc`` is the server refusing the structured-output ``form`` (not a real failure)."""
         return False
@@ -193,8 +246,10 @@ class HTTPJudge(ABC):
         """What every attempt of ``request`` shares (schemas, tool, token limit), worked out once."""
 
     @abstractmethod
-    def build_request(self, form: str, messages: list[ChatMessage], prepared: Any) -> dict[str, Any]:
-        """The request body for ``messages`` in structured-output ``form``."""
+    def build_request(
+        self, form: str, messages: list[ChatMessage], prepared: Any, max_tokens: int | None
+    ) -> dict[str, Any]:
+        """The request body for ``messages`` in structured-output ``form``, with ``max_tokens`` if not ``None``."""
 
     @abstractmethod
     async def send(self, client: Any, body: dict[str, Any]) -> Any:

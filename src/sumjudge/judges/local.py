@@ -53,6 +53,8 @@ _TOKENS_PER_CHAR = 1.1
 """Room above one token per character for the odd escape or byte-split character."""
 _TEMPLATE_TOKENS_PER_MESSAGE = 8
 """Chat-template tokens around each message (role markers), counted when sizing the reply."""
+_MIN_REPLY_TOKENS = 64
+"""The least room for a reply a request may leave in the context; less is refused before decoding."""
 
 
 def import_llama_cpp() -> Any:
@@ -265,7 +267,16 @@ class LocalJudge:
         async def send(messages: list[ChatMessage]) -> Completion:
             return await asyncio.to_thread(self._complete, model, messages, request, base)
 
-        return await generate_structured(request, send, max_reasks=self.config.max_reasks)
+        async def fits(messages: list[ChatMessage]) -> bool:  # a re-ask keeps the request's reply room
+            return await asyncio.to_thread(self._room, model, messages) >= max(_MIN_REPLY_TOKENS, request.reply_tokens or 0)
+
+        return await generate_structured(request, send, max_reasks=self.config.max_reasks, fits=fits)
+
+    @staticmethod
+    def _room(model: _LoadedModel, messages: list[ChatMessage]) -> int:
+        """Tokens the prompt ``messages`` leaves for a reply in the loaded context."""
+        with model.lock:
+            return int(model.llama.n_ctx()) - _prompt_tokens(model.llama, messages)
 
     def _complete(
         self, model: _LoadedModel, messages: list[ChatMessage], request: JudgeRequest[Any], base: JSONSchema
@@ -278,7 +289,7 @@ class LocalJudge:
             for cap in (self.config.max_output_tokens, request.max_output_tokens):
                 if cap is not None:
                     budget = min(budget, cap)
-            if budget < 64:
+            if budget < _MIN_REPLY_TOKENS:
                 raise JudgeRequestError(
                     f"the prompt ({prompt_tokens} tokens) leaves no room for a reply in the local "
                     f"model's context of {n_ctx} tokens; raise ModelConfig.extra['n_ctx'] "

@@ -121,7 +121,19 @@ class OpenAICompatJudge(HTTPJudge):
             temperature=self.config.temperature if request.temperature is None else request.temperature,
         )
 
-    def build_request(self, form: str, messages: list[ChatMessage], prepared: _Prepared) -> dict[str, Any]:
+    def schema_in_prompt(self, form: str) -> bool:
+        return form != "json_schema"
+
+    def reply_limit(self, prepared: _Prepared, room: int) -> int | None:
+        # Only a limit the user or the request set: without one the reply may use the rest of the
+        # window, which the budget has already checked holds the request's reply room (a bound from
+        # the scorer's estimates would cut off a verbose model, or a reasoning model whose hidden
+        # reasoning counts against max_completion_tokens; see docs/long-sources.md).
+        return prepared.max_tokens
+
+    def build_request(
+        self, form: str, messages: list[ChatMessage], prepared: _Prepared, max_tokens: int | None
+    ) -> dict[str, Any]:
         if form != "json_schema":
             messages = with_schema_in_prompt(messages, prepared.schema)
         body: dict[str, Any] = {
@@ -138,8 +150,8 @@ class OpenAICompatJudge(HTTPJudge):
             body["response_format"] = {"type": "json_object", "schema": prepared.grammar_schema}
         elif form == "json_object":
             body["response_format"] = {"type": "json_object"}
-        if prepared.max_tokens is not None:
-            body[self._spec.max_tokens_field] = prepared.max_tokens
+        if max_tokens is not None:
+            body[self._spec.max_tokens_field] = max_tokens
         if self.config.extra:
             body["extra_body"] = dict(self.config.extra)
         return body

@@ -9,7 +9,10 @@ wrote, its ``finish_reason`` and the usage of that call). :func:`generate_struct
    ``$ref``/``default``/``title``);
 2. the reply is parsed (`````json`` fences tolerated) and validated with pydantic;
 3. invalid JSON, a schema mismatch or a truncated reply (``finish_reason == "length"``) is
-   answered with a re-ask that quotes the error, at most ``max_reasks`` times;
+   answered with a re-ask that quotes the error, at most ``max_reasks`` times. Given ``fits`` (the
+   judge's context-window check), the re-ask is the first of these that fits: the conversation so
+   far with the bad reply and the correction; the first request with the correction alone; the
+   first request again, fresh (which fitted when it was sent). A re-ask never grows past the window;
 4. then :class:`~sumjudge.errors.JudgeOutputError` names the step and what came back.
 
 Usage is summed over every attempt. Nothing here knows HTTP or any SDK.
@@ -41,6 +44,8 @@ class Completion:
 
 
 Send = Callable[[list[ChatMessage]], Awaitable[Completion]]
+Fits = Callable[[list[ChatMessage]], "bool | Awaitable[bool]"]
+"""Whether a conversation fits the judge's context window with room for the reply."""
 
 _DROPPED_KEYWORDS = frozenset({"title", "default", "examples"})
 _SUBSCHEMA_KEYWORDS = frozenset({"items", "not", "contains", "additionalProperties", "propertyNames"})
@@ -191,19 +196,47 @@ _TRUNCATED_FEEDBACK = (
 _ECHO_LIMIT = 4000
 
 
+async def reask_conversation(
+    first: list[ChatMessage],
+    conversation: list[ChatMessage],
+    echo: str | None,
+    feedback: str,
+    fits: Fits | None,
+) -> list[ChatMessage]:
+    """The re-ask after ``conversation`` drew a bad reply: the largest form that ``fits``.
+
+    The conversation with the bad reply (``echo``) and the correction; else the first request with
+    the correction alone (what the model is told of a cut-off reply anyway); else the first request
+    again, fresh. The first request fitted when it was sent; the judge checks every request again.
+    """
+    told = ChatMessage(role="user", content=feedback)
+    full = [*conversation, *([ChatMessage(role="assistant", content=echo)] if echo is not None else []), told]
+    if fits is None:
+        return full
+    for candidate in (full, [*first, told]):
+        ok = fits(candidate)
+        if ok if isinstance(ok, bool) else await ok:
+            return candidate
+    return list(first)
+
+
 async def generate_structured(
     request: JudgeRequest[OutputT],
     send: Send,
     *,
     max_reasks: int,
     messages: Sequence[ChatMessage] | None = None,
+    fits: Fits | None = None,
 ) -> JudgeReply[OutputT]:
     """Ask through ``send`` until the reply validates, re-asking at most ``max_reasks`` times.
 
     ``messages`` overrides ``request.messages`` (for a provider that adds the schema to the
-    prompt). Raises :class:`JudgeOutputError` with the step and the last reply.
+    prompt). ``fits`` says whether a conversation fits the judge's context window with room for
+    the reply; a re-ask takes the largest form that does (see the module docstring). Raises
+    :class:`JudgeOutputError` with the step and the last reply.
     """
-    conversation = list(messages if messages is not None else request.messages)
+    first = list(messages if messages is not None else request.messages)
+    conversation = list(first)
     usage = Usage()
     last_problem = ""
     last_text: str | None = None
@@ -239,9 +272,7 @@ async def generate_structured(
                 return JudgeReply(output=output, usage=usage, raw=text)
         if attempt + 1 >= attempts:
             break
-        if echo is not None:
-            conversation.append(ChatMessage(role="assistant", content=echo))
-        conversation.append(ChatMessage(role="user", content=feedback))
+        conversation = await reask_conversation(first, conversation, echo, feedback, fits)
     raise JudgeOutputError(
         f"no valid {request.output_type.__name__} after {attempts} attempt(s): {last_problem}",
         step=request.step,
@@ -251,11 +282,13 @@ async def generate_structured(
 
 __all__ = [
     "Completion",
+    "Fits",
     "InvalidOutput",
     "Send",
     "extract_json_text",
     "generate_structured",
     "parse_output",
+    "reask_conversation",
     "schema_instructions",
     "schema_name",
     "strict_json_schema",

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import quoteattr
 
+from ..records import FailedItem
 from ..store import ItemRecord, RunRecord
 
 _NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -33,17 +34,12 @@ def xml_text(value: Any) -> str:
 
 def item_verdict(item: ItemRecord, threshold: float | None) -> tuple[str, str, str] | None:
     """``(kind, message, text)`` for an item that did not pass (kind ``failure`` or ``error``), else ``None``."""
-    record = item.record
-    if item.status == "error" or record.get("error"):
-        error = str(record.get("error") or "the evaluation failed")
+    outcome = item.outcome
+    if isinstance(outcome, FailedItem):
+        error = outcome.error or "the evaluation failed"
         return "error", error.splitlines()[0], error
-    if threshold is not None and (item.score is None or item.score < threshold):
-        score = "none" if item.score is None else f"{item.score:.2f}"
-        return (
-            "failure",
-            f"score {score} is below the threshold {threshold:g}",
-            str(record.get("reason") or ""),
-        )
+    if threshold is not None and outcome.score < threshold:
+        return "failure", f"score {outcome.score:.2f} is below the threshold {threshold:g}", outcome.reason
     return None
 
 
@@ -56,13 +52,12 @@ def _properties(parent: ET.Element, pairs: Iterable[tuple[str, Any]]) -> None:
 
 def _testcase(item: ItemRecord, classname: str, threshold: float | None) -> ET.Element:
     case = ET.Element("testcase", classname=classname, name=xml_text(item.item_id), time="0")
-    record = item.record
     _properties(
         case,
         [
-            ("score", item.score),
-            ("alignment_score", record.get("alignment_score")),
-            ("coverage_score", record.get("coverage_score")),
+            ("score", item.outcome.score),
+            ("alignment_score", item.outcome.alignment_score),
+            ("coverage_score", item.outcome.coverage_score),
             ("row", item.row_number),
         ],
     )

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from ..figures import number
+from ..records import FailedItem
 from ..store import ItemRecord, RunRecord, RunStats
 
 LOWEST = 10
@@ -103,13 +104,13 @@ def run_markdown(
             "|---|---|---|---|---|",
         ]
         for item in low:
-            rec = item.record
-            if item.status == "error" or item.score is None:
-                lines.append(f"| {cell(item.item_id, 60)} | error | – | – | {cell(rec.get('error'))} |")
+            o = item.outcome
+            if isinstance(o, FailedItem):
+                lines.append(f"| {cell(item.item_id, 60)} | error | – | – | {cell(o.error)} |")
             else:
                 lines.append(
-                    f"| {cell(item.item_id, 60)} | {item.score:.2f} | {_fig(rec.get('alignment_score'))} "
-                    f"| {_fig(rec.get('coverage_score'))} | {cell(rec.get('reason'))} |"
+                    f"| {cell(item.item_id, 60)} | {o.score:.2f} | {_fig(o.alignment_score)} "
+                    f"| {_fig(o.coverage_score)} | {cell(o.reason)} |"
                 )
         lines.append("")
     return "\n".join(lines) + "\n"

@@ -7,6 +7,8 @@ never stored, so a result read back from JSON cannot disagree with itself.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic import BaseModel, computed_field
 
 from ...judges.base import Usage
@@ -44,18 +46,13 @@ def final_score(pre: SummarizationPreprocess, ana: SummarizationAnalysis, scale:
     return round(min(alignment_ratio(pre), coverage_ratio(pre, ana)) * scale, 2)
 
 
-class SummarizationResult(BaseModel):
-    """What one evaluation returns. Axis scores are derived from the verdicts, never stored."""
+class AxisScores(BaseModel):
+    """The two axis scores of anything that holds the verdicts (a result, one of its samples),
+    derived from them, never stored (the subclass declares the two step results)."""
 
-    run_id: str
-    scorer_id: str = SCORER_ID
-    model: str
-    score: float
-    reason: str
-    scale: float = 1
-    preprocess_step_result: SummarizationPreprocess
-    analyze_step_result: SummarizationAnalysis
-    usage: Usage
+    if TYPE_CHECKING:
+        preprocess_step_result: SummarizationPreprocess
+        analyze_step_result: SummarizationAnalysis
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -68,3 +65,17 @@ class SummarizationResult(BaseModel):
     def coverage_score(self) -> float:
         """Share of the source's questions that the summary answers (0 when there are none)."""
         return coverage_ratio(self.preprocess_step_result, self.analyze_step_result)
+
+
+class SummarizationResult(AxisScores):
+    """What one evaluation returns. Axis scores are derived from the verdicts, never stored."""
+
+    run_id: str
+    scorer_id: str = SCORER_ID
+    model: str
+    score: float
+    reason: str
+    scale: float = 1
+    preprocess_step_result: SummarizationPreprocess
+    analyze_step_result: SummarizationAnalysis
+    usage: Usage

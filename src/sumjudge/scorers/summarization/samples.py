@@ -19,16 +19,10 @@ import statistics
 from collections.abc import Sequence
 from typing import Literal
 
-from pydantic import BaseModel, computed_field
+from pydantic import computed_field
 
 from ...judges.base import Usage
-from .result import (
-    SummarizationAnalysis,
-    SummarizationPreprocess,
-    SummarizationResult,
-    alignment_ratio,
-    coverage_ratio,
-)
+from .result import AxisScores, SummarizationAnalysis, SummarizationPreprocess, SummarizationResult
 
 Reducer = Literal["mean", "median", "min"]
 REDUCERS: tuple[str, ...] = ("mean", "median", "min")
@@ -41,7 +35,7 @@ usual choice for sampling several reasoning paths of one model (self-consistency
 model still keeps to the JSON schema. A judge set above 0 keeps its own temperature."""
 
 
-class SummarizationSample(BaseModel):
+class SummarizationSample(AxisScores):
     """One of the k independent evaluations of a sampled result."""
 
     index: int
@@ -50,16 +44,6 @@ class SummarizationSample(BaseModel):
     preprocess_step_result: SummarizationPreprocess
     analyze_step_result: SummarizationAnalysis
     usage: Usage
-
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def alignment_score(self) -> float:
-        return alignment_ratio(self.preprocess_step_result)
-
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def coverage_score(self) -> float:
-        return coverage_ratio(self.preprocess_step_result, self.analyze_step_result)
 
 
 class SampledSummarizationResult(SummarizationResult):

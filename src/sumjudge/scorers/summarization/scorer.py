@@ -170,6 +170,7 @@ class SummarizationScorer:
             # source and summary are not blank, so there is at least one claim to write: without
             # this floor a grammar-bound weak model takes the shortest way out, [].
             bounds=ReplyBounds(min_items=1),
+            reply_tokens=self._long.alignment_room(ev.summary),
         )
         if not self._long.alignment_fits(request, ev.summary):  # longer than the judge's context
             judged = await self._long.align(lambda r: self._ask(ev, r), ev.source, ev.summary)
@@ -198,6 +199,7 @@ class SummarizationScorer:
                 output_type=QuestionsOutput,
                 inputs=StepInputs(source=ev.source, max_questions=max_q),
                 bounds=ReplyBounds(min_items=1, max_items=max_q),
+                reply_tokens=self._long.questions_room(),
             )
             if not self._long.questions_fit(request):  # drawn per part of a long source
                 return await self._long.questions(lambda r: self._ask(ev, r), ev.source)
@@ -220,21 +222,20 @@ class SummarizationScorer:
             output_type=CoverageOutput,
             inputs=StepInputs(summary=ev.summary, questions=questions),
             bounds=ReplyBounds.exactly(len(questions)),  # one verdict per question
+            reply_tokens=self._long.coverage_room(len(questions)),
         )
         self._long.check_coverage(request)  # never sent over the judge's context: fails naming the sizes
         reply = await self._ask(ev, request)
         verdicts = reply.output.coverage
-        if len(verdicts) != len(questions):  # ask once more, then match by position
+        if len(verdicts) != len(questions):  # ask once more (when it fits the window), then match by position
             said = reply.raw if reply.raw is not None else reply.output.model_dump_json()
             retry = prompts.COVERAGE_COUNT_RETRY.format(got=len(verdicts), count=len(questions))
-            again = JudgeRequest(
-                step=COVERAGE_STEP,
+            again = replace(
+                request,
                 messages=[*messages, ChatMessage(role="assistant", content=said), ChatMessage(role="user", content=retry)],
-                output_type=CoverageOutput,
-                inputs=request.inputs,
-                bounds=request.bounds,
             )
-            verdicts = (await self._ask(ev, again)).output.coverage
+            if self._long.coverage_fits(again):
+                verdicts = (await self._ask(ev, again)).output.coverage
         return _match_by_position(questions, verdicts)
 
     async def _ask(self, ev: Evaluation, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:

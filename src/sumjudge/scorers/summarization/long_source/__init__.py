@@ -43,17 +43,31 @@ class LongSource:
             self._plan = LongSourcePlan.for_budget(self.budget, self.max_questions)
         return self._plan
 
+    # -- the room kept for each reply (sent with the request as ``reply_tokens``: the judge keeps it too)
+    def alignment_room(self, summary: str) -> int:
+        return alignment_reply_tokens(self.budget.text_tokens(summary))
+
+    def questions_room(self) -> int:
+        return questions_reply_tokens(self.max_questions)
+
+    @staticmethod
+    def coverage_room(questions: int) -> int:
+        return coverage_reply_tokens(questions)
+
     # -- does the short path fit?
     def alignment_fits(self, request: JudgeRequest[AlignmentOutput], summary: str) -> bool:
-        return self.budget.fits(request, alignment_reply_tokens(self.budget.text_tokens(summary)))
+        return self.budget.fits(request, self.alignment_room(summary))
 
     def questions_fit(self, request: JudgeRequest[QuestionsOutput]) -> bool:
-        return self.budget.fits(request, questions_reply_tokens(self.max_questions))
+        return self.budget.fits(request, self.questions_room())
+
+    def coverage_fits(self, request: JudgeRequest) -> bool:
+        return self.budget.fits(request, self.coverage_room(len(request.inputs.questions or [])))
 
     def check_coverage(self, request: JudgeRequest) -> None:
         """Coverage never sees the source: a summary too long for the judge ends here, naming the sizes."""
         count = len(request.inputs.questions or [])
-        self.budget.check(request, coverage_reply_tokens(count), "the coverage request (summary and questions)")
+        self.budget.check(request, self.coverage_room(count), "the coverage request (summary and questions)")
 
     # -- the long path
     def index(self, source: str) -> BM25Index:

@@ -23,7 +23,6 @@ from .plan import (
     PASSAGE_OVERHEAD_TOKENS,
     REPLY_BASE_TOKENS,
     LongSourcePlan,
-    check_reply_tokens,
     claims_reply_tokens,
 )
 from .retrieval import BM25Index
@@ -52,10 +51,9 @@ async def list_claims(ask: Ask, plan: LongSourcePlan, summary: str, max_claims: 
         messages=long_prompts.claims_messages(summary, max_claims),
         output_type=ClaimsOutput,
         inputs=StepInputs(summary=summary),
+        reply_tokens=claims_reply_tokens(plan.budget.text_tokens(summary), max_claims),
     )
-    plan.budget.check(
-        request, claims_reply_tokens(plan.budget.text_tokens(summary), max_claims), "listing the summary's claims"
-    )
+    plan.budget.check(request, what="listing the summary's claims")
     reply = await ask(request)
     claims: list[str] = []
     for c in reply.output.claims:
@@ -121,7 +119,7 @@ async def check_batch(ask: Ask, plan: LongSourcePlan, batch: _Batch) -> list[tup
     passages = [batch.passages[k] for k in sorted(batch.passages)]
     claims = [c for _, c, _ in batch.claims]
     request = plan.check_request(passages, claims, "\n\n".join(p.text for p in passages))
-    reply_room = check_reply_tokens(len(claims))
+    reply_room = request.reply_tokens or 0
     if not plan.budget.fits(request, reply_room):
         if len(batch.claims) == 1:
             plan.budget.check(request, reply_room, f"checking the claim {claims[0][:80]!r}")

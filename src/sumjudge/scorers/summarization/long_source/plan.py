@@ -106,4 +106,5 @@ class LongSourcePlan:
             messages=long_prompts.check_messages(passages, claims),
             output_type=AlignmentOutput,
             inputs=StepInputs(source=source_text, claims=list(claims)),
+            reply_tokens=check_reply_tokens(len(claims)),
         )

@@ -77,10 +77,9 @@ async def draw_questions(ask: Ask, plan: LongSourcePlan, parts: list[Chunk], max
             messages=prompts.questions_messages(part.text, n),
             output_type=QuestionsOutput,
             inputs=StepInputs(source=part.text, max_questions=n),
+            reply_tokens=questions_reply_tokens(n),
         )
-        plan.budget.check(
-            request, questions_reply_tokens(n), f"drawing questions from source characters {part.start}-{part.end}"
-        )
+        plan.budget.check(request, what=f"drawing questions from source characters {part.start}-{part.end}")
         requests.append(request)
     replies = await gather_or_cancel(*(ask(r) for r in requests))
     per_part = [list(r.output.questions)[:n] for r, (_, n) in zip(replies, asked)]
