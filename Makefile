@@ -15,11 +15,11 @@ $(BIN)/python:
 
 # Re-install when the project's metadata changes.
 $(VENV)/.demo-installed: pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[wordfreq]'
+	$(PIP) install -e '.[wordfreq,lemmas,speed]'
 	@touch $@
 
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[test,local,anthropic,agreement,wordfreq,prices,tokens,pandas,parquet,hf,ray,otel]' 'llama-cpp-python[server]'
+	$(PIP) install -e '.[test,local,anthropic,agreement,wordfreq,lemmas,speed,prices,tokens,pandas,parquet,hf,ray,otel]' 'llama-cpp-python[server]'
 	@touch $@ $(VENV)/.demo-installed
 
 demo: $(VENV)/.demo-installed

@@ -163,6 +163,45 @@ def test_sentences_split_at_abbreviations_correctly_and_at_cjk_stops() -> None:
     assert split_sentences("the team 's 2-1 win . it was great .") == ["the team 's 2-1 win .", "it was great ."]
 
 
+def test_sentences_of_later_paragraphs_are_cut_where_they_start() -> None:
+    # syntok counts offsets from each paragraph's start; the sentences are cut from the whole text.
+    text = "The bridge opened in 1932. It cost 4 million dollars.\n\nIts architect was Ada Lind. She died in 1970."
+    assert split_sentences(text) == [
+        "The bridge opened in 1932.",
+        "It cost 4 million dollars.",
+        "Its architect was Ada Lind.",
+        "She died in 1970.",
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mr. Smith paid $3.5 million on Jan. 5. He left (see Fig. 2) at 5 p.m. and said: \"No.\" Then he went home.",
+        "The study (A. Author et al.) was shown a few months ago. It was wrong! Was it? Yes; it was.",
+        "He said \"It is over.\" She disagreed. (This is a whole sentence in brackets.) The end.",
+        "Die Sitzung am 3. Oktober 2024 war kurz. Dr. Meier sprach zuerst. Sie endete um 18 Uhr.",
+        "the team 's 2-1 win over u.s. rivals . it was great ... really great ! no 1 seed next .",
+        " ".join(["Words without any stop at all run on and on"] * 12) + ". Then one.",
+    ],
+)
+def test_sentence_starts_are_syntoks_own(text: str) -> None:
+    # The judge hands syntok long stretches of plain words as one token; the sentences must be the
+    # ones syntok finds token by token.
+    from syntok import segmenter
+
+    starts = [s[0].offset for p in segmenter.process(text) for s in p if s]
+    expected = [text[a:b].strip() for a, b in zip(starts, [*starts[1:], len(text)])]
+    assert [s for s in split_sentences(text)] == [p for e in expected for p in _spaced(e)]
+
+
+def _spaced(sentence: str) -> list[str]:
+    # split_sentences also splits at a stand-alone " . " (tokenized corpora)
+    import regex
+
+    return [p.strip() for p in regex.split(r"(?<=\s[.!?])\s+", sentence) if p.strip()]
+
+
 def test_language_detection_by_script_and_function_words() -> None:
     assert detect_language(KO_SOURCE) == "ko"
     assert detect_language(SOURCE) == "en"

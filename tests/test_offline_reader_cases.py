@@ -7,6 +7,8 @@ faithful, paraphrased, negated, antonym, swapped roles, changed number / date / 
 
 The verdicts are those of the judge with its word weights, from the ``wordfreq`` extra (``make
 test`` installs it); without it every word weighs alike and two of these rows come out otherwise.
+The rows marked ``lemmas`` need the ``lemmas`` extra (simplemma: "froze" and "frozen" are forms of
+"freeze"), and are skipped without it.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ BUSAN = (
 EXPORT = "올해 수출은 10% 증가했다. 삼성이 애플을 이겼다."
 PONT = "Le pont a été ouvert en 1932. Son architecte était Ada Lind."
 PUENTE = "El puente se abrió en 1932. Su arquitecta fue Ada Lind."
+DOG = "The dog bit the postman on Monday morning. The council approved the budget on Tuesday."
+RIVER = "The river froze in January. The old mill was sold to a bakery for 2 million euros."
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,8 @@ class Case:
     summary: str
     alignment: float
     coverage: float | None = None
+    lemmas: bool = False
+    """The verdict needs irregular word forms brought to one lemma (the ``lemmas`` extra)."""
 
 
 CASES = [
@@ -65,6 +71,9 @@ CASES = [
     Case("en-one-of-two-claims-wrong", BRIDGE, "The bridge opened in 1932. Its architect was Ben Ross.", 0.5),
     # English: who did what to whom, and negation in the source
     Case("en-swapped-roles", MATCH, "Jones defeated Smith in the final on Sunday.", 0.0),
+    Case("en-swapped-roles-of-things", DOG, "The postman bit the dog on Monday morning.", 0.0),
+    Case("en-swapped-roles-of-bodies", DOG, "The budget approved the council on Tuesday.", 0.0),
+    Case("en-faithful-roles-of-things", DOG, "The dog bit the postman on Monday.", 1.0),
     Case("en-passive-paraphrase", MATCH, "Jones was defeated by Smith in the final on Sunday.", 1.0),
     Case("en-faithful-negation", MATCH, "Smith did not drop a set.", 1.0),
     Case("en-drops-the-source-negation", MATCH, "Smith dropped a set.", 0.0),
@@ -76,6 +85,11 @@ CASES = [
     Case("en-negated-second-fact", SALES, "Its shares did not fall after the report.", 0.0),
     Case("en-faithful-second-fact", SALES, "Its shares fell after the report.", 1.0),
     Case("en-changed-percent", SALES, "Sales rose 15% in March.", 0.0),
+    # English: irregular verbs, one fact whatever the tense
+    Case("en-irregular-verb-perfect", RIVER, "The river has frozen.", 1.0, 1 / 2, lemmas=True),
+    Case("en-irregular-verb-present", RIVER, "The river freezes in January.", 1.0, 1 / 2, lemmas=True),
+    Case("en-irregular-verb-negated", RIVER, "The river did not freeze in January.", 0.0, 0.0, lemmas=True),
+    Case("en-irregular-verb-negated-fall", SALES, "Its shares did not fall after the report.", 0.0, 0.0, lemmas=True),
     # German
     Case("de-verbatim", BRUECKE, BRUECKE, 1.0, 1.0),
     Case("de-omitted-facts", BRUECKE, "Die Brücke wurde 1932 eröffnet.", 1.0, 1 / 3),
@@ -121,6 +135,8 @@ def _shares(judge: LexicalJudge, source: str, summary: str) -> tuple[float, floa
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_verdicts_match_what_a_reader_says(case: Case) -> None:
+    if case.lemmas:
+        pytest.importorskip("simplemma")
     judge = create_offline_judge("lexical")
     assert isinstance(judge, LexicalJudge)
     alignment, coverage, claim_reasons, answer_reasons = _shares(judge, case.source, case.summary)
@@ -170,3 +186,13 @@ def test_reasons_quote_both_sides_of_a_contradiction() -> None:
     answers = judge.cover(questions, "The bridge did not open in 1932.").coverage
     opened = next(v for v in answers if "opened" in v.question)
     assert not opened.answered and "did not open" in opened.reason and "opened in 1932" in opened.reason
+
+
+def test_a_changed_number_is_shown_beside_the_source_figure_in_its_place() -> None:
+    judge = LexicalJudge()
+    (cost,) = judge.align(BRIDGE, "The bridge cost 9 million dollars.").alignment
+    assert not cost.supported and cost.reason.startswith("'9' does not occur in the source; it says '4'")
+    (year,) = judge.align(BRIDGE, "The bridge opened in 1935.").alignment
+    assert year.reason.startswith("'1935' does not occur in the source; it says '1932'")
+    (price,) = judge.align(RIVER, "The old mill was sold to a bakery for 3 million euros.").alignment
+    assert price.reason.startswith("'3' does not occur in the source; it says '2'")

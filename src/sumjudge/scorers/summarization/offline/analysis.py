@@ -10,16 +10,17 @@ weekday names count as names.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import regex
 
-from .lexicon import DATE_WORDS, KO_PARTICLES, NUMBER_WORDS, PERCENT_WORDS, SNOWBALL, STOPWORDS
-from .polarity import antonym_map, is_negation
-from .weights import Informativeness
+from . import memo
+from .lexicon import PERCENT_WORDS, PHRASE_OPENERS, STOPWORDS
+from .polarity import is_negation
+from .words import CONTENT, HANGUL, NUMBER, STOP, normalise_number, word_info
 
-_HANGUL = regex.compile(r"\p{Hangul}")
 
 
 # A token: a number (with inner separators, decimal point, optional %), a CJK run, or a word
@@ -37,24 +38,7 @@ _TOKEN = regex.compile(
 # Analysis of a sentence into comparable units.
 
 
-_THOUSANDS = regex.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
-_THOUSANDS_CONTINENTAL = regex.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?")  # 1.000.000,5
-_DECIMAL = regex.compile(r"\d+\.\d+")
-_DIGITS = regex.compile(r"\d+")
 _MID_CAPITAL = regex.compile(r"(?<=[\p{L}\p{N},;:]\s+)(\p{Lu}[\p{Ll}\p{M}]+)")
-
-
-def _normalise_number(raw: str) -> str:
-    s = raw.replace(" ", "")
-    percent = s.endswith("%")
-    s = s.rstrip("%")
-    if _THOUSANDS.fullmatch(s):
-        s = s.replace(",", "")
-    elif _THOUSANDS_CONTINENTAL.fullmatch(s):  # 1.000.000,5 (continental)
-        s = s.replace(".", "").replace(",", ".")
-    if "." in s and _DECIMAL.fullmatch(s):
-        s = s.rstrip("0").rstrip(".")
-    return s + ("%" if percent else "")
 
 
 @dataclass(frozen=True)
@@ -111,29 +95,15 @@ class Sentence:
     @cached_property
     def mass(self) -> float:
         """The summed weight of the content units."""
-        return sum(self.weights.get(u, 1.0) for u in self.units)
+        return math.fsum(self.weights.get(u, 1.0) for u in self.units)
 
     def weight_of(self, units: frozenset[str] | set[str]) -> float:
-        return sum(self.weights.get(u, 1.0) for u in units)
+        return math.fsum(self.weights.get(u, 1.0) for u in units)
 
 
 # Where a phrase ends: punctuation between two tokens, or a word that opens a clause.
 _PHRASE_PUNCT = regex.compile(r"[,;:()\[\]\u2013\u2014]|\s-\s")
-PHRASE_OPENERS: dict[str, frozenset[str]] = {
-    "en": frozenset("and but while whereas although though because which who whom after before when "
-                    "if since unless until whether".split()),
-    "de": frozenset("und aber während weil obwohl denn sondern nachdem bevor wenn dass als ob".split()),
-    "fr": frozenset("et mais parce lorsque quand qui puisque bien".split()),
-    "es": frozenset("y pero porque cuando aunque mientras que".split()),
-    "it": frozenset("e ma perché quando mentre che".split()),
-    "pt": frozenset("e mas porque quando enquanto que".split()),
-    "nl": frozenset("en maar omdat wanneer terwijl dat".split()),
-}
-# Korean marks who does what by case particles, which word order does not change.
-_KO_CASE = {"이": "subject", "가": "subject", "께서": "subject", "을": "object", "를": "object"}
-# Korean joins clauses with a connective ending on the predicate: the phrase ends after it.
-_KO_CONNECTIVE = regex.compile(r"(?:고|며|지만|는데|은데|면서|아서|어서|해서|니까)$")
-_PASSIVE = {
+PASSIVE = {
     "en": regex.compile(
         r"\b(?:was|were|is|are|been|being|be|get|got|gets)\s+(?:\w+ly\s+)?\w+(?:ed|en|wn|lt|ght|ung|ade|id)\b", regex.I
     ),
@@ -150,50 +120,24 @@ word it negates. Languages not named put the negation right before it: (0, 1), "
 
 
 class TextAnalyzer:
-    """Turns text into :class:`Sentence` objects for one language; memoises stems and weights.
+    """Turns text into :class:`Sentence` objects for one language.
 
-    One analyser per judge; its memos only ever map a word to its stem and weight, so it holds no
-    per-evaluation state. They are bounded so that a long-running process does not grow without limit.
+    It keeps no state of its own: stems, weights and antonyms come from the process-wide memos of
+    :mod:`.memo` (pure functions of a word), so making one is cheap and sharing one is safe.
     """
-
-    _MAX_MEMO = 200_000
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
         self.stops = STOPWORDS.get(lang, frozenset())
         self.openers = PHRASE_OPENERS.get(lang, frozenset())
-        self._stemmer = None
-        if lang in SNOWBALL:
-            import snowballstemmer  # uses PyStemmer's C code when it is installed
-
-            self._stemmer = snowballstemmer.stemmer(SNOWBALL[lang])
-        self._memo: dict[str, str] = {}
-        self._weight_memo: dict[str, float] = {}
-        self.informativeness = Informativeness(lang)
-        self.antonyms = antonym_map(lang, self._unit_of_word)
+        self.informativeness = memo.informativeness(lang)
+        self.antonyms = memo.antonyms(lang)
 
     def stem(self, word: str) -> str:
-        s = self._memo.get(word)
-        if s is None:
-            s = self._stemmer.stemWord(word) if self._stemmer is not None else word
-            if len(self._memo) >= self._MAX_MEMO:
-                self._memo.clear()
-            self._memo[word] = s
-        return s
+        return memo.stem(self.lang, word)
 
     def weight(self, word: str) -> float:
-        w = self._weight_memo.get(word)
-        if w is None:
-            w = self.informativeness.weight(word)
-            if len(self._weight_memo) >= self._MAX_MEMO:
-                self._weight_memo.clear()
-            self._weight_memo[word] = w
-        return w
-
-    def _unit_of_word(self, word: str) -> str:
-        if _HANGUL.search(word):
-            return word
-        return self.stem(word.lower())
+        return memo.weight(self.lang, word)
 
     def analyse(self, text: str, *, capitalised_elsewhere: frozenset[str] = frozenset()) -> Sentence:
         """Reduce one sentence. ``capitalised_elsewhere`` holds lower-cased words that the wider text
@@ -236,22 +180,56 @@ class TextAnalyzer:
                 unit(gram, chars, w / len(grams))
 
         skip = -1  # the percent word(s) after a number belong to it
+        last = len(matches) - 1
+        prev_end = 0
         for i, m in enumerate(matches):
             if i <= skip:
+                prev_end = m.end()
                 continue
             kind = m.lastgroup
             tok = m.group()
-            low = tok.lower()
-            if i and (_PHRASE_PUNCT.search(text, matches[i - 1].end(), m.start()) or low in self.openers):
-                close_phrase(matches[i - 1].end())
-                phrase_start = m.start()
-            nxt = matches[i + 1].group().lower() if i + 1 < len(matches) else ""
+            start, end = m.span()
+            info = word_info(lang, tok) if kind == "word" else None
+            if i and (
+                (start > prev_end and not text[prev_end:start].isspace() and _PHRASE_PUNCT.search(text, prev_end, start))
+                or (info is not None and info.opener)
+            ):
+                close_phrase(prev_end)
+                phrase_start = start
+            prev_end = end
+            if info is not None:
+                neg = info.negation
+                if neg is None:
+                    neg = is_negation(tok, lang, matches[i + 1].group().lower() if i < last else "")
+                if neg:
+                    negated = True
+                    cues.append((len(phrases), len(words)))
+                    first_word = False
+                    continue
+                if info.kind == STOP:
+                    first_word = False
+                    continue
+                if info.kind == CONTENT:  # the common case, inline
+                    stem = info.stem
+                    if not stem:
+                        continue
+                    n_units = len(seq)
+                    seq.append(stem)
+                    if stem not in forms:
+                        forms[stem] = tok
+                    if info.weight > weights.get(stem, 0.0):
+                        weights[stem] = info.weight
+                    if info.is_date:
+                        names.setdefault(stem, tok)
+                    elif info.is_cap and (not first_word or info.low in capitalised_elsewhere) and len(info.low) > 1:
+                        names.setdefault(stem, tok)
+                    words.append((len(phrases), n_units, n_units + 1))
+                    first_word = False
+                    continue
             n_units = len(seq)
-            if kind == "word" and is_negation(tok, lang, nxt):
-                negated = True
-                cues.append((len(phrases), len(words)))
-            elif kind == "num":
-                norm = _normalise_number(tok)
+            if kind == "num":
+                norm = normalise_number(tok)
+                nxt = matches[i + 1].group().lower() if i < last else ""
                 # "95 percent" -> "95%"
                 if not norm.endswith("%") and nxt in PERCENT_WORDS:
                     norm += "%"
@@ -262,38 +240,17 @@ class TextAnalyzer:
                     norm += "%"
                     skip = i + 2
                 number(norm, tok)
-            elif kind == "cjk":
+            elif info is None:  # a CJK run
                 char_grams(tok, self.weight(tok))
-            elif _HANGUL.search(tok):
-                stripped = _strip_particle(tok)
-                role = _KO_CASE.get(tok[len(stripped) :]) if stripped != tok else None
-                if role:
-                    roles.setdefault(stripped, role)
-                char_grams(stripped, self.weight(stripped))
-                if lang == "ko" and _KO_CONNECTIVE.search(tok):
-                    close_phrase(m.end())
-                    phrase_start = m.end()
-            # Korean attaches counters to numbers ("3일", "1월"): the token regex yields them as a word.
-            elif digits := _DIGITS.match(tok):
-                number(_normalise_number(digits.group()), tok)
-            else:
-                if lang == "en" and low.endswith(("'s", "’s")):
-                    low = low[:-2]
-                is_date = low in DATE_WORDS and (tok[:1].isupper() or low not in {"may", "march", "sun"})
-                if lang == "en" and low in NUMBER_WORDS:
-                    number(NUMBER_WORDS[low], tok)
-                elif low in self.stops and not is_date:
-                    pass
-                else:
-                    stem = self.stem(low)
-                    if not stem:
-                        continue
-                    unit(stem, tok, self.weight(low))
-                    is_cap = tok[:1].isupper() and not tok.isupper() or (tok.isupper() and len(tok) > 1)
-                    if is_date:
-                        names.setdefault(stem, tok)
-                    elif is_cap and (not first_word or low in capitalised_elsewhere) and len(low) > 1:
-                        names.setdefault(stem, tok)
+            elif info.kind == HANGUL:
+                if info.role:
+                    roles.setdefault(info.stem, info.role)
+                char_grams(info.stem, info.weight)
+                if info.connective:
+                    close_phrase(end)
+                    phrase_start = end
+            elif info.kind == NUMBER:
+                number(info.number, tok)
             if len(seq) > n_units:
                 words.append((len(phrases), n_units, len(seq)))
             first_word = False
@@ -313,7 +270,7 @@ class TextAnalyzer:
         phrases = [
             replace(p, scope=frozenset(scopes[n])) if n in scopes else p for n, p in enumerate(phrases)
         ]
-        passive = _PASSIVE.get(lang)
+        passive = PASSIVE.get(lang)
         return Sentence(
             text=text,
             units=frozenset(seq),
@@ -336,13 +293,6 @@ def capitalised_words(text: str) -> frozenset[str]:
     for m in _MID_CAPITAL.finditer(text):
         out.add(m.group(1).lower())
     return frozenset(out)
-
-
-def _strip_particle(word: str) -> str:
-    for p in KO_PARTICLES:
-        if len(word) >= len(p) + 2 and word.endswith(p):
-            return word[: -len(p)]
-    return word
 
 
 def _char_ngrams(run: str, n: int = 2) -> list[str]:

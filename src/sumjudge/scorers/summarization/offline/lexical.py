@@ -33,7 +33,7 @@ from ..verdicts import (
     CoverageVerdict,
     QuestionsOutput,
 )
-from .analysis import Document, Sentence, TextAnalyzer, analyse_document, capitalised_words
+from .analysis import PASSIVE, Document, Sentence, TextAnalyzer, analyse_document, capitalised_words
 from .clauses import split_clauses
 from .questions import FactRanking, fact_of_question, phrase_question, select_facts
 from .segment import detect_language, split_sentences
@@ -44,6 +44,7 @@ from .support import (
     polarity_conflict,
     quote,
     role_swap,
+    same_slot,
     substitutions,
 )
 
@@ -200,7 +201,7 @@ class LexicalJudge:
             if conflict:
                 problems.append(conflict)
         if not problems:
-            swap = role_swap(claim, win, cfg.pair_distance)
+            swap = role_swap(claim, win, cfg.pair_distance, PASSIVE.get(doc.lang))
             if swap:
                 problems.append(swap)
         if not problems and cfg.pair_threshold > 0:
@@ -299,7 +300,7 @@ def _strict_problems(claim: Sentence, doc: Document, win: Window) -> list[str]:
         others = [w for w in window_numbers if w not in claim.numbers]
         same_kind = [w for w in others if w.endswith("%") == n.endswith("%")] or others
         if same_kind:
-            form = _form(win, "#" + same_kind[0])
+            form = _form(win, same_slot(claim, "#" + n, win, ["#" + w for w in same_kind]))
             problems.append(f"{shown!r} does not occur in the source; it says {form!r}")
         else:
             problems.append(f"{shown!r} does not occur in the source")

@@ -107,3 +107,15 @@ KO_PARTICLES = tuple(
         reverse=True,
     )
 )
+
+# Words that open a clause: a phrase (the scope of a negation or an antonym) ends before them.
+PHRASE_OPENERS: dict[str, frozenset[str]] = {
+    "en": frozenset("and but while whereas although though because which who whom after before when "
+                    "if since unless until whether".split()),
+    "de": frozenset("und aber während weil obwohl denn sondern nachdem bevor wenn dass als ob".split()),
+    "fr": frozenset("et mais parce lorsque quand qui puisque bien".split()),
+    "es": frozenset("y pero porque cuando aunque mientras que".split()),
+    "it": frozenset("e ma perché quando mentre che".split()),
+    "pt": frozenset("e mas porque quando enquanto que".split()),
+    "nl": frozenset("en maar omdat wanneer terwijl dat".split()),
+}

@@ -68,6 +68,12 @@ def is_negation(word: str, lang: str, next_word: str = "") -> bool:
     return cues is not None and low in cues
 
 
+def depends_on_next_word(word: str, lang: str) -> bool:
+    """True when :func:`is_negation` may answer differently for ``word`` with another next word."""
+    low = word.lower()
+    return lang == "en" and (low in {"no", "not"} or low in _EN_NT_STEMS)
+
+
 ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
     "en": (
         ("open", "close"), ("opened", "closed"), ("win", "lose"), ("won", "lost"), ("victory", "defeat"),

@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import regex
+
 from .analysis import Phrase, Sentence
 from .segment import normalise_space
 
@@ -95,6 +97,27 @@ def substitutions(claim: Sentence, window: Window) -> dict[str, str]:
     return out
 
 
+def same_slot(claim: Sentence, unit: str, window: Window, candidates: list[str], reach: int = 2) -> str:
+    """Of ``candidates`` (units of the window), the one standing where ``unit`` stands in the claim:
+    the most of the claim's words within ``reach`` of ``unit`` also stand within ``reach`` of it in a
+    window sentence ("cost 9 million" -> the "4" of "cost 4 million", not the "1932" before it).
+    Ties go to the earlier candidate."""
+    seq = claim.sequence
+    near: set[str] = set()
+    for i, u in enumerate(seq):
+        if u == unit:
+            near.update(x for x in seq[max(0, i - reach) : i + reach + 1] if x != unit and not x.startswith("#"))
+    best, best_score = candidates[0], -1
+    for c in candidates:
+        score = 0
+        for s in window.sentences:
+            for p in s.positions.get(c, ()):
+                score = max(score, len(near & set(s.sequence[max(0, p - reach) : p + reach + 1])))
+        if score > best_score:
+            best, best_score = c, score
+    return best
+
+
 def _best_phrase(phrase: Phrase, weight_of: Callable[[frozenset[str]], float], others: list[Phrase]) -> Phrase | None:
     """The phrase among ``others`` sharing most of ``phrase``'s weight, if that is more than half."""
     best, best_w = None, 0.0
@@ -149,9 +172,12 @@ def _form_in(sentences: list[Sentence] | tuple[Sentence, ...], unit: str) -> str
     return unit
 
 
-def role_swap(claim: Sentence, window: Window, distance: int) -> str | None:
-    """A reason when two names of the claim swap sides around the word between them in a window
-    sentence (both sentences active or both passive)."""
+def role_swap(claim: Sentence, window: Window, distance: int, passive: regex.Pattern[str] | None = None) -> str | None:
+    """A reason when two words of the claim swap sides around the word between them in a window
+    sentence ("Jones defeated Smith" for "Smith defeated Jones", "the man bit the dog" for "the dog
+    bit the man"), unless one of the two is passive there and the other active (a paraphrase).
+    ``passive`` (the language's passive pattern) decides the voice of the phrase holding that middle
+    word; without one, of the whole sentence. Numbers are left to the number check."""
     for s in window.sentences:
         flipped = [w for w, r in claim.case_roles.items() if s.case_roles.get(w, r) != r]
         if len(flipped) >= 2 or (flipped and len(claim.case_roles) == 1):
@@ -160,11 +186,11 @@ def role_swap(claim: Sentence, window: Window, distance: int) -> str | None:
     seq = claim.sequence
     for i in range(len(seq) - 2):
         a, v, b = seq[i : i + 3]
-        if len({a, v, b}) < 3 or a not in claim.names or b not in claim.names:
+        if len({a, v, b}) < 3 or any(u.startswith("#") for u in (a, v, b)):
             continue
         for s in window.sentences:
             pa, pv, pb = s.positions.get(a), s.positions.get(v), s.positions.get(b)
-            if not (pa and pv and pb) or s.passive != claim.passive:
+            if not (pa and pv and pb) or _passive_at(s, v, passive) != _passive_at(claim, v, passive):
                 continue
             kept = any(x < y < z and z - x <= distance for x in pa for y in pv for z in pb)
             swapped = any(z < y < x and x - z <= distance for x in pa for y in pv for z in pb)
@@ -175,6 +201,16 @@ def role_swap(claim: Sentence, window: Window, distance: int) -> str | None:
                     f'the source says "{quote(s.text, 100)}"'
                 )
     return None
+
+
+def _passive_at(sentence: Sentence, unit: str, passive: regex.Pattern[str] | None) -> bool:
+    """Whether the phrase of ``sentence`` that holds ``unit`` is passive ("were released" in "200
+    Yazidis were released", not "were killed" in a later phrase of the same sentence)."""
+    if passive is not None:
+        for p in sentence.phrases:
+            if unit in p.units:
+                return bool(passive.search(p.text))
+    return sentence.passive
 
 
 def loose_pairs(claim: Sentence, window: Window, distance: int) -> tuple[list[tuple[str, str]], int]:

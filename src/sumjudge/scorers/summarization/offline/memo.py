@@ -1,0 +1,82 @@
+"""Pure per-word functions of the offline judge, memoised once per process: a word's lemma and
+stem, its weight, a language's antonym map.
+
+Each maps its arguments to one answer that never changes (a Snowball stem, a corpus frequency, a
+fixed word list), so the memos hold no state that could change a verdict; they only spare a fresh
+judge, or a new source, the work its predecessors did. ``functools.lru_cache`` is thread-safe, and a
+Snowball stemmer (which keeps its word in the object while it works) is used under a lock.
+They are bounded so that a long-running process does not grow without limit.
+"""
+
+from __future__ import annotations
+
+import threading
+from functools import lru_cache
+from typing import Any
+
+import regex
+
+from .lexicon import SNOWBALL
+from .polarity import antonym_map
+from .weights import Informativeness
+
+_MAX_WORDS = 200_000
+_HANGUL = regex.compile(r"\p{Hangul}")
+_stem_lock = threading.Lock()
+
+
+@lru_cache(maxsize=32)
+def _stemmer(lang: str) -> Any:
+    if lang not in SNOWBALL:
+        return None
+    import snowballstemmer  # uses PyStemmer's C code when it is installed
+
+    return snowballstemmer.stemmer(SNOWBALL[lang])
+
+
+@lru_cache(maxsize=_MAX_WORDS)
+def stem(lang: str, word: str) -> str:
+    """The Snowball stem of ``word`` (lower case) in ``lang``; the word itself without a stemmer."""
+    stemmer = _stemmer(lang)
+    if stemmer is None:
+        return word
+    with _stem_lock:
+        return str(stemmer.stemWord(word))
+
+
+@lru_cache(maxsize=_MAX_WORDS)
+def lemma(lang: str, word: str) -> str:
+    """The dictionary form of ``word`` (lower case) in ``lang`` by simplemma's lists ("fell" ->
+    "fall", "bought" -> "buy"); the word itself without simplemma or for a language it lacks."""
+    try:
+        import simplemma
+    except ImportError:
+        return word
+    try:
+        return str(simplemma.lemmatize(word, lang=lang)).lower()
+    except (ValueError, KeyError, OSError):
+        return word
+
+
+@lru_cache(maxsize=32)
+def informativeness(lang: str) -> Informativeness:
+    return Informativeness(lang)
+
+
+@lru_cache(maxsize=_MAX_WORDS)
+def weight(lang: str, word: str) -> float:
+    """How informative ``word`` is in ``lang`` (:mod:`.weights`)."""
+    return informativeness(lang).weight(word)
+
+
+@lru_cache(maxsize=32)
+def antonyms(lang: str) -> dict[str, frozenset[str]]:
+    """unit -> the units that contradict it (:func:`.polarity.antonym_map`). Shared: do not change it."""
+    return antonym_map(lang, lambda word: unit_of_word(lang, word))
+
+
+def unit_of_word(lang: str, word: str) -> str:
+    """The unit the judge compares for a listed word: its stem, or the word itself in Hangul."""
+    if _HANGUL.search(word):
+        return word
+    return stem(lang, lemma(lang, word.lower()))
