@@ -14,6 +14,7 @@ Clauses within a sentence are :mod:`.clauses`.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
@@ -27,6 +28,7 @@ _HAN = regex.compile(r"\p{Han}")
 _KANA = regex.compile(r"[\p{Hiragana}\p{Katakana}]")
 _CYRILLIC = regex.compile(r"\p{Cyrillic}")
 _LATIN_WORD = regex.compile(r"\p{Latin}+")
+_NON_LATIN = regex.compile(r"[\p{Hangul}\p{Han}\p{Hiragana}\p{Katakana}\p{Cyrillic}]")
 _CJK_STOP = regex.compile(r"(?<=[。！？])")
 _SPACED_STOP = regex.compile(r"(?<=\s[.!?])\s+")
 _WS = regex.compile(r"\s+")
@@ -37,11 +39,15 @@ _SPACES = regex.compile(r"[^\s\u200b]+")  # syntok's own: its tokenizer's runs
 def detect_language(text: str) -> str:
     """A two-letter code for the text's language, or ``"xx"`` when it is none we know."""
     sample = text[:4000]
-    hangul = len(_HANGUL.findall(sample))
-    han = len(_HAN.findall(sample))
-    kana = len(_KANA.findall(sample))
-    cyr = len(_CYRILLIC.findall(sample))
-    latin = sum(len(m) for m in _LATIN_WORD.findall(sample))
+    latin_words = _LATIN_WORD.findall(sample)
+    latin = sum(map(len, latin_words))
+    if _NON_LATIN.search(sample):  # else Hangul, Han, Kana and Cyrillic all count 0
+        hangul = len(_HANGUL.findall(sample))
+        han = len(_HAN.findall(sample))
+        kana = len(_KANA.findall(sample))
+        cyr = len(_CYRILLIC.findall(sample))
+    else:
+        hangul = han = kana = cyr = 0
     script_max = max(hangul, han + kana, cyr, latin)
     if script_max == 0:
         return "xx"
@@ -51,10 +57,10 @@ def detect_language(text: str) -> str:
         return "ja" if kana > 0 else "zh"
     if cyr == script_max:
         return "ru"
-    words = [w.lower() for w in _LATIN_WORD.findall(sample)]
+    words = Counter(w.lower() for w in latin_words)  # each distinct word looked up once per list
     best, best_hits = "en", 0
     for lang, stops in STOPWORDS.items():
-        hits = sum(1 for w in words if w in stops)
+        hits = sum(n for w, n in words.items() if w in stops)
         if hits > best_hits:
             best, best_hits = lang, hits
     return best
@@ -112,20 +118,26 @@ def _tokens(paragraph: str, base: int) -> Iterator[Any]:
     from syntok.tokenizer import Token
 
     toks: list[tuple[str, str, int]] = []
+    append = toks.append
     offset = 0
     for m in _SPACES.finditer(paragraph):
-        space, start = paragraph[offset : m.start()], m.start() + base
-        for k, (spacing, value, at) in enumerate(_run_tokens(m.group())):
-            toks.append((space if k == 0 else spacing, value, start + at))
+        start = m.start()
+        run_toks = _run_tokens(m.group())
+        if run_toks:
+            _, value, at = run_toks[0]
+            append((paragraph[offset:start], value, start + base + at))
+            for spacing, value, at in run_toks[1:]:
+                append((spacing, value, start + base + at))
         offset = m.end()
     if offset < len(paragraph):
-        toks.append((paragraph[offset:], "", base + len(paragraph)))
+        append((paragraph[offset:], "", base + len(paragraph)))
     decisive = _decisive(toks)
     i, n = 0, len(toks)
     while i < n:
-        yield Token(*toks[i])
+        tok = toks[i]
+        yield Token(*tok)
         i += 1
-        if not decisive[i - 1] and toks[i - 1][1].isalnum():
+        if not decisive[i - 1] and tok[1].isalnum():
             while i < n and not decisive[i] and toks[i][1].isalnum():
                 i += 1
 
@@ -134,20 +146,31 @@ def _decisive(toks: list[tuple[str, str, int]]) -> list[bool]:
     """For each token, whether syntok's segmenter may look at its value: the two tokens before a
     terminal (or a "(", which it treats alike), the symbols after it and three tokens past them,
     and an opening bracket with the two tokens before and the 53 after it (it scans 50)."""
-    from syntok._segmentation_states import State
-
+    terminals, brackets, either = _marks()
     n = len(toks)
     out = [False] * n
     for t, (_, value, _) in enumerate(toks):
-        if value in State.terminals or value == "(":
+        if value not in either:  # most tokens: one set look-up
+            continue
+        if value in terminals:
             end = t + 1
             while end < n and not toks[end][1].isalnum():
                 end += 1
             out[max(0, t - 2) : end + _AFTER_TERMINAL] = [True] * (min(n, end + _AFTER_TERMINAL) - max(0, t - 2))
-        if value in State.opening_brackets:
+        if value in brackets:
             stop = min(n, t + _BRACKET_SCAN)
             out[max(0, t - 2) : stop] = [True] * (stop - max(0, t - 2))
     return out
+
+
+@lru_cache(maxsize=1)
+def _marks() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """syntok's terminals (with "("), its opening brackets, and both: fixed sets, built once."""
+    from syntok._segmentation_states import State
+
+    terminals = frozenset(State.terminals) | {"("}
+    brackets = frozenset(State.opening_brackets)
+    return terminals, brackets, terminals | brackets
 
 
 _AFTER_TERMINAL = 3
