@@ -82,9 +82,14 @@ def split_sentences(text: str) -> list[str]:
         ]
         # Cut the block itself at the sentence starts: syntok's token values rewrite some words
         # ("n't" becomes "not"), and a quoted claim must read as the summary wrote it.
+        # A sentence is a stretch of the block, so it holds a stand-alone stop only if the block does.
+        spaced_stop = _SPACED_STOP.search(block) is not None
         for a, b in zip(starts, [*starts[1:], len(block)]):
             raw = block[a:b].strip()
             if raw:
+                if not spaced_stop:
+                    out.append(raw)
+                    continue
                 for part in _SPACED_STOP.split(raw):
                     part = part.strip()
                     if part:
