@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import repeat
 
 import regex
 
@@ -95,10 +96,11 @@ class Sentence:
     @cached_property
     def mass(self) -> float:
         """The summed weight of the content units."""
-        return math.fsum(self.weights.get(u, 1.0) for u in self.units)
+        return self.weight_of(self.units)
 
     def weight_of(self, units: frozenset[str] | set[str]) -> float:
-        return math.fsum(self.weights.get(u, 1.0) for u in units)
+        # map over the dict's own get (default 1.0): no generator frame per unit; fsum is exact
+        return math.fsum(map(self.weights.get, units, repeat(1.0, len(units))))
 
 
 # Where a phrase ends: punctuation between two tokens, or a word that opens a clause.
