@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
-import pytest
 
 from sumjudge.records import FailedItem
 from sumjudge.compare import compare_runs
 from sumjudge.report import write_comparison_report
 from sumjudge.report.compare_html import diff_counts
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = "/usr/bin/chromedriver"
+from headless import chromium, needs_chromium
+
 EVIL = '</style></title><script>document.title="pwned"</script><img src=x onerror="alert(1)">'
 
 
@@ -57,23 +54,11 @@ def test_no_change_is_the_middle_bar_of_the_differences():
     assert counts[0] == 1 and counts[-1] == 1 and sum(counts) == 6
 
 
-@pytest.mark.skipif(not (CHROMIUM and Path(CHROMEDRIVER).exists()),
-                    reason="Chromium is not installed: apt-get install -y chromium chromium-driver")
+@needs_chromium
 def test_the_page_renders_in_headless_chromium(tmp_path, monkeypatch):
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
+    with chromium(tmp_path / "profile", monkeypatch) as driver:
+        from selenium.webdriver.common.by import By
 
-    monkeypatch.setenv("SE_OFFLINE", "true")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", f"--user-data-dir={tmp_path / 'profile'}"):
-        opts.add_argument(flag)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER, log_output=subprocess.DEVNULL), options=opts)
-    try:
         path, result = make_page(tmp_path)
         driver.get(path.as_uri())
         assert driver.title.startswith("sumjudge comparison"), "an injected script changed the page"
@@ -90,5 +75,3 @@ def test_the_page_renders_in_headless_chromium(tmp_path, monkeypatch):
         assert first[0].text == EVIL  # shown as text, not run
         assert first[5].text == "B: " + EVIL
         assert driver.find_element(By.CSS_SELECTOR, 'tr[data-figure="coverage"] td.verdict').text == "no difference"
-    finally:
-        driver.quit()

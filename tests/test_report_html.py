@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -13,8 +11,8 @@ from sumjudge.records import FailedItem, ItemOutcome, outcome_from_json
 from sumjudge.report import histogram_counts, write_report
 from sumjudge.store import RunStore
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = "/usr/bin/chromedriver"
+from headless import chromium, needs_chromium
+
 
 EVIL = '</script><script>document.title="pwned"</script><img src=x onerror="alert(1)">'
 
@@ -75,30 +73,13 @@ def test_histogram_counts_scores_into_ten_bins_with_the_top_included():
 
 # -- in a real browser ---------------------------------------------------------------------------
 
-pytestmark_browser = pytest.mark.skipif(
-    not (CHROMIUM and Path(CHROMEDRIVER).exists()),
-    reason="Chromium is not installed: apt-get install -y chromium chromium-driver",
-)
+pytestmark_browser = needs_chromium
 
 
 @pytest.fixture
 def browser(tmp_path, monkeypatch):
-    webdriver = pytest.importorskip("selenium.webdriver")
-    monkeypatch.setenv("SE_OFFLINE", "true")  # Selenium Manager must not download anything
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", f"--user-data-dir={tmp_path / 'profile'}"):
-        opts.add_argument(flag)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER, log_output=subprocess.DEVNULL), options=opts)
-    try:
+    with chromium(tmp_path / "profile", monkeypatch) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 @pytestmark_browser
