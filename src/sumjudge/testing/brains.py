@@ -139,6 +139,10 @@ class SchemaBrain:
 _VERDICT_FIELD = {"alignment": "supported", "coverage": "answered"}
 
 
+_FENCE_TOKEN = re.compile(rb"(?<![0-9a-f])[0-9a-f]{16}(?![0-9a-f])")
+"""A fence token as the scorer's prompts write it: 16 hex digits (left out of :class:`NoisyBrain`'s key)."""
+
+
 @dataclass
 class NoisyBrain:
     """Another brain's answers with each verdict (``supported``, ``answered``) flipped with
@@ -146,9 +150,10 @@ class NoisyBrain:
 
     Seeded, yet a repeated request is a new draw: the flips of a request come from ``(seed, the
     request's bytes, how many times this server has seen those bytes)``. So two servers with the
-    same seed answer the same sequence of byte-identical requests alike, while asking the same
-    question twice (a re-run, a second sample) gets an independent answer. (The scorer's prompts
-    carry a fresh fence token per call, so its requests are never byte-identical: each is a new draw.)
+    same seed answer the same sequence of identical requests alike, while asking the same question
+    twice (a re-run, a second sample) gets an independent answer. The fence tokens around the
+    scorer's texts (16 hex digits, an HMAC under a key each process draws) are left out of the
+    request's bytes here, so a seeded run draws the same flips in every process.
     """
 
     inner: Brain = field(default_factory=SummarizationBrain)
@@ -166,7 +171,7 @@ class NoisyBrain:
         name = _VERDICT_FIELD.get(request.step or "")
         if name is None or not isinstance(answer, dict) or not isinstance(answer.get(request.step), list):
             return answer
-        key = hashlib.sha256(request.raw).hexdigest()
+        key = hashlib.sha256(_FENCE_TOKEN.sub(b"", request.raw)).hexdigest()
         with self._lock:
             n = self._seen[key] = self._seen.get(key, 0) + 1
         rng = random.Random(f"{self.seed}:{key}:{n}")
