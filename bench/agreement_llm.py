@@ -8,7 +8,7 @@
 Every summary of the chosen documents is scored once with the summarization scorer (the
 judge named by ``--model``), and the same summaries with ``--baseline`` (default
 ``offline/lexical``, no model), so both are compared on the same rows. The protocol is
-:mod:`sumjudge.agreement`'s (summary-level Spearman/Kendall per document, averaged; pooled
+:mod:`sumjudge.analysis.agreement`'s (summary-level Spearman/Kendall per document, averaged; pooled
 Pearson): SummEval's ``consistency`` and ``relevance``, REALSumm's ``litepyramid_recall``
 (held out: nothing was tuned on it). The data files are read from ``--data-dir`` (default
 ``../shared/data``; see its SOURCES.md); nothing is downloaded.
@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from sumjudge import create_summarization_scorer, run_evals
-from sumjudge.agreement import AgreementRow, Correlation, correlate, load_rows
+from sumjudge.analysis.agreement import AgreementRow, Correlation, correlate, load_rows
 from sumjudge.judges.base import ModelConfig, Usage
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -23,7 +23,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from sumjudge.datasets import Dataset
+from sumjudge.data.datasets import Dataset
 from sumjudge.testing.judge_server import JudgeServer
 
 WORDS = ("council approved homes river budget school station museum harbour bridge library market "

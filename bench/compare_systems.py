@@ -8,7 +8,7 @@ being the article. Two figures against the people's ratings (the mean of 3 exper
 
 (a) **System level**: Kendall's tau, over the 16 systems, between a metric's system mean and the
     people's system mean, for ``consistency`` and ``relevance``; for the judge's score and both
-    axes, and for ROUGE-1/2 F1 against the 11 references (``sumjudge.agreement``'s ROUGE code).
+    axes, and for ROUGE-1/2 F1 against the 11 references (``sumjudge.analysis.agreement``'s ROUGE code).
 (b) **Pairwise**: for each of the 120 pairs of systems (A, B), ``compare_runs(A, B)`` (the library
     behind ``sumjudge compare``) and a Wilcoxon signed-rank test on the people's ratings of the same
     100 articles (same test, same zero handling, same alpha). Counted: both find a difference in the
@@ -36,9 +36,9 @@ from pathlib import Path
 from typing import Any
 
 from sumjudge import create_summarization_scorer, run_evals
-from sumjudge.agreement import AgreementRow, rouge_values
-from sumjudge.records import ScoredItem
-from sumjudge.compare import RunItems, compare_runs
+from sumjudge.analysis.agreement import AgreementRow, rouge_values
+from sumjudge.store.records import ScoredItem
+from sumjudge.analysis.compare import RunItems, compare_runs
 from sumjudge.stats import signed_rank_test
 
 ROOT = Path(__file__).resolve().parent.parent

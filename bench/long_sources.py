@@ -147,7 +147,7 @@ def cmd_padded(args: argparse.Namespace) -> None:
     from scipy.stats import spearmanr
 
     from sumjudge import create_summarization_scorer
-    from sumjudge.agreement import AgreementRow, correlate
+    from sumjudge.analysis.agreement import AgreementRow, correlate
     from sumjudge.judges.base import ModelConfig
     from sumjudge.scorers.summarization.forecast import Forecaster
 

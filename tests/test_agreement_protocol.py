@@ -14,7 +14,7 @@ pytest.importorskip("rouge_score")
 
 from click.testing import CliRunner  # noqa: E402
 
-from sumjudge.agreement import AgreementRow, correlate, load_rows, rouge_values  # noqa: E402
+from sumjudge.analysis.agreement import AgreementRow, correlate, load_rows, rouge_values  # noqa: E402
 from sumjudge.cli import main as cli  # noqa: E402
 from sumjudge.errors import InputError  # noqa: E402
 

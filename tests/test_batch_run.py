@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from sumjudge.batch import BatchOutputs, Meter, run_batch, run_batch_sync
-from sumjudge.datasets import Dataset
+from sumjudge.runs.batch import BatchOutputs, Meter, run_batch, run_batch_sync
+from sumjudge.data.datasets import Dataset
 from sumjudge.errors import SumjudgeError
-from sumjudge.gates import Gates
-from sumjudge.records import FailedItem, ItemOutcome, ScoredItem, outcome_from_json
+from sumjudge.runs.gates import Gates
+from sumjudge.store.records import FailedItem, ItemOutcome, ScoredItem, outcome_from_json
 
 SOURCE = "The bridge opened in 1932 and cost 4 million dollars. Its architect was Ada Lind."
 OPTIONS = {"max_questions": 10, "scale": 1.0}
@@ -101,7 +101,7 @@ async def test_a_failed_item_is_kept_with_its_error_and_fails_the_gate(tmp_path,
     assert result.run.status == "finished with errors"
     assert meter.done == 2 and meter.errors == 1
     assert any("could not be scored" in f or "failed" in f for f in result.gate_failures)
-    from sumjudge.store import RunStore
+    from sumjudge.store.database import RunStore
 
     with RunStore(tmp_path / "runs.db", readonly=True) as store:
         failed = [i.outcome for i in store.iter_items(result.run.id) if isinstance(i.outcome, FailedItem)]

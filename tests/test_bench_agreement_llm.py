@@ -1,6 +1,6 @@
 """bench/agreement_llm.py: one command for SummEval + REALSumm agreement of any judge.
 
-Its figures must be the ones ``sumjudge.agreement`` gives on the same rows (the same protocol,
+Its figures must be the ones ``sumjudge.analysis.agreement`` gives on the same rows (the same protocol,
 not a second one), on whole documents, with the judge's usage summed.
 """
 
@@ -18,7 +18,7 @@ sys.path.insert(0, str(BENCH))
 
 import agreement_llm  # noqa: E402
 
-from sumjudge.agreement import load_rows, measure_agreement  # noqa: E402
+from sumjudge.analysis.agreement import load_rows, measure_agreement  # noqa: E402
 
 DATA = Path(os.environ.get("SUMJUDGE_DATA_DIR") or Path(__file__).resolve().parents[2] / "shared" / "data")
 needs_data = pytest.mark.skipif(not (DATA / "summeval_summaries.jsonl").exists(), reason=f"no data in {DATA}")

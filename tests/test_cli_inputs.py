@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from sumjudge.datasets import Dataset, Fields
-from sumjudge.jsonl import json_array_records as _json_array_records
+from sumjudge.data.datasets import Dataset, Fields
+from sumjudge.data.jsonl import json_array_records as _json_array_records
 from sumjudge.errors import InputError
 
 ROWS = [

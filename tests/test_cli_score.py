@@ -247,7 +247,7 @@ def test_report_option_writes_the_page(tmp_path, server):
 
 
 def test_agreement_is_a_command_whose_options_reach_the_protocol(monkeypatch, tmp_path):
-    from sumjudge import agreement as protocol
+    from sumjudge.analysis import agreement as protocol
 
     data = tmp_path / "labels.jsonl"
     data.write_text(json.dumps({"doc_id": "d", "source": "A b c.", "summary": "A b.", "rating": 3}) + "\n")

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from sumjudge.records import FailedItem, outcome_from_json
-from sumjudge.compare import ComparisonError, RunItems, compare_runs, read_result_file, render_text, run_items_from_store
-from sumjudge.store import RunStore
+from sumjudge.store.records import FailedItem, outcome_from_json
+from sumjudge.analysis.compare import ComparisonError, RunItems, compare_runs, read_result_file, render_text, run_items_from_store
+from sumjudge.store.database import RunStore
 
 
 def rec(item_id: str, score: float, *, coverage: float | None = None, source: str | None = None, reason: str = "") -> dict:

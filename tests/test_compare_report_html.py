@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 
 
-from sumjudge.records import FailedItem
-from sumjudge.compare import compare_runs
+from sumjudge.store.records import FailedItem
+from sumjudge.analysis.compare import compare_runs
 from sumjudge.report import write_comparison_report
 from sumjudge.report.compare_html import diff_counts
 

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from sumjudge.cli import main
 from sumjudge.errors import ConfigurationError
-from sumjudge.gates import Gates, check_gates
-from sumjudge.store import RunStats
+from sumjudge.runs.gates import Gates, check_gates
+from sumjudge.store.database import RunStats
 
 
 def data(tmp: Path) -> Path:

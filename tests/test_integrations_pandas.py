@@ -9,7 +9,7 @@ from scripted import answers, claims, judge, questions
 
 from sumjudge import create_summarization_scorer, run_evals_sync
 from sumjudge.errors import InputError, JudgeUnavailableError, MissingDependencyError
-from sumjudge.tables import ROW_COLUMNS
+from sumjudge.data.tables import ROW_COLUMNS
 
 pd = pytest.importorskip("pandas")
 from sumjudge.integrations.pandas import score_frame  # noqa: E402

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from sumjudge import ModelConfig, create_summarization_scorer, run_evals_sync
-from sumjudge.tables import ROW_COLUMNS
+from sumjudge.data.tables import ROW_COLUMNS
 from sumjudge.testing.judge_server import Fault, JudgeServer, RecordedRequest, SummarizationBrain
 
 ray = pytest.importorskip("ray")

@@ -12,13 +12,13 @@ from click.testing import CliRunner
 
 from sumjudge import create_summarization_scorer
 from sumjudge.cli import main
-from sumjudge.store import RunStore
-from sumjudge.tables import ROW_COLUMNS
+from sumjudge.store.database import RunStore
+from sumjudge.data.tables import ROW_COLUMNS
 
 pd = pytest.importorskip("pandas")
 pq = pytest.importorskip("pyarrow.parquet")
 from sumjudge.integrations.pandas import score_frame  # noqa: E402
-from sumjudge.parquet import result_schema  # noqa: E402
+from sumjudge.data.parquet import result_schema  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "summaries.jsonl"
 

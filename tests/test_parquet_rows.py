@@ -9,12 +9,12 @@ from scripted import answers, claims, judge, questions
 
 from sumjudge import create_summarization_scorer
 from sumjudge.errors import JudgeUnavailableError
-from sumjudge.tables import ROW_COLUMNS
+from sumjudge.data.tables import ROW_COLUMNS
 
 pd = pytest.importorskip("pandas")
 pq = pytest.importorskip("pyarrow.parquet")
 from sumjudge.integrations.pandas import score_frame  # noqa: E402
-from sumjudge.parquet import result_schema, rows_table, write_frame  # noqa: E402
+from sumjudge.data.parquet import result_schema, rows_table, write_frame  # noqa: E402
 
 
 def test_a_scored_frame_round_trips_through_parquet_with_its_verdicts(tmp_path: Path) -> None:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from sumjudge.records import FailedItem, ItemOutcome, outcome_from_json
+from sumjudge.store.records import FailedItem, ItemOutcome, outcome_from_json
 from sumjudge.report import histogram_counts, write_report
-from sumjudge.store import RunStore
+from sumjudge.store.database import RunStore
 
 from headless import chromium, needs_chromium
 

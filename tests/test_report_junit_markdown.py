@@ -9,8 +9,8 @@ import pytest
 
 from sumjudge.report.junit import write_junit
 from sumjudge.report.markdown import append_step_summary, cell, run_markdown
-from sumjudge.records import ItemOutcome, outcome_from_json
-from sumjudge.store import RunStore
+from sumjudge.store.records import ItemOutcome, outcome_from_json
+from sumjudge.store.database import RunStore
 
 HOSTILE = 'bad \x00\x1b[31m <script>alert(1)</script> | ]]> & "quotes"\nsecond line'
 

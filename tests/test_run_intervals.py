@@ -14,8 +14,8 @@ from sumjudge import run_evals_sync
 from sumjudge.cli import main
 from sumjudge.scorers.summarization import create_summarization_scorer
 from sumjudge.stats import mean_interval
-from sumjudge.records import ItemOutcome, outcome_from_json
-from sumjudge.store import RunStore
+from sumjudge.store.records import ItemOutcome, outcome_from_json
+from sumjudge.store.database import RunStore
 
 sys.path.insert(0, str(Path(__file__).parent))
 from scripted import answers, judge, questions  # noqa: E402

@@ -6,8 +6,8 @@ import sqlite3
 
 import pytest
 
-from sumjudge.records import FailedItem, ItemOutcome, outcome_from_json
-from sumjudge.store import RunStats, RunStore
+from sumjudge.store.records import FailedItem, ItemOutcome, outcome_from_json
+from sumjudge.store.database import RunStats, RunStore
 
 
 def ok(item_id: str, score: float, tokens: int = 10) -> ItemOutcome:

@@ -13,11 +13,10 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ._sync import run_sync
-from ._tasks import gather_or_cancel
+from ._aio import gather_or_cancel, run_sync
 from .errors import ConfigurationError, InputError, describe_failure
 from .stats import MeanEstimate
-from .tables import result_row, rows_frame, table_items
+from .data.tables import result_row, rows_frame, table_items
 
 
 class Scorer(Protocol):

@@ -1,4 +1,4 @@
-"""``sumjudge agreement``: how far a judge agrees with human ratings (see :mod:`sumjudge.agreement`).
+"""``sumjudge agreement``: how far a judge agrees with human ratings (see :mod:`sumjudge.analysis.agreement`).
 
 Exit codes: 0 success, 2 bad input or configuration (a missing field, an unreadable file, an
 unknown judge, ``--no-judge`` without a ``--metric``).
@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from .. import agreement as protocol
+from ..analysis import agreement as protocol
 from ..errors import InputError, SumjudgeError
 from .common import EXIT_USAGE
 

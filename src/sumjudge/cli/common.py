@@ -47,7 +47,7 @@ def open_store(store_path: str | None) -> Any:
     """The run store at ``store_path`` (default ``.sumjudge/runs.db``), opened read-only: listing,
     showing and exporting never write to it. Exit 2 when there is none or it cannot be read."""
     from ..errors import SumjudgeError
-    from ..store import DEFAULT_STORE_PATH, RunStore
+    from ..store.database import DEFAULT_STORE_PATH, RunStore
 
     try:
         return RunStore(Path(store_path) if store_path else DEFAULT_STORE_PATH, readonly=True)

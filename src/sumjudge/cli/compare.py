@@ -2,7 +2,7 @@
 
 A and B are run ids in the run store (a unique prefix, or ``latest``) or ``--out`` files of
 ``sumjudge score``; a path that exists as a file is read as a file. The work is
-:func:`sumjudge.compare.compare_runs`; this module parses flags, prints and picks the exit code.
+:func:`sumjudge.analysis.compare_runs`; this module parses flags, prints and picks the exit code.
 
 Exit codes: 0 compared, 1 the verdict is "worse" and ``--fail-if-worse`` was given, 2 the runs
 cannot be compared (no such run or file, an empty run, different data sets or scorers).
@@ -15,13 +15,13 @@ from typing import Any
 
 import click
 
-from ..compare import DEFAULT_ALPHA, DEFAULT_MOVED, ComparisonError
+from ..analysis.compare import DEFAULT_ALPHA, DEFAULT_MOVED, ComparisonError
 from .common import EXIT_BELOW, EXIT_OK, fail, store_option
 
 
 def _side(ref: str, which: str, store_path: str | None, store: list[Any]) -> Any:
-    from ..compare import read_result_file, run_items_from_store
-    from ..store import DEFAULT_STORE_PATH, RunStore
+    from ..analysis.compare import read_result_file, run_items_from_store
+    from ..store.database import DEFAULT_STORE_PATH, RunStore
 
     if Path(ref).is_file():
         return read_result_file(ref)
@@ -63,7 +63,7 @@ def compare(
     verdict (better, worse, no difference at --alpha), the same for alignment and coverage, the
     items present in one run only, and the items whose score moved most with both reasons.
     """
-    from ..compare import compare_runs, render_text
+    from ..analysis.compare import compare_runs, render_text
 
     opened: list[Any] = []
     try:

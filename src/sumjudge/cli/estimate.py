@@ -37,7 +37,7 @@ def estimate(
 ) -> None:
     """Forecast what `sumjudge score DATA --model M` would spend: judge calls, prompt and completion
     tokens, and the price for models with known prices. Sends nothing to the judge."""
-    from ..datasets import Dataset, Fields
+    from ..data.datasets import Dataset, Fields
     from ..judges.base import ModelConfig
     from ..judges.registry import default_model_id
     from ..scorers.summarization.forecast import Forecaster, price

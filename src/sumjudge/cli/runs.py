@@ -12,7 +12,7 @@ import click
 from .common import fail, open_store, stdout_console, store_option
 
 if TYPE_CHECKING:
-    from ..records import ItemOutcome
+    from ..store.records import ItemOutcome
 
 
 @click.group()
@@ -67,7 +67,7 @@ def _run_json(r: Any) -> dict[str, Any]:
 @click.option("--json", "as_json", is_flag=True, help="The run and its figures as JSON on standard output.")
 def runs_show(run_ref: str, store_path: str | None, as_json: bool) -> None:
     """One run (id, unique id prefix, or 'latest'): its settings and figures."""
-    from ..progress import summary_table
+    from .progress import summary_table
 
     with open_store(store_path) as store:
         try:
@@ -125,8 +125,8 @@ def runs_export(run_ref: str, store_path: str | None, fmt: str, out: str) -> Non
 
 def _export_parquet(store: Any, run_id: str, out: str) -> None:
     from ..errors import SumjudgeError
-    from ..parquet import write_rows
-    from ..tables import record_row
+    from ..data.parquet import write_rows
+    from ..data.tables import record_row
 
     rows = (record_row(item.outcome.as_json()) for item in store.iter_items(run_id))
     try:

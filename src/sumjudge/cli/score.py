@@ -4,7 +4,7 @@ Exit codes: 0 success, 1 a gate failed (``--fail-under``, failed items beyond ``
 no item could be scored), 2 usage or input errors (the message names the row and the field, or the
 file and the fix), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM); an interrupted run is saved
 and resumes when the same command runs again. The command is thin: it parses flags, reads the rows
-(:mod:`sumjudge.datasets`), hands the run to :func:`sumjudge.batch.run_batch` (judge, store, outputs,
+(:mod:`sumjudge.data.datasets`), hands the run to :func:`sumjudge.runs.run_batch` (judge, store, outputs,
 gates), prints what it says, and picks the exit code.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from ..datasets import FORMATS
+from ..data.datasets import FORMATS
 from ..errors import SumjudgeError
 from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail, stderr_console
 
@@ -114,12 +114,12 @@ def score(
     are committed to the run store as they finish; running the same command again on the same data
     resumes where it stopped.
     """
-    from ..datasets import Dataset, Fields
-    from ..gates import ErrorAllowance, Gates, PassRate
+    from ..data.datasets import Dataset, Fields
+    from ..runs.gates import ErrorAllowance, Gates, PassRate
     from ..judges.cache import DEFAULT_CACHE_PATH
     from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, default_model_id
-    from ..outputs import check_paths
-    from ..store import DEFAULT_STORE_PATH
+    from ..data.files import check_paths
+    from ..store.database import DEFAULT_STORE_PATH
 
     console = stderr_console(quiet)
     try:
@@ -175,7 +175,7 @@ def scorer_options(
     return options
 
 
-class _ShownEvents:  # a sumjudge.batch.BatchEvents
+class _ShownEvents:  # a sumjudge.runs.BatchEvents
     """The CLI's view of a batch run: the opening line, the progress bar, nothing when quiet."""
 
     def __init__(self, console: Any, meter: Any, *, model_id: str, quiet: bool) -> None:
@@ -183,7 +183,7 @@ class _ShownEvents:  # a sumjudge.batch.BatchEvents
         self.bar: Any = None
 
     def started(self, run: Any, *, resumed: bool, already_done: int, total: int) -> None:
-        from ..progress import BatchProgress
+        from .progress import BatchProgress
 
         if self.quiet:
             return
@@ -223,9 +223,9 @@ async def _score(
     cache: bool | str,
     quiet: bool,
 ) -> int:
-    """Run the batch (:func:`sumjudge.batch.run_batch`) and say how it ended; the exit code."""
-    from ..batch import BatchOutputs, Meter, run_batch
-    from ..progress import summary_table
+    """Run the batch (:func:`sumjudge.runs.run_batch`) and say how it ended; the exit code."""
+    from ..runs.batch import BatchOutputs, Meter, run_batch
+    from .progress import summary_table
 
     meter = Meter()
     events = _ShownEvents(console, meter, model_id=model_id, quiet=quiet)

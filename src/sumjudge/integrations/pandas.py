@@ -12,7 +12,7 @@ The whole table is checked before the first judge call, the way ``sumjudge score
 file: a missing column, a cell that is not text, a bad or duplicate id raises ``InputError``
 naming the column and the row. An item whose judge keeps failing is recorded with its error
 and the others go on. The result has one row per item, in the table's order and with its index:
-the columns of :data:`sumjudge.tables.ROW_COLUMNS` (verdicts in nested columns).
+the columns of :data:`sumjudge.data.tables.ROW_COLUMNS` (verdicts in nested columns).
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from __future__ import annotations
 import numbers
 from typing import Any
 
-from .._sync import run_sync
+from .._aio import run_sync
 from ..errors import InputError
 from ..evals import Scorer, run_evals
-from ..tables import (
+from ..data.tables import (
     check_columns,
     describe,
     import_pandas,
@@ -133,7 +133,7 @@ def score_frame(
     ``source_col`` and ``summary_col`` name the text columns; ``id_col`` the ids (default
     ``"id"``, else the row number). ``concurrency`` items are judged at a time. The result has
     the table's index (``df.join(results)`` lines them up) and the columns of
-    :data:`sumjudge.tables.ROW_COLUMNS`. Works inside a running event loop (Jupyter) too.
+    :data:`sumjudge.data.tables.ROW_COLUMNS`. Works inside a running event loop (Jupyter) too.
     """
     return run_sync(
         lambda: score_frame_async(

@@ -17,7 +17,7 @@ their questions are asked once. A row that cannot be scored (a cell that is not 
 that keeps failing) comes back with its ``error`` set; nothing is raised out of the job.
 
 The output keeps the input's columns and adds the result columns of
-:data:`sumjudge.tables.ROW_COLUMNS` (``id`` is the ``id_col`` value as text, ``None`` without
+:data:`sumjudge.data.tables.ROW_COLUMNS` (``id`` is the ``id_col`` value as text, ``None`` without
 one). Rows come back grouped by source, not in input order: join on your id.
 """
 
@@ -32,8 +32,8 @@ from typing import Any
 from ..errors import ConfigurationError, MissingDependencyError
 from ..evals import run_evals
 from ..judges.base import JudgeModel, ModelConfig
-from ..tables import ROW_COLUMNS, describe, is_missing, result_row
-from ..parquet import rows_table
+from ..data.tables import ROW_COLUMNS, describe, is_missing, result_row
+from ..data.parquet import rows_table
 
 RAY_INSTALL = "pip install 'sumjudge[ray]'"
 SOURCE_KEY = "__sumjudge_source_key"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from ..compare import ComparisonResult
+from ..analysis.compare import ComparisonResult
 from ..figures import number, p_value
 from .html import _asset, _csp_hash, _e
 
@@ -182,7 +182,7 @@ def _left_out(result: ComparisonResult) -> str:
 
 
 def write_comparison_report(path: str | Path, result: ComparisonResult) -> None:
-    """Write the comparison page of ``result`` (from :func:`sumjudge.compare.compare_runs`) to ``path``."""
+    """Write the comparison page of ``result`` (from :func:`sumjudge.analysis.compare_runs`) to ``path``."""
     scale = _scale(result)
     css = _asset("report.css") + _EXTRA_CSS
     csp = f"default-src 'none'; style-src {_csp_hash(css)}; img-src data:; base-uri 'none'; form-action 'none'"

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..figures import number
-from ..records import FailedItem
-from ..store import ItemRecord, RunRecord, RunStats
+from ..store.records import FailedItem
+from ..store.database import ItemRecord, RunRecord, RunStats
 
 BINS = 10
 

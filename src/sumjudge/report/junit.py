@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import quoteattr
 
-from ..records import FailedItem
-from ..store import ItemRecord, RunRecord
+from ..store.records import FailedItem
+from ..store.database import ItemRecord, RunRecord
 
 _NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 

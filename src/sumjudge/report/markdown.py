@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from ..figures import number
-from ..records import FailedItem
-from ..store import ItemRecord, RunRecord, RunStats
+from ..store.records import FailedItem
+from ..store.database import ItemRecord, RunRecord, RunStats
 
 LOWEST = 10
 """Items listed in the summary, lowest first (failed items before any score)."""

@@ -9,16 +9,9 @@
   ``sumjudge.integrations.assertions``; imported on first use, so importing this package stays light).
 """
 
-from __future__ import annotations
+from .._lazy import lazy_exports
 
-from typing import Any
+_EXPORTS = dict.fromkeys(["assert_summary", "assert_summary_async"], "..integrations.assertions")
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 __all__ = ["assert_summary", "assert_summary_async"]
-
-
-def __getattr__(name: str) -> Any:
-    if name in __all__:
-        from ..integrations import assertions
-
-        return getattr(assertions, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -19,8 +19,7 @@ from dataclasses import dataclass, field, replace
 from os import PathLike
 from typing import Any
 
-from ..._sync import run_sync
-from ..._tasks import gather_or_cancel
+from ..._aio import gather_or_cancel, run_sync
 from ...judges.base import (
     ChatMessage,
     JudgeModel,

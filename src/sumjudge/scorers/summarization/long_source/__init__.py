@@ -12,7 +12,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 
-from ...._tasks import gather_or_cancel
+from ...._aio import gather_or_cancel
 from ....judges.base import JudgeModel, JudgeRequest
 from ....judges.budget import TokenBudget
 from ..verdicts import ALIGNMENT_STEP, QUESTIONS_STEP, AlignmentOutput, AlignmentVerdict, QuestionsOutput

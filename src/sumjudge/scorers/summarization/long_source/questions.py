@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import regex
 
-from ...._tasks import gather_or_cancel
+from ...._aio import gather_or_cancel
 from ....judges.base import JudgeRequest, StepInputs
 from .. import prompts
 from ..verdicts import QUESTIONS_STEP, QuestionsOutput

@@ -15,8 +15,8 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from .errors import ConfigurationError
-from .store import RunStats
+from ..errors import ConfigurationError
+from ..store.database import RunStats
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import socket
 import sqlite3
 import time
 
-from .errors import RunBusyError
+from ..errors import RunBusyError
 
 
 def claim_run(db: sqlite3.Connection, run_id: str) -> None:

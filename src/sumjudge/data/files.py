@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO
 
-from .errors import InputError
+from ..errors import InputError
 
 
 def _resolved(path: str) -> Path:

@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import quote
 
-from .errors import StoreError
-from .judges.cache import create_private_file
+from ..errors import StoreError
+from ..judges.cache import create_private_file
 from .records import FailedItem, ItemOutcome, outcome_from_json
-from .run_lock import claim_run, release_run
+from .lock import claim_run, release_run
 from .run_stats import RunStats
-from .tables import record_row, rows_frame
+from ..data.tables import record_row, rows_frame
 
 DEFAULT_STORE_PATH = Path(".sumjudge") / "runs.db"
 
@@ -335,7 +335,7 @@ class RunStore:
 
     def to_pandas(self, run_ref: str) -> Any:
         """A run's items (id, unique id prefix or 'latest'), in input order, as a DataFrame with one row
-        per item: the columns of :data:`sumjudge.tables.ROW_COLUMNS` (needs the ``pandas`` extra)."""
+        per item: the columns of :data:`sumjudge.data.tables.ROW_COLUMNS` (needs the ``pandas`` extra)."""
         run = self.get_run(run_ref)
         return rows_frame(record_row(item.outcome.as_json()) for item in self.iter_items(run.id))
 

@@ -18,9 +18,9 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from .batch import Meter
-from .figures import number as _fmt
-from .store import RunStats
+from ..runs.batch import Meter
+from ..figures import number as _fmt
+from ..store.database import RunStats
 
 
 def _human(n: float) -> str:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from .errors import InputError
+from ..errors import InputError
 from .jsonl import ENCODING_HINT as _ENCODING_HINT
 from .jsonl import bom_aware as _bom_aware
 from .jsonl import json_array_records as _json_array_records

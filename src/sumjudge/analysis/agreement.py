@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError, MissingDependencyError
-from .figures import number
-from .jsonl import jsonl_records
+from ..errors import InputError, MissingDependencyError
+from ..figures import number
+from ..data.jsonl import jsonl_records
 
 JUDGE_METRICS = ("score", "alignment", "coverage")
 ROUGE_METRICS = {"rouge-1": "rouge1", "rouge-2": "rouge2", "rouge-l": "rougeLsum"}
@@ -222,8 +222,8 @@ async def judge_values(
     A row the judge could not score counts as NaN and is left out of the statistics; the count of
     such rows is returned beside the values.
     """
-    from .evals import run_evals
-    from .scorers.summarization import SummarizationOptions, create_summarization_scorer
+    from ..evals import run_evals
+    from ..scorers.summarization import SummarizationOptions, create_summarization_scorer
 
     scorer = create_summarization_scorer(model, SummarizationOptions(max_questions=max_questions))
     done = 0
@@ -272,7 +272,7 @@ async def measure_agreement(
             rows, model=model, concurrency=concurrency, max_questions=max_questions
         )
         report.failed_items = failed
-        from .judges.registry import resolve_judge
+        from ..judges.registry import resolve_judge
 
         report.model = model if isinstance(model, str) else resolve_judge(model).model_id
         for m in JUDGE_METRICS:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
+from ..errors import InputError
 
 ENCODING_HINT = "pass --encoding (for a spreadsheet's CSV export, often --encoding cp1252)"
 

@@ -50,7 +50,7 @@ class RunStats:
         cached_tokens: int = 0,
     ) -> RunStats:
         """``alignment`` and ``coverage`` (per-item values) give those means their intervals."""
-        from .stats import CONFIDENCE, mean_interval
+        from ..stats import CONFIDENCE, mean_interval
 
         def ci(values: list[float] | None) -> tuple[float, float] | None:
             if not values:

@@ -17,7 +17,7 @@ import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from .errors import InputError, MissingDependencyError
+from ..errors import InputError, MissingDependencyError
 
 PANDAS_INSTALL = "pip install 'sumjudge[pandas]'"
 

@@ -1,0 +1,20 @@
+"""What the numbers of finished runs say: two runs compared item by item (:mod:`.compare`), and a
+judge's agreement with people's ratings (:mod:`.agreement`). The names below are imported on first
+use (:mod:`sumjudge._lazy`).
+"""
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
+
+_EXPORTS = {
+    **dict.fromkeys(["ComparisonResult", "RunItems", "compare_runs", "read_result_file"], ".compare"),
+    **dict.fromkeys(["AgreementReport", "measure_agreement"], ".agreement"),
+}
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+if TYPE_CHECKING:
+    from .agreement import AgreementReport, measure_agreement
+    from .compare import ComparisonResult, RunItems, compare_runs, read_result_file
+
+__all__ = ["AgreementReport", "ComparisonResult", "RunItems", "compare_runs", "measure_agreement", "read_result_file"]

@@ -1,0 +1,358 @@
+"""Is run B better than run A? A paired comparison of two runs over the same items.
+
+Items are paired by id. Each pair must be the same task: when the records carry their source's
+digest (``source_sha256``, written by ``sumjudge score``) or the source itself (``source``), the two
+must match, else the comparison stops and names the item. Items present in one run only, and items
+that failed in either run, are counted and named in the result, never silently dropped.
+
+The figures (:mod:`sumjudge.stats`): the mean of each run over the paired items, ``diff`` = mean of
+B - A with a 95% paired bootstrap interval, the Wilcoxon signed-rank p-value, wins / ties / losses
+of B against A, and a ``verdict`` at ``alpha``; the same for each axis (alignment, coverage); and the
+items whose score moved most, with both runs' reasons.
+
+    from sumjudge.analysis.compare import compare_runs, read_result_file
+    result = compare_runs(read_result_file("a.jsonl"), read_result_file("b.jsonl"))
+    print(result.verdict, result.diff, result.ci_low, result.ci_high, result.p_value)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from ..errors import InputError
+from ..figures import number, p_value
+from ..data.jsonl import jsonl_records
+from ..store.records import FailedItem, ItemOutcome, ScoredItem, outcome_from_json, source_digest
+from ..stats import CONFIDENCE, DEFAULT_SEED, PairedComparison, Verdict, paired_comparison, verdict
+
+DEFAULT_ALPHA = 0.05
+DEFAULT_MOVED = 10
+AXES = ("alignment", "coverage")
+_SHOWN_IDS = 5  # ids quoted in an error message before "and N more"
+
+
+class ComparisonError(InputError):
+    """The two runs cannot be compared (no items, different data sets, different scorers)."""
+
+
+def item_outcome(record: ItemOutcome | Mapping[str, Any]) -> ItemOutcome:
+    """One item of a run: a typed outcome as it is, or an ``--out`` line's JSON object read into one
+    (a line that carries its ``source`` instead of ``source_sha256`` gets the digest of it).
+    Raises :class:`ComparisonError` naming what the line lacks."""
+    if isinstance(record, (ScoredItem, FailedItem)):
+        return record
+    data = dict(record)
+    if "id" in data:
+        data["id"] = str(data["id"])
+    if not data.get("source_sha256") and isinstance(data.get("source"), str):
+        data["source_sha256"] = source_digest(data["source"])
+    try:
+        return outcome_from_json(data)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'line'}: {e['msg']}" for e in exc.errors()[:3])
+        raise ComparisonError(f"item {data.get('id')!r} is not a result line ({problems})") from None
+
+
+class RunItems(BaseModel):
+    """One side of a comparison: a run's items (as ``--out`` writes them) and what scored them."""
+
+    label: str
+    """How the run is named in messages and on the page: a run id or a file name."""
+    records: list[ItemOutcome]
+    """The run's items; JSON objects (``--out`` lines) are read into :class:`ScoredItem` / :class:`FailedItem`."""
+    model: str | None = None
+    """The judge that scored the run, when known (runs from the store know it)."""
+    options: dict[str, Any] | None = None
+    """The scorer's options (``max_questions``, ``scale``, ...), when known."""
+
+    @field_validator("records", mode="before")
+    @classmethod
+    def _typed(cls, records: Iterable[ItemOutcome | Mapping[str, Any]]) -> list[ItemOutcome]:
+        return [item_outcome(r) for r in records]
+
+    @classmethod
+    def from_records(cls, records: Iterable[ItemOutcome | Mapping[str, Any]], label: str = "run") -> RunItems:
+        return cls(label=label, records=[item_outcome(r) for r in records])
+
+
+class AxisComparison(PairedComparison):
+    """One figure (the score, or one axis) of B against A, with its verdict."""
+
+    verdict: Verdict
+
+
+class MovedItem(BaseModel):
+    """An item whose score changed between the runs, with both runs' reasons."""
+
+    id: str
+    score_a: float
+    score_b: float
+    diff: float
+    reason_a: str | None
+    reason_b: str | None
+
+
+class ComparisonResult(AxisComparison):
+    """B against A. The top-level figures are those of ``score``; ``alignment`` and ``coverage``
+    hold the same figures for each axis."""
+
+    model_config = ConfigDict(frozen=True)
+
+    a: str
+    b: str
+    alpha: float
+    confidence: float = CONFIDENCE
+    alignment: AxisComparison
+    coverage: AxisComparison
+    only_in_a: list[str] = Field(default_factory=list)
+    """Ids scored in A only: not compared."""
+    only_in_b: list[str] = Field(default_factory=list)
+    failed_a: list[str] = Field(default_factory=list)
+    """Ids present in both runs that failed in A (left out of the pairs)."""
+    failed_b: list[str] = Field(default_factory=list)
+    sources_checked: int = 0
+    """Pairs whose source digests were compared (records without a source or its digest cannot be)."""
+    moved: list[MovedItem] = Field(default_factory=list)
+    """Items whose score moved most, largest change first."""
+    scale: float | None = None
+    """The largest possible score, when the runs say (their ``scale`` option)."""
+    pairs: list[tuple[str, float, float]] = Field(default_factory=list, exclude=True, repr=False)
+    """``(id, score in A, score in B)`` of every paired item, in A's order (not in the JSON form)."""
+
+
+# -- reading ---------------------------------------------------------------------------------------
+
+
+def read_result_file(path: str | Path) -> RunItems:
+    """A ``sumjudge score --out`` file (one JSON object per line) as one side of a comparison."""
+    p = Path(path)
+    records: list[tuple[int, dict[str, Any]]] = []
+    if not p.is_file():
+        raise ComparisonError(f"cannot read {p}: no such file")
+    try:
+        for number, where, rec in jsonl_records(p, str(p), label=lambda row, line: f"{p}:{line}"):
+            if not isinstance(rec, dict) or "id" not in rec:
+                raise ComparisonError(f"{p}: row {number}{where}: not a result line (a JSON object with an 'id')")
+            records.append((number, rec))
+    except ComparisonError:
+        raise
+    except InputError as exc:
+        raise ComparisonError(str(exc)) from None
+    except OSError as exc:
+        raise ComparisonError(f"cannot read {p}: {exc.strerror or exc}") from None
+    items: list[ItemOutcome] = []
+    for number, rec in records:
+        try:
+            items.append(item_outcome(rec))
+        except ComparisonError as exc:
+            raise ComparisonError(f"{p}: row {number}: {exc}") from None
+    return RunItems(label=str(p), records=items)
+
+
+def run_items_from_store(store: Any, ref: str) -> RunItems:
+    """A run of the :class:`~sumjudge.store.RunStore` (id, unique prefix, or ``latest``)."""
+    try:
+        run = store.get_run(ref)
+    except KeyError as exc:
+        raise ComparisonError(str(exc.args[0])) from None
+    return RunItems(
+        label=run.id,
+        records=[item.outcome for item in store.iter_items(run.id)],
+        model=run.model,
+        options=dict(run.options),
+    )
+
+
+# -- checks ----------------------------------------------------------------------------------------
+
+
+def _ids(ids: Sequence[str]) -> str:
+    shown = ", ".join(repr(i) for i in ids[:_SHOWN_IDS])
+    return shown + (f" and {len(ids) - _SHOWN_IDS} more" if len(ids) > _SHOWN_IDS else "")
+
+
+def _check_scorers(a: RunItems, b: RunItems) -> None:
+    if a.model is not None and b.model is not None and a.model != b.model:
+        raise ComparisonError(
+            f"the runs were scored by different judges: A ({a.label}) by {a.model!r}, B ({b.label}) by "
+            f"{b.model!r}; compare runs scored the same way"
+        )
+    if a.options is not None and b.options is not None:
+        differ = sorted(k for k in set(a.options) | set(b.options) if a.options.get(k) != b.options.get(k))
+        if differ:
+            detail = "; ".join(f"{k}: A {a.options.get(k)!r}, B {b.options.get(k)!r}" for k in differ)
+            raise ComparisonError(f"the runs were scored with different scorer options ({detail})")
+
+
+def _by_id(run: RunItems, side: str) -> dict[str, ItemOutcome]:
+    out: dict[str, ItemOutcome] = {}
+    for rec in run.records:
+        key = rec.id
+        if key in out:
+            raise ComparisonError(f"run {side} ({run.label}) holds item {key!r} twice")
+        out[key] = rec
+    if not out:
+        raise ComparisonError(f"run {side} ({run.label}) has no items")
+    return out
+
+
+def _scored(by_id: Mapping[str, ItemOutcome], keys: Iterable[str]) -> dict[str, ScoredItem]:
+    return {k: o for k in keys if isinstance(o := by_id[k], ScoredItem)}
+
+
+# -- comparing -------------------------------------------------------------------------------------
+
+
+def compare_runs(
+    a: RunItems | Iterable[ItemOutcome | Mapping[str, Any]],
+    b: RunItems | Iterable[ItemOutcome | Mapping[str, Any]],
+    *,
+    alpha: float = DEFAULT_ALPHA,
+    moved: int = DEFAULT_MOVED,
+    seed: int = DEFAULT_SEED,
+    confidence: float = CONFIDENCE,
+) -> ComparisonResult:
+    """B against A over the items both runs scored.
+
+    ``a`` and ``b`` are :class:`RunItems` or plain iterables of items (:class:`ScoredItem` /
+    :class:`FailedItem`, or the ``--out`` lines' JSON objects: ``id``, ``score``, ``alignment_score``,
+    ``coverage_score``, ``reason``, ``error``). Raises
+    :class:`ComparisonError` when a run is empty or scored nothing, when the runs share no item,
+    when a paired item's sources differ, or when the runs were scored by different judges or options.
+    """
+    if not 0 < alpha < 1:
+        raise ComparisonError(f"alpha must lie between 0 and 1, not {alpha}")
+    ra = a if isinstance(a, RunItems) else RunItems.from_records(a, "A")
+    rb = b if isinstance(b, RunItems) else RunItems.from_records(b, "B")
+    _check_scorers(ra, rb)
+    by_a, by_b = _by_id(ra, "A"), _by_id(rb, "B")
+    for side, run, recs in (("A", ra, by_a), ("B", rb, by_b)):
+        if not _scored(recs, recs):
+            raise ComparisonError(f"run {side} ({run.label}) has no scored item: all {len(recs)} failed")
+
+    common = [k for k in by_a if k in by_b]
+    only_a = [k for k in by_a if k not in by_b]
+    only_b = [k for k in by_b if k not in by_a]
+    if not common:
+        raise ComparisonError(
+            f"the runs share no item id, so they are not runs over the same data set: A ({ra.label}) has "
+            f"{_ids(only_a)}; B ({rb.label}) has {_ids(only_b)}"
+        )
+    checked = 0
+    for k in common:
+        da, db = by_a[k].source_sha256, by_b[k].source_sha256
+        if da and db:
+            if da != db:
+                raise ComparisonError(
+                    f"item {k!r} has a different source in A ({ra.label}) and B ({rb.label}): the runs are "
+                    f"not over the same data set"
+                )
+            checked += 1
+
+    scored_a, scored_b = _scored(by_a, common), _scored(by_b, common)
+    failed_a = [k for k in common if k not in scored_a]
+    failed_b = [k for k in common if k not in scored_b]
+    paired = [k for k in common if k in scored_a and k in scored_b]
+    if not paired:
+        raise ComparisonError(
+            f"no item was scored in both runs ({len(failed_a)} failed in A, {len(failed_b)} in B)"
+        )
+
+    def axis(field: str) -> AxisComparison:
+        cmp = paired_comparison(
+            [float(getattr(scored_a[k], field)) for k in paired],
+            [float(getattr(scored_b[k], field)) for k in paired],
+            confidence=confidence,
+            seed=seed,
+        )
+        return AxisComparison(**cmp.model_dump(), verdict=verdict(cmp, alpha))
+
+    overall = axis("score")
+    movers = sorted(
+        (
+            MovedItem(
+                id=k,
+                score_a=scored_a[k].score,
+                score_b=scored_b[k].score,
+                diff=scored_b[k].score - scored_a[k].score,
+                reason_a=scored_a[k].reason,
+                reason_b=scored_b[k].reason,
+            )
+            for k in paired
+            if scored_a[k].score != scored_b[k].score
+        ),
+        key=lambda m: (-abs(m.diff), m.id),
+    )[: max(moved, 0)]
+    return ComparisonResult(
+        **overall.model_dump(),
+        a=ra.label,
+        b=rb.label,
+        alpha=alpha,
+        confidence=confidence,
+        alignment=axis("alignment_score"),
+        coverage=axis("coverage_score"),
+        only_in_a=only_a,
+        only_in_b=only_b,
+        failed_a=failed_a,
+        failed_b=failed_b,
+        sources_checked=checked,
+        moved=movers,
+        scale=_scale(ra, rb),
+        pairs=[(k, scored_a[k].score, scored_b[k].score) for k in paired],
+    )
+
+
+def _scale(a: RunItems, b: RunItems) -> float | None:
+    for run in (a, b):
+        if run.options and isinstance(run.options.get("scale"), (int, float)):
+            return float(run.options["scale"])
+    return None
+
+
+# -- text ------------------------------------------------------------------------------------------
+
+
+_f = number
+_p = p_value
+
+
+def render_text(result: ComparisonResult) -> str:
+    """The comparison as plain text: one line per figure, then what was left out and what moved."""
+    pct = round(result.confidence * 100)
+    lines = [
+        f"A: {result.a}",
+        f"B: {result.b}",
+        f"{result.n_pairs} paired items",
+        f"{'':<10} {'mean A':>7} {'mean B':>7} {'B - A':>7} {f'{pct}% CI':>17} {'p':>7} "
+        f"{'wins/ties/losses':>17}  verdict (alpha {result.alpha:g})",
+    ]
+    for name, c in (("score", result), ("alignment", result.alignment), ("coverage", result.coverage)):
+        ci = f"[{_f(c.ci_low, sign=True)}, {_f(c.ci_high, sign=True)}]"
+        wtl = f"{c.wins}/{c.ties}/{c.losses}"
+        lines.append(
+            f"{name:<10} {_f(c.mean_a):>7} {_f(c.mean_b):>7} {_f(c.diff, sign=True):>7} {ci:>17} "
+            f"{_p(c.p_value):>7} {wtl:>17}  {c.verdict}"
+        )
+    for what, ids in (
+        ("only in A (not compared)", result.only_in_a),
+        ("only in B (not compared)", result.only_in_b),
+        ("failed in A (not compared)", result.failed_a),
+        ("failed in B (not compared)", result.failed_b),
+    ):
+        if ids:
+            lines.append(f"{what}: {len(ids)}: {_ids(ids)}")
+    if result.sources_checked < result.n_pairs + len(result.failed_a) + len(result.failed_b):
+        lines.append(
+            f"sources checked for {result.sources_checked} pairs (the other records carry no source digest)"
+        )
+    if result.moved:
+        lines.append("moved most:")
+        for m in result.moved:
+            lines.append(f"  {m.id}: {m.score_a:.3f} -> {m.score_b:.3f} ({m.diff:+.3f})")
+            lines.append(f"    A: {m.reason_a or '-'}")
+            lines.append(f"    B: {m.reason_b or '-'}")
+    return "\n".join(lines)

@@ -1,0 +1,30 @@
+"""Running a data set through a scorer into the run store: :func:`run_batch` (the whole
+``sumjudge score``: judge built once, run opened or resumed, rows scored, outputs written, gates
+judged) and the gates that decide whether a finished run passes. The names below are imported on
+first use (:mod:`sumjudge._lazy`).
+"""
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
+
+_EXPORTS = {
+    **dict.fromkeys(["BatchEvents", "BatchOutputs", "BatchResult", "run_batch", "run_batch_sync"], ".batch"),
+    **dict.fromkeys(["ErrorAllowance", "Gates", "PassRate"], ".gates"),
+}
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+if TYPE_CHECKING:
+    from .batch import BatchEvents, BatchOutputs, BatchResult, run_batch, run_batch_sync
+    from .gates import ErrorAllowance, Gates, PassRate
+
+__all__ = [
+    "BatchEvents",
+    "BatchOutputs",
+    "BatchResult",
+    "ErrorAllowance",
+    "Gates",
+    "PassRate",
+    "run_batch",
+    "run_batch_sync",
+]

@@ -1,0 +1,359 @@
+"""Score a dataset into the run store: the batch work behind ``sumjudge score``.
+
+:func:`run_batch` is the whole run, in the order it happens: the judge is built once
+(:func:`build_scorer`: registry, call meter, reply cache), the output files are proven writable, the
+run is opened or resumed in the :class:`~sumjudge.store.RunStore`, the rows are scored
+(:func:`score_dataset`), then ``--out`` (input order), the HTML report, JUnit XML and the job summary
+are written and the gates judged. The CLI only parses flags, prints what :class:`BatchEvents` and
+the :class:`BatchResult` say, and picks the exit code.
+
+:func:`score_dataset` streams rows from the :class:`~sumjudge.data.datasets.Dataset` through
+:func:`sumjudge.evals.run_evals` (which pulls items lazily, ``concurrency`` at a time); each finished
+item is committed to the store as a typed :class:`~sumjudge.store.records.ScoredItem` or
+:class:`~sumjudge.store.records.FailedItem` as soon as it finishes. Items the run already finished are
+skipped. An item whose judge keeps failing is recorded with its error; the others go on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..data.datasets import Dataset, DatasetInfo
+from ..errors import describe_failure
+from ..evals import is_interrupt, run_evals
+from ..judges.base import JudgeModel, JudgeReply, JudgeRequest, OutputT, WrappedJudge
+from ..store.records import FailedItem, ItemOutcome, ScoredItem, source_digest
+from ..store.run_stats import RunStats
+from ..store.database import ItemRecord, RunRecord, RunStore
+
+if TYPE_CHECKING:
+    from .gates import Gates
+
+RecordCallback = Callable[[ItemOutcome], None]
+
+
+@dataclass
+class Meter:
+    """Live counters of a batch run, for the progress display."""
+
+    started: float = field(default_factory=time.monotonic)
+    done: int = 0
+    errors: int = 0
+    calls: int = 0
+    failed_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+class MeteredJudge(WrappedJudge):
+    """A judge wrapper that counts calls and tokens as they happen (wrap it inside any cache,
+    so that only real calls are counted)."""
+
+    def __init__(self, inner: JudgeModel, meter: Meter) -> None:
+        super().__init__(inner)
+        self.meter = meter
+
+    async def generate(self, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
+        try:
+            reply = await self.inner.generate(request)
+        except Exception:
+            self.meter.failed_calls += 1
+            raise
+        self.meter.calls += 1
+        self.meter.prompt_tokens += reply.usage.prompt_tokens
+        self.meter.completion_tokens += reply.usage.completion_tokens
+        self.meter.cached_tokens += reply.usage.cached_tokens
+        return reply
+
+
+@dataclass(frozen=True)
+class _Failure:
+    """What the guarded scorer returns for an item that failed (run_evals sees a zero score)."""
+
+    error: str
+    score: float = 0.0
+
+
+class _GuardedScorer:
+    """Turns an item's failure into a value, so the store records the error text with the item."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.id = inner.id
+        self._secrets = _judge_secrets(inner)
+
+    async def run(self, input: Any = None, output: Any = None, *, run_id: str | None = None) -> Any:
+        try:
+            return await self.inner.run(input=input, output=output)
+        except BaseException as exc:  # one failing item must not stop the others
+            if is_interrupt(exc):
+                raise
+            return _Failure(error=describe_failure(exc, self._secrets))
+
+
+def _judge_secrets(scorer: Any) -> list[str]:
+    """The API keys configured on the scorer's judge and the judges it wraps (to hide them)."""
+    found: list[str] = []
+    judge = getattr(scorer, "judge", None)
+    while judge is not None:
+        config = getattr(judge, "config", None)
+        key = getattr(config, "api_key", None)
+        if key is not None:
+            found.append(key.get_secret_value() if hasattr(key, "get_secret_value") else str(key))
+        judge = getattr(judge, "inner", None)
+    return found
+
+
+async def score_dataset(
+    dataset: Dataset,
+    scorer: Any,
+    store: RunStore,
+    run: RunRecord,
+    *,
+    concurrency: int,
+    on_record: RecordCallback | None = None,
+    meter: Meter | None = None,
+) -> None:
+    """Score every row of ``dataset`` that ``run`` has not finished; commit each as it finishes."""
+    finished = store.finished_ids(run.id)
+    guarded = _GuardedScorer(scorer)
+
+    def pending() -> Iterator[dict[str, Any]]:
+        for row in dataset.rows():
+            if row.id not in finished:
+                yield {"input": row.source, "output": row.summary, "row": row}
+
+    async def complete(item: dict[str, Any], _output: Any, results: dict[str, Any]) -> None:
+        row = item["row"]
+        result = results[guarded.id]
+        outcome: ItemOutcome
+        digest = source_digest(row.source)
+        if isinstance(result, _Failure):
+            outcome = FailedItem(id=row.id, error=result.error, source_sha256=digest)
+        else:
+            outcome = ScoredItem.from_result(row.id, result, source_sha256=digest)
+        store.record_item(run.id, row.number, outcome)
+        if meter is not None:
+            meter.done += 1
+            if isinstance(outcome, FailedItem):
+                meter.errors += 1
+        if on_record is not None:
+            on_record(outcome)
+
+    await run_evals(
+        pending(), [guarded], concurrency=concurrency, on_item_complete=complete, keep_items=False
+    )
+
+
+# -- the whole batch run: judge, run store, outputs, gates -----------------------------------------
+
+
+class BatchEvents(Protocol):
+    """What :func:`run_batch` tells its caller while it works (the CLI shows it; by default nothing is shown)."""
+
+    def started(self, run: RunRecord, *, resumed: bool, already_done: int, total: int) -> None:
+        """The run is open (new, or resumed with ``already_done`` items finished); scoring begins."""
+
+    def item_done(self, outcome: ItemOutcome) -> None:
+        """One item finished (scored or failed) and is committed to the store."""
+
+    def scoring_ended(self) -> None:
+        """No item is in flight any more (also after an interruption); the outputs are written next."""
+
+
+class _Unseen(BatchEvents):
+    """Nobody watches: every event is ignored."""
+
+
+@dataclass(frozen=True)
+class BatchOutputs:
+    """The files a batch run writes when it ends, each replaced whole (written beside, then renamed)."""
+
+    out: str | None = None
+    """One JSON line per item, in input order; ``"-"`` writes them to standard output."""
+    report: str | None = None
+    """The self-contained HTML report."""
+    junit: str | None = None
+    """JUnit XML, one test case per item."""
+    step_summary: bool = True
+    """Append a Markdown summary to ``$GITHUB_STEP_SUMMARY`` when that is set."""
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """How a batch run ended."""
+
+    run: RunRecord
+    stats: RunStats
+    interrupted: bool
+    """Stopped by Ctrl-C, SIGTERM or cancellation: what finished is saved; running again resumes."""
+    gate_failures: list[str] = field(default_factory=list)
+    """Why the run fails its gates (empty: it passes, or it was interrupted before they were judged)."""
+    notes: list[str] = field(default_factory=list)
+    """Things that went wrong without deciding the outcome (the job summary could not be appended)."""
+
+
+def build_scorer(
+    model: str, options: Mapping[str, Any], *, concurrency: int, timeout: float | None = None,
+    cache: bool | str | None = None, meter: Meter | None = None,
+) -> Any:
+    """The summarization scorer of a batch: its judge built once from ``model`` (a registry id),
+    metered inside the reply cache (so that only real calls are counted). Raises
+    :class:`~sumjudge.errors.SumjudgeError` (or ``ValueError``) for an unknown model or bad options."""
+    from ..judges.base import ModelConfig
+    from ..judges.cache import with_cache
+    from ..judges.registry import resolve_judge
+    from ..scorers.summarization import create_summarization_scorer
+
+    settings: dict[str, Any] = {"max_concurrency": concurrency}
+    if timeout is not None:
+        settings["timeout"] = timeout
+    judge: JudgeModel = resolve_judge(ModelConfig(id=model, **settings))
+    if meter is not None:
+        judge = MeteredJudge(judge, meter)
+    judge = with_cache(judge, cache)
+    return create_summarization_scorer(model=judge, options=dict(options))
+
+
+async def run_batch(
+    dataset: Dataset,
+    info: DatasetInfo,
+    *,
+    model: str,
+    options: Mapping[str, Any],
+    concurrency: int = 8,
+    timeout: float | None = None,
+    cache: bool | str | None = None,
+    store_path: str | Path | None = None,
+    fresh: bool = False,
+    outputs: BatchOutputs = BatchOutputs(),
+    gates: Gates | None = None,
+    meter: Meter | None = None,
+    events: BatchEvents | None = None,
+) -> BatchResult:
+    """Score ``dataset`` (validated: ``info`` is what :meth:`Dataset.validate` said) into the run store.
+
+    In order, so that nothing is opened or called when an input is wrong: the judge is built once;
+    every output file is proven writable; the run is opened, or the same command's last run resumed,
+    and claimed for this process; every unfinished row is scored and committed as it finishes; the
+    outputs are written (also after an interruption: ``--out`` with what was saved); the gates are
+    judged. Raises :class:`~sumjudge.errors.SumjudgeError` for a bad model, an unwritable output, a
+    damaged store or a run held by another process, before any judge call.
+    """
+    from ..data.files import AtomicFile
+    from ..store.database import DEFAULT_STORE_PATH
+
+    events = events or _Unseen()
+    meter = meter or Meter()
+    scorer = build_scorer(model, options, concurrency=concurrency, timeout=timeout, cache=cache, meter=meter)
+    files: dict[str, AtomicFile] = {}
+    try:
+        for option, path in (("--out", outputs.out), ("--report", outputs.report), ("--junit", outputs.junit)):
+            if path and path != "-":
+                files[option] = AtomicFile(path, option=option)
+        store = RunStore(store_path or DEFAULT_STORE_PATH)
+        with store:
+            run, resumed = store.open_run(
+                model=model, options=dict(options), data=dataset.display_name, fingerprint=info.fingerprint,
+                total_items=info.count, resume=not fresh,
+            )
+            return await _score_run(
+                dataset, info, scorer, store, run, resumed=resumed, concurrency=concurrency, outputs=outputs,
+                files=files, gates=gates, meter=meter, events=events, scale=float(options.get("scale", 1.0)),
+            )
+    finally:
+        for f in files.values():
+            if f.tmp.exists():
+                f.discard()
+
+
+async def _score_run(
+    dataset: Dataset, info: DatasetInfo, scorer: Any, store: RunStore, run: RunRecord, *, resumed: bool,
+    concurrency: int, outputs: BatchOutputs, files: Mapping[str, Any], gates: Gates | None, meter: Meter,
+    events: BatchEvents, scale: float,
+) -> BatchResult:
+    events.started(run, resumed=resumed, already_done=len(store.finished_ids(run.id)), total=info.count)
+    interrupted = False
+    try:
+        await score_dataset(dataset, scorer, store, run, concurrency=concurrency, on_record=events.item_done,
+                            meter=meter)
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        interrupted = True
+    finally:
+        events.scoring_ended()
+    stats = store.stats(run.id)
+    status = "interrupted" if interrupted else "finished" if stats.errors == 0 else "finished with errors"
+    store.finish_run(run.id, status)
+    run = store.get_run(run.id)
+    _write_out(store, run, outputs.out, files.get("--out"))  # what was done is never lost
+    if interrupted:
+        return BatchResult(run=run, stats=stats, interrupted=True)
+
+    from .gates import Gates, check_gates
+
+    gates = gates or Gates()
+    passing = store.count_at_least(run.id, gates.pass_rate.threshold) if gates.pass_rate else None
+    failures = check_gates(stats, info.count, gates, passing=passing)
+    notes = _write_reports(store, run, stats, files, outputs, gates, failures, scale)
+    return BatchResult(run=run, stats=stats, interrupted=False, gate_failures=failures, notes=notes)
+
+
+def _write_out(store: RunStore, run: RunRecord, out: str | None, out_file: Any) -> None:
+    """Every item of the run as one JSON line, in input order (what finished early waited in the store)."""
+    fh = sys.stdout if out == "-" else (out_file.fh if out_file is not None else None)
+    if fh is None:
+        return
+    for item in store.iter_items(run.id):
+        fh.write(item.outcome.line() + "\n")
+    if out_file is not None:
+        out_file.commit()
+    else:
+        fh.flush()
+
+
+def _write_reports(
+    store: RunStore, run: RunRecord, stats: RunStats, files: Mapping[str, Any], outputs: BatchOutputs,
+    gates: Gates, failures: list[str], scale: float,
+) -> list[str]:
+    """The HTML report, the JUnit XML and the job summary; the items are streamed from the store."""
+    from ..report import write_report
+    from ..report.junit import write_junit
+    from ..report.markdown import append_step_summary, run_markdown
+
+    def items() -> Iterator[ItemRecord]:
+        return store.iter_items(run.id)
+
+    threshold = gates.pass_rate.threshold if gates.pass_rate else None
+    if "--report" in files:
+        files["--report"].fh.close()
+        write_report(files["--report"].tmp, run, stats, items, scale=scale)
+        files["--report"].commit()
+    if "--junit" in files:
+        files["--junit"].fh.close()
+        write_junit(files["--junit"].tmp, run, items, threshold=threshold, gate_failures=failures)
+        files["--junit"].commit()
+    notes: list[str] = []
+    if outputs.step_summary:
+        try:
+            append_step_summary(run_markdown(run, stats, items, gate_failures=failures, threshold=threshold))
+        except OSError as exc:  # the job summary is a courtesy; it never decides the outcome
+            notes.append(f"could not append to $GITHUB_STEP_SUMMARY: {exc}")
+    return notes
+
+
+def run_batch_sync(dataset: Dataset, info: DatasetInfo, **kwargs: Any) -> BatchResult:
+    """:func:`run_batch` for scripts; works inside a running event loop too."""
+    from .._aio import run_sync
+
+    return run_sync(lambda: run_batch(dataset, info, **kwargs))
