@@ -23,8 +23,8 @@ import re
 from collections.abc import Iterable
 
 MASK = "***"
-MIN_SECRET = 4
-"""Shorter values are not hidden: they would blank ordinary words."""
+MIN_SECRET = 8
+"""Shorter values are not hidden: they would blank ordinary words (a test key such as "test"); real keys are longer."""
 
 _USERINFO = re.compile(r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\s'\"<>]+@")
 _KEY_SHAPED = re.compile(
