@@ -31,8 +31,10 @@ from ..judges.base import JudgeModel, JudgeReply, JudgeRequest, OutputT, Wrapped
 from ..store.records import FailedItem, ItemOutcome, ScoredItem, run_line, source_digest
 from ..store.run_stats import RunStats
 from ..store.database import ItemRecord, RunRecord, RunStore
+from .outputs import STEP_SUMMARY, output_plan
 
 if TYPE_CHECKING:
+    from ..data.files import OutputPlan
     from .gates import Gates
 
 RecordCallback = Callable[[ItemOutcome], None]
@@ -256,7 +258,8 @@ async def run_batch(
 
     events = events or _Unseen()
     meter = meter or Meter()
-    plan = output_plan(dataset, store_path, cache, outputs)
+    plan = output_plan(dataset, store_path, cache, out=outputs.out, report=outputs.report, junit=outputs.junit,
+                       step_summary=outputs.step_summary)
     plan.check(appends=False)  # a job summary it may not write is a note at the end, not a failure
     scorer = build_scorer(model, options, concurrency=concurrency, timeout=timeout, cache=cache, meter=meter)
     files: dict[str, AtomicFile] = {}
@@ -284,7 +287,7 @@ async def run_batch(
 async def _score_run(
     dataset: Dataset, info: DatasetInfo, scorer: Any, store: RunStore, run: RunRecord, *, resumed: bool,
     concurrency: int, outputs: BatchOutputs, files: Mapping[str, Any], gates: Gates | None, meter: Meter,
-    events: BatchEvents, scale: float, plan: Any = None,
+    events: BatchEvents, scale: float, plan: OutputPlan | None = None,
 ) -> BatchResult:
     events.started(run, resumed=resumed, already_done=len(store.finished_ids(run.id)), total=info.count)
     interrupted = False
@@ -327,7 +330,7 @@ def _write_out(store: RunStore, run: RunRecord, out: str | None, out_file: Any) 
 
 def _write_reports(
     store: RunStore, run: RunRecord, stats: RunStats, files: Mapping[str, Any], outputs: BatchOutputs,
-    gates: Gates, failures: list[str], scale: float, plan: Any = None,
+    gates: Gates, failures: list[str], scale: float, plan: OutputPlan | None = None,
 ) -> list[str]:
     """The HTML report, the JUnit XML and the job summary; the items are streamed from the store."""
     from ..report import write_report
@@ -356,31 +359,6 @@ def _write_reports(
         except OSError as exc:
             notes.append(f"could not append to {STEP_SUMMARY}: {exc}")
     return notes
-
-
-STEP_SUMMARY = "$GITHUB_STEP_SUMMARY"
-
-
-def output_plan(dataset: Dataset, store_path: str | Path | None, cache: bool | str | Path | None,
-                outputs: BatchOutputs) -> Any:
-    """Every file a batch run reads and writes (:class:`~sumjudge.data.files.OutputPlan`): the data
-    file, the run store and the reply cache are never written over, nor appended to by the job summary."""
-    import os
-
-    from ..data.files import OutputPlan
-    from ..judges.cache import DEFAULT_CACHE_PATH
-    from ..store.database import DEFAULT_STORE_PATH
-
-    summary = os.environ.get("GITHUB_STEP_SUMMARY", "").strip() if outputs.step_summary else ""
-    return OutputPlan(
-        inputs={"the data file": dataset.path},
-        databases={
-            "the run store": store_path or DEFAULT_STORE_PATH,
-            "the reply cache": (DEFAULT_CACHE_PATH if cache is True else cache) or None,
-        },
-        outputs={"--out": outputs.out, "--report": outputs.report, "--junit": outputs.junit},
-        appends={STEP_SUMMARY: summary or None},
-    )
 
 
 def run_batch_sync(dataset: Dataset, info: DatasetInfo, **kwargs: Any) -> BatchResult:
