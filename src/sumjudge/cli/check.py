@@ -88,7 +88,7 @@ def check(
     except JudgeError as exc:
         say(f"sumjudge: the judge failed: {exc}")
         sys.exit(EXIT_BELOW)
-    except SumjudgeError as exc:
+    except (SumjudgeError, ValueError) as exc:  # a bad model id or option: one line, exit 2
         fail(str(exc))
     if as_json:
         click.echo(json.dumps(result.model_dump(mode="json"), ensure_ascii=False, indent=2))

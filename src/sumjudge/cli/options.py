@@ -75,7 +75,7 @@ timeout_option = click.option(
 scorer_options_decorator = _stack(
     click.option("--max-questions", type=click.IntRange(min=1), default=10, show_default=True,
                  help="Upper bound on coverage questions per source."),
-    click.option("--scale", type=PositiveNumber(), default=1.0, show_default=True,
+    click.option("--scale", type=PositiveNumber(), default=1.0, show_default=True, metavar="X",
                  help="Multiplies every score."),
     click.option("--samples", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
                  help="Independent evaluations per summary; the score is their --reducer, the spread is kept."),
