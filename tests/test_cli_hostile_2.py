@@ -363,3 +363,24 @@ def test_check_takes_scale_samples_and_cache_as_score_does(tmp_path: Path) -> No
     code, text = invoke("check", "--help")
     for option in ("--scale", "--samples", "--reducer", "--cache", "--cache-path"):
         assert option in text
+
+
+@pytest.mark.parametrize(
+    ("text", "hidden", "kept"),
+    [
+        ("GET http://bob:hunter2pw@host/v1 failed", "hunter2pw", "http://***@host/v1"),
+        ("Incorrect API key provided: sk-proj-ZZZZyyyyXXXX9999.", "sk-proj-ZZZZyyyyXXXX9999", "provided: ***."),
+        ("Authorization: Bearer abcdefghijkl0123", "abcdefghijkl0123", "Bearer ***"),
+        ("GET /v1/models?key=AIzaSyA0123456789abcdef&alt=json", "AIzaSyA0123456789abcdef", "alt=json"),
+        ("uses sk-learn and hf_dataset_loader for the task", "", "sk-learn and hf_dataset_loader"),
+    ],
+)
+def test_the_one_redactor_hides_credentials_and_keeps_words(text: str, hidden: str, kept: str, monkeypatch) -> None:
+    from sumjudge.errors import InputError
+    from sumjudge.redact import redact
+
+    monkeypatch.setenv("SOME_SERVICE_TOKEN", "plain-env-token-value")
+    assert "plain-env-token-value" not in redact("token plain-env-token-value here")
+    shown = redact(text)
+    assert kept in shown and (not hidden or hidden not in shown)
+    assert str(InputError(text)) == shown  # every SumjudgeError message goes through it

@@ -28,9 +28,12 @@ MIN_SECRET = 8
 
 _USERINFO = re.compile(r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\s'\"<>]+@")
 _KEY_SHAPED = re.compile(
-    r"(?<![A-Za-z0-9_-])(?:sk-(?:ant-|proj-|live-|test-)?|sk_(?:live|test)_|rk_(?:live|test)_|AIza|ghp_|gho_|"
-    r"github_pat_|hf_|xox[abposr]-|glpat-)[A-Za-z0-9_\-]{8,}"
+    r"(?<![A-Za-z0-9_-])(?:"
+    r"(?:sk-(?:ant-(?:api\d\d-)?|proj-|live-|test-|svcacct-)?|sk_(?:live|test)_|rk_(?:live|test)_|glpat-|xox[abposr]-)"
+    r"[A-Za-z0-9_\-]{16,}"
+    r"|(?:AIza|ghp_|gho_|ghs_|github_pat_|hf_)[A-Za-z0-9_]{16,})"
 )
+"""Keys by their published shapes, at least 16 characters past the prefix (so "sk-learn" stays)."""
 _BEARER = re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/\-]{8,}=*")
 _QUERY_KEY = re.compile(r"(?i)([?&](?:api[_-]?key|key|token|access_token|password)=)[^&\s'\"<>]+")
 _SECRET_VARS = re.compile(r"(API_KEY|_TOKEN|_SECRET|_PASSWORD|_PASS)$", re.IGNORECASE)

@@ -336,7 +336,7 @@ def _write_reports(
     from ..report import write_report
     from ..report.junit import write_junit
     from ..errors import InputError
-    from ..report.markdown import run_markdown
+    from ..report.markdown import append_step_summary, run_markdown
 
     def items() -> Iterator[ItemRecord]:
         return store.iter_items(run.id)
@@ -353,7 +353,8 @@ def _write_reports(
     notes: list[str] = []
     if plan is not None and plan.appends.get(STEP_SUMMARY):
         try:
-            plan.append(STEP_SUMMARY, run_markdown(run, stats, items, gate_failures=failures, threshold=threshold))
+            markdown = run_markdown(run, stats, items, gate_failures=failures, threshold=threshold)
+            append_step_summary(markdown, plan.appends[STEP_SUMMARY], plan=plan)
         except InputError as exc:  # the job summary is a courtesy; it never decides the outcome
             notes.append(f"the job summary was not written: {exc}")
         except OSError as exc:
