@@ -112,7 +112,7 @@ class OutputPlan:
         path = self.outputs.get(name)
         if not _usable(path):
             raise KeyError(name)
-        self.check()
+        self.check(appends=False)  # an appended file is judged when it is appended to
         return AtomicFile(str(path), option=name)
 
     def write(self, name: str, writer: Callable[[Path], object]) -> None:
