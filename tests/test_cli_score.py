@@ -98,7 +98,8 @@ def test_a_run_writes_one_line_per_item_with_scores_verdicts_and_usage(tmp_path,
     assert sorted(line["id"] for line in lines) == [f"doc-{i}" for i in range(1, 7)]
     first = lines[0]
     assert set(first) == {"id", "score", "alignment_score", "coverage_score", "reason", "verdicts", "usage", "error",
-                          "source_sha256"}
+                          "source_sha256", "judge", "options"}
+    assert first["judge"] == MODEL and first["options"]["max_questions"] == 10
     source = next(r["source"] for r in rows(6) if r["id"] == first["id"])
     assert first["source_sha256"] == hashlib.sha256(source.encode()).hexdigest()  # what `compare` checks
     assert first["score"] == 0.67 and first["alignment_score"] == pytest.approx(2 / 3)
@@ -119,7 +120,8 @@ def test_fail_under_exits_1_when_the_mean_is_below(tmp_path, server):
     data = write_jsonl(tmp_path / "d.jsonl", rows(3))
     below = score(tmp_path, str(data), "--model", MODEL, "--fail-under", "0.6", "--quiet")
     assert below.exit_code == 1
-    assert below.stderr == ""  # --quiet
+    # --quiet: no progress or table, but a failing exit code says why (issue 20)
+    assert below.stderr == "sumjudge: gate failed: mean score 0.500 is below --fail-under 0.6\n"
     calls = server.chat_calls
     # The same command again resumes the finished run: same verdict, no new calls.
     assert score(tmp_path, str(data), "--model", MODEL, "--fail-under", "0.5", "--quiet").exit_code == 0

@@ -7,36 +7,16 @@ against the spec's "raises ValueError" keeps working.
 
 from __future__ import annotations
 
-import os
-import re
-from collections.abc import Iterable
-
-
-_USERINFO = re.compile(r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\s'\"]+@")
-_SECRET_VARS = re.compile(r"(API_KEY|_TOKEN|_SECRET|_PASSWORD)$", re.IGNORECASE)
-
-
-def environment_secrets() -> list[str]:
-    """Values of the environment's key, token, secret and password variables (to hide them)."""
-    return [v for k, v in os.environ.items() if _SECRET_VARS.search(k) and len(v) >= 4]
-
-
-def redact(text: str, secrets: Iterable[str] = ()) -> str:
-    """``text`` with the user:password of every URL and each of ``secrets`` replaced by ``***``."""
-    text = _USERINFO.sub(r"\g<scheme>***@", text)
-    for secret in sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True):
-        text = text.replace(secret, "***")
-    return text
-
-
-def describe_failure(exc: BaseException, secrets: Iterable[str] = ()) -> str:
-    """What a batch records for an item that failed: the error's type and message, with every
-    credential (URL userinfo, the configured key, key variables of the environment) hidden."""
-    return redact(f"{type(exc).__name__}: {exc}", [*secrets, *environment_secrets()])
+from .redact import describe_failure, environment_secrets, redact  # noqa: F401 (the first two: re-exports of 0.1)
 
 
 class SumjudgeError(Exception):
-    """Base class of every error sumjudge raises on purpose."""
+    """Base class of every error sumjudge raises on purpose. Its message is redacted
+    (:func:`sumjudge.redact.redact`): no URL password, key-shaped string or secret variable's value
+    reaches a user through it."""
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*(redact(a) if isinstance(a, str) else a for a in args))
 
 
 class ConfigurationError(SumjudgeError, ValueError):

@@ -275,6 +275,18 @@ def paired_comparison(
 Verdict = Literal["better", "worse", "no difference"]
 
 
+def interval_disagrees(comparison: PairedComparison, decided: Verdict) -> bool:
+    """The interval of ``diff`` points another way than the verdict the signed-rank test ``decided``:
+    it leaves out 0 beside "no difference", or holds 0 (or lies on the other side) beside a change.
+    The test decides: it is exact on few items and under ties, where the bootstrap is too narrow."""
+    low, high = comparison.ci_low, comparison.ci_high
+    if low is None or high is None:
+        return False
+    if decided == "no difference":
+        return low > 0 or high < 0
+    return low <= 0 if decided == "better" else high >= 0
+
+
 def verdict(comparison: PairedComparison, alpha: float) -> Verdict:
     """``better`` / ``worse`` when the signed-rank test rejects "no difference" at ``alpha``
     (B higher / lower than A), else ``no difference``."""

@@ -10,6 +10,10 @@ B - A with a 95% paired bootstrap interval, the Wilcoxon signed-rank p-value, wi
 of B against A, and a ``verdict`` at ``alpha``; the same for each axis (alignment, coverage); and the
 items whose score moved most, with both runs' reasons.
 
+The verdict is the Wilcoxon signed-rank test's alone (exact on few items and ties, where a bootstrap
+interval is too narrow); the interval sizes the change, and where it points another way the text
+and the page mark it and say so (:func:`disagreement_note`).
+
     from sumjudge.analysis.compare import compare_runs, read_result_file
     result = compare_runs(read_result_file("a.jsonl"), read_result_file("b.jsonl"))
     print(result.verdict, result.diff, result.ci_low, result.ci_high, result.p_value)
@@ -17,6 +21,8 @@ items whose score moved most, with both runs' reasons.
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -27,7 +33,8 @@ from ..errors import InputError
 from ..figures import number, p_value
 from ..data.jsonl import jsonl_records
 from ..store.records import FailedItem, ItemOutcome, ScoredItem, outcome_from_json, source_digest
-from ..stats import CONFIDENCE, DEFAULT_SEED, PairedComparison, Verdict, paired_comparison, verdict
+from ..stats import CONFIDENCE, DEFAULT_SEED, PairedComparison, Verdict, interval_disagrees, paired_comparison
+from ..stats import verdict
 
 DEFAULT_ALPHA = 0.05
 DEFAULT_MOVED = 10
@@ -51,10 +58,15 @@ def item_outcome(record: ItemOutcome | Mapping[str, Any]) -> ItemOutcome:
     if not data.get("source_sha256") and isinstance(data.get("source"), str):
         data["source_sha256"] = source_digest(data["source"])
     try:
-        return outcome_from_json(data)
+        outcome = outcome_from_json(data)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'line'}: {e['msg']}" for e in exc.errors()[:3])
         raise ComparisonError(f"item {data.get('id')!r} is not a result line ({problems})") from None
+    if isinstance(outcome, ScoredItem):
+        for name in ("score", "alignment_score", "coverage_score"):
+            if not math.isfinite(value := getattr(outcome, name)):
+                raise ComparisonError(f"item {outcome.id!r}: {name} is {value}, not a number that can be compared")
+    return outcome
 
 
 class RunItems(BaseModel):
@@ -117,7 +129,11 @@ class ComparisonResult(AxisComparison):
     sources_checked: int = 0
     """Pairs whose source digests were compared (records without a source or its digest cannot be)."""
     moved: list[MovedItem] = Field(default_factory=list)
-    """Items whose score moved most, largest change first."""
+    """Items whose score moved most, largest change first (at most ``moved`` of them)."""
+    changed: int = 0
+    """Paired items whose score changed at all (``moved`` lists the largest of them)."""
+    decided_by: str = "Wilcoxon signed-rank test"
+    """What decides the verdicts (never the interval: see the module's notes)."""
     scale: float | None = None
     """The largest possible score, when the runs say (their ``scale`` option)."""
     pairs: list[tuple[str, float, float]] = Field(default_factory=list, exclude=True, repr=False)
@@ -150,7 +166,14 @@ def read_result_file(path: str | Path) -> RunItems:
             items.append(item_outcome(rec))
         except ComparisonError as exc:
             raise ComparisonError(f"{p}: row {number}: {exc}") from None
-    return RunItems(label=str(p), records=items)
+    # lines written since the judge and options were recorded carry them (older lines: unknown)
+    scorers = {json.dumps([rec.get("judge"), rec.get("options")], sort_keys=True, default=str) for _, rec in records}
+    if len(scorers) > 1:
+        raise ComparisonError(f"{p}: its lines were scored by different judges or options (more than one run)")
+    first = records[0][1] if records else {}
+    judge, options = first.get("judge"), first.get("options")
+    return RunItems(label=str(p), records=items, model=judge if isinstance(judge, str) else None,
+                    options=options if isinstance(options, dict) else None)
 
 
 def run_items_from_store(store: Any, ref: str) -> RunItems:
@@ -301,6 +324,7 @@ def compare_runs(
         failed_b=failed_b,
         sources_checked=checked,
         moved=movers,
+        changed=sum(1 for k in paired if scored_a[k].score != scored_b[k].score),
         scale=_scale(ra, rb),
         pairs=[(k, scored_a[k].score, scored_b[k].score) for k in paired],
     )
@@ -311,6 +335,19 @@ def _scale(a: RunItems, b: RunItems) -> float | None:
         if run.options and isinstance(run.options.get("scale"), (int, float)):
             return float(run.options["scale"])
     return None
+
+
+def disagreement_note(name: str, c: AxisComparison) -> str | None:
+    """Why the verdict stands when its interval points another way (:func:`~sumjudge.stats.interval_disagrees`)."""
+    if not interval_disagrees(c, c.verdict):
+        return None
+    moved = c.wins + c.losses
+    shown = "leaves out 0" if c.verdict == "no difference" else "holds 0"
+    return (
+        f"{name}: the interval {shown}, but the verdict ({c.verdict}) is the Wilcoxon signed-rank test's "
+        f"(p = {p_value(c.p_value)} over {moved} changed item{'s' if moved != 1 else ''}), which decides: it is exact on "
+        "few items and ties, where a bootstrap interval is too narrow; the interval only sizes the change"
+    )
 
 
 # -- text ------------------------------------------------------------------------------------------
@@ -328,15 +365,20 @@ def render_text(result: ComparisonResult) -> str:
         f"B: {result.b}",
         f"{result.n_pairs} paired items",
         f"{'':<10} {'mean A':>7} {'mean B':>7} {'B - A':>7} {f'{pct}% CI':>17} {'p':>7} "
-        f"{'wins/ties/losses':>17}  verdict (alpha {result.alpha:g})",
+        f"{'wins/ties/losses':>17}  verdict (Wilcoxon, alpha {result.alpha:g})",
     ]
+    notes = []
     for name, c in (("score", result), ("alignment", result.alignment), ("coverage", result.coverage)):
         ci = f"[{_f(c.ci_low, sign=True)}, {_f(c.ci_high, sign=True)}]"
+        if note := disagreement_note(name, c):
+            ci += "*"
+            notes.append(f"* {note}")
         wtl = f"{c.wins}/{c.ties}/{c.losses}"
         lines.append(
             f"{name:<10} {_f(c.mean_a):>7} {_f(c.mean_b):>7} {_f(c.diff, sign=True):>7} {ci:>17} "
             f"{_p(c.p_value):>7} {wtl:>17}  {c.verdict}"
         )
+    lines += notes
     for what, ids in (
         ("only in A (not compared)", result.only_in_a),
         ("only in B (not compared)", result.only_in_b),
@@ -349,6 +391,10 @@ def render_text(result: ComparisonResult) -> str:
         lines.append(
             f"sources checked for {result.sources_checked} pairs (the other records carry no source digest)"
         )
+    if result.changed and not result.moved:
+        lines.append(f"{result.changed} item(s) changed their score; none listed (--moved 0)")
+    elif not result.changed:
+        lines.append("no paired item changed its score")
     if result.moved:
         lines.append("moved most:")
         for m in result.moved:

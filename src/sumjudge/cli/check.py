@@ -1,14 +1,21 @@
 """``sumjudge check``: score one summary against its source from the shell and show why.
 
-``--source`` and ``--summary`` each take a file path or the text itself (a value that names an
-existing file is read from it; ``-`` reads standard input). Prints the score, both axes, every
-verdict and the reason; ``--json`` prints the whole result instead. Exit codes: 0 scored (and
-at least ``--fail-under`` when given), 1 below ``--fail-under`` or the judge failed, 2 bad input.
+``--source`` and ``--summary`` each take a file path or the text itself; ``-`` reads standard input.
+The rule that tells a path from text: a value that names an existing file is read from it; a value
+that names no file but looks like a path (one word, no spaces, with a ``/`` or ``\\`` in it or ending
+in a file extension such as ``.txt``) is an error naming the missing file (exit 2), never judged
+as text; anything else (words with spaces) is the text itself. To judge one word that looks like a
+file name, pipe it in with ``-``. Prints the score, both axes, every verdict and the reason;
+``--json`` prints the whole result instead. Takes the scorer's options of ``sumjudge score``
+(``--scale``, ``--samples``, ``--reducer``, ``--cache``; the same definitions). Exit codes: 0 scored
+(and at least ``--fail-under`` when given), 1 below ``--fail-under`` or the judge failed (the reason
+on standard error), 2 bad input.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,7 +23,18 @@ from typing import Any
 import click
 
 from ..errors import JudgeError, SumjudgeError
-from .common import EXIT_BELOW, EXIT_OK, fail, stdout_console
+from .common import EXIT_BELOW, EXIT_OK, fail, say, stdout_console
+from .options import Finite, cache_options, model_option, scorer_options, scorer_options_decorator, timeout_option
+
+_LOOKS_LIKE_A_PATH = re.compile(r"^\S+$")
+_FILE_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
+
+
+def looks_like_a_path(value: str) -> bool:
+    """One word with a path separator in it or a file extension at its end (``report.txt``, ``docs/a``)."""
+    if not _LOOKS_LIKE_A_PATH.match(value) or value.startswith(("http://", "https://")):
+        return False
+    return "/" in value or "\\" in value or bool(_FILE_EXTENSION.search(value))
 
 
 def _text(value: str, option: str) -> str:
@@ -30,51 +48,56 @@ def _text(value: str, option: str) -> str:
         fail(f"{option} {value}: not a UTF-8 text file")
     except OSError as exc:
         fail(f"{option} {value}: cannot be read ({exc.strerror or exc})")
+    if looks_like_a_path(value):
+        fail(f"{option} {value}: no such file (a value with no spaces that looks like a path is read as a file; "
+             f"to judge the text itself, pass it on standard input with {option} -)")
     return value
 
 
 @click.command()
 @click.option("--source", "source_arg", required=True, metavar="FILE|TEXT",
-              help="The source document: a file, the text itself, or '-' for standard input.")
+              help="The source document: a file, the text itself, or '-' for standard input. One word that "
+                   "looks like a path (report.txt, docs/a) must name a file.")
 @click.option("--summary", "summary_arg", required=True, metavar="FILE|TEXT",
-              help="The summary to judge: a file, the text itself, or '-' for standard input.")
-@click.option("--model", "-m", default=None, metavar="PROVIDER/MODEL",
-              help="Judge model. Default: $SUMJUDGE_MODEL, else offline/lexical.")
-@click.option("--max-questions", type=click.IntRange(min=1), default=10, show_default=True,
-              help="Upper bound on coverage questions.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
-              help="Seconds to wait for one judge reply (default 60).")
-@click.option("--fail-under", type=float, default=None, metavar="X", help="Exit 1 when the score is below X.")
+              help="The summary to judge: a file, the text itself, or '-' for standard input (the same rule).")
+@model_option
+@scorer_options_decorator  # --max-questions --scale --samples --reducer --sample-temperature (as score)
+@timeout_option
+@cache_options
+@click.option("--fail-under", type=Finite(), default=None, metavar="X", help="Exit 1 when the score is below X.")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole result as JSON.")
 def check(
-    source_arg: str, summary_arg: str, model: str | None, max_questions: int, timeout: float | None,
+    source_arg: str, summary_arg: str, model: str | None, max_questions: int, scale: float, samples: int,
+    reducer: str, sample_temperature: float | None, timeout: float | None, use_cache: bool, cache_path: str | None,
     fail_under: float | None, as_json: bool,
 ) -> None:
     """Score one SUMMARY against its SOURCE and print the verdicts behind the score."""
-    from ..judges.base import ModelConfig
-    from ..judges.registry import default_model_id
-    from ..scorers.summarization import create_summarization_scorer
+    from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, default_model_id
+    from ..runs.batch import build_scorer
 
     if source_arg == "-" and summary_arg == "-":
         fail("only one of --source and --summary can read standard input")
     source, summary = _text(source_arg, "--source"), _text(summary_arg, "--summary")
     judge_id = model or default_model_id()
+    options = scorer_options(max_questions, scale, samples, reducer, sample_temperature)
     try:
-        chosen = None  # None: the default judge, and its notice
-        if model is not None or timeout is not None:
-            chosen = ModelConfig(id=judge_id, **({"timeout": timeout} if timeout is not None else {}))
-        scorer = create_summarization_scorer(model=chosen, options={"max_questions": max_questions})
+        scorer = build_scorer(judge_id, options, concurrency=4, timeout=timeout, cache=cache_path or use_cache)
+        if default_chosen_for_user(model):
+            say(DEFAULT_JUDGE_NOTICE)
         result = scorer.run_sync(input=source, output=summary)
     except JudgeError as exc:
-        click.echo(f"sumjudge: the judge failed: {exc}", err=True)
+        say(f"sumjudge: the judge failed: {exc}")
         sys.exit(EXIT_BELOW)
-    except SumjudgeError as exc:
+    except (SumjudgeError, ValueError) as exc:  # a bad model id or option: one line, exit 2
         fail(str(exc))
     if as_json:
         click.echo(json.dumps(result.model_dump(mode="json"), ensure_ascii=False, indent=2))
     else:
         _print(result)
-    sys.exit(EXIT_BELOW if fail_under is not None and result.score < fail_under else EXIT_OK)
+    if fail_under is not None and result.score < fail_under:
+        say(f"sumjudge: the score {result.score:.4g} is below --fail-under {fail_under:g}")
+        sys.exit(EXIT_BELOW)
+    sys.exit(EXIT_OK)
 
 
 def _print(result: Any) -> None:

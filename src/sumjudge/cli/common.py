@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +33,17 @@ def stdout_console() -> Any:
     return console
 
 
+def say(message: str) -> None:
+    """One line on standard error, credentials hidden (:func:`sumjudge.redact.redact`); printed even
+    under ``--quiet``, so use it for what decides the exit code."""
+    from ..redact import redact
+
+    click.echo(redact(message), err=True)
+
+
 def fail(message: str) -> None:
     """Print an input or usage error and exit 2."""
-    click.echo(f"sumjudge: error: {message}", err=True)
+    say(f"sumjudge: error: {message}")
     sys.exit(EXIT_USAGE)
 
 
@@ -53,3 +63,29 @@ def open_store(store_path: str | None) -> Any:
         return RunStore(Path(store_path) if store_path else DEFAULT_STORE_PATH, readonly=True)
     except SumjudgeError as exc:
         fail(str(exc))
+
+
+@contextmanager
+def store_errors(store_path: str | None) -> Iterator[None]:
+    """A damaged run store (``database disk image is malformed``, a record that is not JSON) met while
+    reading it is one line and exit 2, as ``sumjudge score`` says it, never a traceback."""
+    import sqlite3
+
+    from ..errors import SumjudgeError
+    from ..store.database import DEFAULT_STORE_PATH, store_error
+
+    try:
+        yield
+    except sqlite3.Error as exc:
+        fail(str(store_error(Path(store_path) if store_path else DEFAULT_STORE_PATH, exc)))
+    except SumjudgeError as exc:
+        fail(str(exc))
+
+
+def default_databases(store_path: str | None) -> dict[str, Any]:
+    """The SQLite files no command may write over: the run store (``--store`` or the default) and the
+    default reply cache (each with its sidecars, see :class:`sumjudge.data.files.OutputPlan`)."""
+    from ..judges.cache import DEFAULT_CACHE_PATH
+    from ..store.database import DEFAULT_STORE_PATH
+
+    return {"the run store": store_path or DEFAULT_STORE_PATH, "the reply cache": DEFAULT_CACHE_PATH}

@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from ..analysis.compare import DEFAULT_ALPHA, DEFAULT_MOVED, ComparisonError
-from .common import EXIT_BELOW, EXIT_OK, fail, store_option
+from .common import EXIT_BELOW, EXIT_OK, default_databases, fail, store_errors, store_option
 
 
 def _side(ref: str, which: str, store_path: str | None, store: list[Any]) -> Any:
@@ -64,24 +64,35 @@ def compare(
     items present in one run only, and the items whose score moved most with both reasons.
     """
     from ..analysis.compare import compare_runs, render_text
+    from ..data.files import OutputPlan
+    from ..errors import SumjudgeError
 
+    plan = OutputPlan(
+        inputs={f"run {side} ({ref})": ref for side, ref in (("A", run_a), ("B", run_b)) if Path(ref).is_file()},
+        databases=default_databases(store_path),
+        outputs={"--report": report},
+    )
     opened: list[Any] = []
-    try:
-        a = _side(run_a, "A", store_path, opened)
-        b = _side(run_b, "B", store_path, opened)
-        result = compare_runs(a, b, alpha=alpha, moved=moved)
-    except ComparisonError as exc:
-        fail(str(exc))
-    finally:
-        for store in opened:
-            store.close()
-    if report:
-        from ..report import write_comparison_report
+    with store_errors(store_path):
+        try:
+            plan.check()
+            a = _side(run_a, "A", store_path, opened)
+            b = _side(run_b, "B", store_path, opened)
+            result = compare_runs(a, b, alpha=alpha, moved=moved)
+        except (ComparisonError, SumjudgeError) as exc:
+            fail(str(exc))
+        finally:
+            for store in opened:
+                store.close()
+        if report:
+            from ..report import write_comparison_report
 
-        write_comparison_report(report, result)
+            plan.write("--report", lambda tmp: write_comparison_report(tmp, result))
     click.echo(result.model_dump_json(indent=2) if as_json else render_text(result))
     if report and not as_json:
         click.echo(f"comparison page written to {report}")
     if fail_if_worse and result.verdict == "worse":
+        click.echo(f"sumjudge: B ({result.b}) is worse than A ({result.a}) at alpha {alpha:g}: "
+                   f"p = {result.p_value:.3g}", err=True)
         raise SystemExit(EXIT_BELOW)
     raise SystemExit(EXIT_OK)

@@ -9,7 +9,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from .common import fail, open_store, stdout_console, store_option
+from .common import default_databases, fail, open_store, stdout_console, store_errors, store_option
 
 if TYPE_CHECKING:
     from ..store.records import ItemOutcome
@@ -30,7 +30,7 @@ def runs_list(store_path: str | None, limit: int | None, as_json: bool) -> None:
 
     from ..figures import number
 
-    with open_store(store_path) as store:
+    with store_errors(store_path), open_store(store_path) as store:
         records = store.list_runs(limit)
     if as_json:
         for r in records:
@@ -69,7 +69,7 @@ def runs_show(run_ref: str, store_path: str | None, as_json: bool) -> None:
     """One run (id, unique id prefix, or 'latest'): its settings and figures."""
     from .progress import summary_table
 
-    with open_store(store_path) as store:
+    with store_errors(store_path), open_store(store_path) as store:
         try:
             run = store.get_run(run_ref)
         except KeyError as exc:
@@ -100,39 +100,55 @@ def runs_show(run_ref: str, store_path: str | None, as_json: bool) -> None:
 def runs_export(run_ref: str, store_path: str | None, fmt: str, out: str) -> None:
     """Every item of a run, in input order, as JSON lines (the --out lines of `score`), CSV, or
     Parquet (one row per item, verdicts in nested columns; needs pyarrow: pip install 'sumjudge[parquet]')."""
-    with open_store(store_path) as store:
-        try:
-            run = store.get_run(run_ref)
-        except KeyError as exc:
-            fail(str(exc.args[0]))
-        if fmt == "parquet":
-            _export_parquet(store, run.id, out)
-            return
-        fh: IO[str] = sys.stdout if out == "-" else open(out, "w", encoding="utf-8", newline="")  # noqa: SIM115
-        try:
-            if fmt == "jsonl":
-                for item in store.iter_items(run.id):
-                    fh.write(item.outcome.line() + "\n")
-            else:
-                writer = csv.writer(fh)
-                writer.writerow(CSV_COLUMNS)
-                for item in store.iter_items(run.id):
-                    writer.writerow(_csv_row(item.row_number, item.outcome))
-        finally:
-            if fh is not sys.stdout:
-                fh.close()
+    from ..data.files import OutputPlan
+
+    plan = OutputPlan(databases=default_databases(store_path), outputs={"--out": out})
+    with store_errors(store_path):
+        plan.check()
+        with open_store(store_path) as store:
+            try:
+                run = store.get_run(run_ref)
+            except KeyError as exc:
+                fail(str(exc.args[0]))
+            if fmt == "parquet":
+                _export_parquet(store, run.id, out, plan)
+            elif out == "-":
+                _export_text(store, run.id, fmt, sys.stdout)
+            else:  # written beside and renamed: a failed export leaves the old file as it was
+                target = plan.open("--out")
+                try:
+                    _export_text(store, run.id, fmt, target.fh)
+                except BaseException:
+                    target.discard()
+                    raise
+                target.commit()
 
 
-def _export_parquet(store: Any, run_id: str, out: str) -> None:
-    from ..errors import SumjudgeError
+def _export_text(store: Any, run_id: str, fmt: str, fh: IO[str]) -> None:
+    from ..store.records import run_line
+
+    if fmt == "jsonl":
+        run = store.get_run(run_id)
+        for item in store.iter_items(run_id):
+            fh.write(run_line(item.outcome, run.model, run.options) + "\n")
+    else:
+        writer = csv.writer(fh)
+        writer.writerow(CSV_COLUMNS)
+        for item in store.iter_items(run_id):
+            writer.writerow(_csv_row(item.row_number, item.outcome))
+
+
+def _export_parquet(store: Any, run_id: str, out: str, plan: Any) -> None:
     from ..data.parquet import write_rows
     from ..data.tables import record_row
 
-    rows = (record_row(item.outcome.as_json()) for item in store.iter_items(run_id))
-    try:
-        write_rows(sys.stdout.buffer if out == "-" else out, rows)
-    except SumjudgeError as exc:  # pyarrow missing: say how to install it
-        fail(str(exc))
+    def rows() -> Any:
+        return (record_row(item.outcome.as_json()) for item in store.iter_items(run_id))
+
+    if out == "-":
+        write_rows(sys.stdout.buffer, rows())
+    else:
+        plan.write("--out", lambda tmp: write_rows(tmp, rows()))  # pyarrow missing: a SumjudgeError, one line
 
 
 CSV_COLUMNS = [

@@ -18,23 +18,14 @@ import click
 
 from ..data.datasets import FORMATS
 from ..errors import SumjudgeError
-from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail, stderr_console
+from .options import cache_options, model_option, scorer_options, scorer_options_decorator, timeout_option
+from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail, say, stderr_console
 
 
 @click.command()
 @click.argument("data", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--model", "-m", default=None, metavar="PROVIDER/MODEL",
-              help="Judge model, e.g. openai/gpt-4o-mini. Default: $SUMJUDGE_MODEL, else offline/lexical.")
-@click.option("--max-questions", type=click.IntRange(min=1), default=10, show_default=True,
-              help="Upper bound on coverage questions per source.")
-@click.option("--scale", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,
-              help="Multiplies every score.")
-@click.option("--samples", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
-              help="Independent evaluations per summary; the score is their --reducer, the spread is kept.")
-@click.option("--reducer", type=click.Choice(["mean", "median", "min"]), default="mean", show_default=True,
-              help="How --samples scores become the score.")
-@click.option("--sample-temperature", type=click.FloatRange(min=0, max=2, min_open=True), default=None,
-              metavar="T", help="Temperature of the samples when the judge is at 0 (default 0.7).")
+@model_option
+@scorer_options_decorator  # --max-questions --scale --samples --reducer --sample-temperature (shared with check)
 @click.option("--concurrency", "-c", type=click.IntRange(min=1), default=8, show_default=True,
               help="Items in flight, and the most judge requests in flight (lowered on 429).")
 @click.option("--out", "-o", type=click.Path(dir_okay=False, allow_dash=True), default=None,
@@ -67,15 +58,11 @@ from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail
               help="Text encoding of DATA (default utf-8, a byte-order mark is skipped), e.g. cp1252.")
 @click.option("--delimiter", default=None, metavar="CHAR",
               help="CSV delimiter (default: sniffed among , ; tab |; tab for .tsv).")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
-              help="Seconds to wait for one judge reply (default 60).")
+@timeout_option
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), default=None,
               help="Run store (SQLite). Default: .sumjudge/runs.db")
 @click.option("--fresh", is_flag=True, help="Start a new run instead of resuming the same command's last run.")
-@click.option("--cache", "use_cache", is_flag=True,
-              help="Answer repeated judge requests from a local cache (.sumjudge/cache.db).")
-@click.option("--cache-path", type=click.Path(dir_okay=False), default=None,
-              help="Where --cache keeps replies (implies --cache).")
+@cache_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress and no summary table.")
 def score(
     data: str,
@@ -162,19 +149,6 @@ def score(
     sys.exit(code)
 
 
-def scorer_options(
-    max_questions: int, scale: float, samples: int, reducer: str, sample_temperature: float | None
-) -> dict[str, Any]:
-    """The scorer's options as the run store keys a run on them; the sampling ones only with more
-    than one sample, so a one-sample run resumes the runs recorded before samples existed."""
-    options: dict[str, Any] = {"max_questions": max_questions, "scale": scale}
-    if samples > 1:
-        options.update(samples=samples, reducer=reducer)
-        if sample_temperature is not None:
-            options["sample_temperature"] = sample_temperature
-    return options
-
-
 class _ShownEvents:  # a sumjudge.runs.BatchEvents
     """The CLI's view of a batch run: the opening line, the progress bar, nothing when quiet."""
 
@@ -256,8 +230,8 @@ async def _score(
             console.print(f"sumjudge: report written to {report}", markup=False)
     for note in result.notes:
         console.print(f"sumjudge: {note}", markup=False)
-    for failure in result.gate_failures:
-        console.print(f"sumjudge: gate failed: {failure}", markup=False)
+    for failure in result.gate_failures:  # said even under --quiet: a failing exit code needs its reason
+        say(f"sumjudge: gate failed: {failure}")
     return EXIT_BELOW if result.gate_failures else EXIT_OK
 
 

@@ -11,14 +11,14 @@ from .._lazy import lazy_exports
 
 _EXPORTS = {
     **dict.fromkeys(["Dataset", "DatasetInfo", "Fields", "FORMATS"], ".datasets"),
-    **dict.fromkeys(["AtomicFile", "check_paths"], ".files"),
+    **dict.fromkeys(["AtomicFile", "OutputPlan", "check_paths"], ".files"),
     **dict.fromkeys(["write_frame", "write_rows"], ".parquet"),
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
     from .datasets import FORMATS, Dataset, DatasetInfo, Fields
-    from .files import AtomicFile, check_paths
+    from .files import AtomicFile, OutputPlan, check_paths
     from .parquet import write_frame, write_rows
 
-__all__ = ["FORMATS", "AtomicFile", "Dataset", "DatasetInfo", "Fields", "check_paths", "write_frame", "write_rows"]
+__all__ = ["FORMATS", "AtomicFile", "Dataset", "DatasetInfo", "Fields", "OutputPlan", "check_paths", "write_frame", "write_rows"]

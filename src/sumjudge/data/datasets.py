@@ -17,6 +17,7 @@ import codecs
 import csv
 import hashlib
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -30,7 +31,7 @@ from .jsonl import ENCODING_HINT as _ENCODING_HINT
 from .jsonl import bom_aware as _bom_aware
 from .jsonl import json_array_records as _json_array_records
 from .jsonl import jsonl_records as _jsonl_records
-from .parquet import parquet_records
+from .parquet import parquet_columns, parquet_records
 
 Format = Literal["jsonl", "json", "csv", "tsv", "parquet"]
 FORMATS: tuple[str, ...] = ("jsonl", "json", "csv", "tsv", "parquet")
@@ -147,6 +148,11 @@ class Dataset:
         self.close()
 
     @property
+    def path(self) -> Path | None:
+        """The input file (``None`` for standard input)."""
+        return self._path
+
+    @property
     def format(self) -> Format:
         self._ensure_file()
         assert self._format is not None
@@ -195,6 +201,7 @@ class Dataset:
         elif fmt == "json":
             records = _json_array_records(path, name, enc)
         elif fmt == "parquet":
+            check_header(name, parquet_columns(path, name))
             records = parquet_records(path, name)
         else:
             delimiter = self.delimiter or ("\t" if fmt == "tsv" else None)
@@ -225,6 +232,7 @@ class Dataset:
             value = record[name]
             if not isinstance(value, str):
                 raise InputError(f"{label}: field {name!r} must be a string, got {_kind(value)}")
+            _check_text(label, name, value)
             texts.append(value)
         raw_id = record.get(f.id)
         if raw_id is None or raw_id == "":
@@ -233,7 +241,30 @@ class Dataset:
             raise InputError(f"{label}: field {f.id!r} must be a string or an integer, got {_kind(raw_id)}")
         else:
             item_id = str(raw_id)
+            _check_text(label, f.id, item_id)
         return Row(number=number, id=item_id, source=texts[0], summary=texts[1])
+
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _check_text(label: str, field: str, value: str) -> None:
+    """Text that cannot be written as UTF-8 (a JSON ``\\ud800`` escape: half of a surrogate pair)
+    is refused here, naming the row and the field, not met later as a ``UnicodeEncodeError``."""
+    bad = _SURROGATE.search(value)
+    if bad is not None:
+        raise InputError(
+            f"{label}: field {field!r} holds an unpaired surrogate \\u{ord(bad.group()):04x} at character "
+            f"{bad.start() + 1}: not text (a broken JSON \\u escape); fix or drop it"
+        )
+
+
+def check_header(name: str, columns: list[str]) -> None:
+    """Every format's columns: a name twice is refused (which of the two would be scored is a guess)."""
+    dupes = sorted({c for c in columns if columns.count(c) > 1})
+    if dupes:
+        raise InputError(f"{name}: the header names {', '.join(repr(c) for c in dupes)} more than once; "
+                         "rename the duplicate columns")
 
 
 def _kind(value: Any) -> str:
@@ -261,10 +292,7 @@ def _csv_records(
         reader = csv.DictReader(fh, delimiter=delimiter)
         if not reader.fieldnames:
             return
-        dupes = sorted({c for c in reader.fieldnames if reader.fieldnames.count(c) > 1})
-        if dupes:
-            raise InputError(f"{name}: the header names {', '.join(repr(c) for c in dupes)} more than once; "
-                             "rename the duplicate columns")
+        check_header(name, list(reader.fieldnames))
         width = len(reader.fieldnames)
         try:
             for number, record in enumerate(reader, start=1):

@@ -25,6 +25,23 @@ class DuplicateKey(ValueError):
     """A key that occurs twice in one JSON object."""
 
 
+MAX_DIGITS = 4300
+"""Python's limit on the digits of an integer read from text (``sys.get_int_max_str_digits``)."""
+
+
+class TooLong(ValueError):
+    """A JSON integer with more digits than Python reads."""
+
+
+def parse_int(text: str) -> int:
+    """A JSON integer; one of more than :data:`MAX_DIGITS` digits is refused with a clear message
+    instead of Python's ``Exceeds the limit`` traceback."""
+    digits = len(text) - (text[0] == "-")
+    if digits > MAX_DIGITS:
+        raise TooLong(f"a number of {digits} digits (at most {MAX_DIGITS} are read); write it as a string")
+    return int(text)
+
+
 def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object whose key occurs twice is refused, not read as 'the last one wins'."""
     record: dict[str, Any] = {}
@@ -38,12 +55,12 @@ def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def loads(text: str, label: str) -> Any:
     """One JSON value; an error names ``label``."""
     try:
-        return json.loads(text, object_pairs_hook=unique_keys)
+        return json.loads(text, object_pairs_hook=unique_keys, parse_int=parse_int)
     except json.JSONDecodeError as exc:
         raise InputError(f"{label}: not valid JSON: {exc.msg} at column {exc.colno}") from None
     except RecursionError:
         raise InputError(f"{label}: {TOO_DEEP}") from None
-    except DuplicateKey as exc:
+    except (DuplicateKey, TooLong) as exc:
         raise InputError(f"{label}: {exc}") from None
 
 
@@ -94,7 +111,7 @@ def json_array_records(
     path: Path, name: str, encoding: str = "utf-8", chunk_size: int = 1 << 16
 ) -> Iterator[tuple[int, str, Any]]:
     """Stream the elements of a top-level JSON array without loading the whole file."""
-    decoder = json.JSONDecoder(object_pairs_hook=unique_keys)
+    decoder = json.JSONDecoder(object_pairs_hook=unique_keys, parse_int=parse_int)
     with path.open("r", encoding=bom_aware(encoding)) as fh:
         buf = ""
         pos = 0
@@ -152,7 +169,7 @@ def json_array_records(
                     record, end = decoder.raw_decode(buf, pos)
                 except RecursionError:
                     raise InputError(f"{name}: row {number}: {TOO_DEEP}") from None
-                except DuplicateKey as exc:
+                except (DuplicateKey, TooLong) as exc:
                     raise InputError(f"{name}: row {number}: {exc}") from None
                 except json.JSONDecodeError as exc:
                     # Maybe the value is only cut by the chunk boundary: read more and try again.

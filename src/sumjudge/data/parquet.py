@@ -114,6 +114,16 @@ def write_frame(where: str | Path | BinaryIO, frame: Any) -> int:
     return write_rows(where, frame.to_dict("records"))
 
 
+def parquet_columns(path: str | Path, name: str) -> list[str]:
+    """The column names of a Parquet file, as its schema lists them (a name may repeat)."""
+    pq = import_parquet()
+    pa = import_pyarrow()
+    try:
+        return list(pq.read_schema(str(path)).names)
+    except (pa.ArrowException, OSError) as exc:
+        raise InputError(f"{name}: not a readable Parquet file: {exc}") from None
+
+
 def parquet_records(path: str | Path, name: str, batch_size: int = 1024) -> Iterator[tuple[int, str, Any]]:
     """The rows of a Parquet file as ``(row number, "", {column: value})``, read a batch at a time
     (the reader protocol of :mod:`sumjudge.data.datasets`)."""
@@ -135,4 +145,4 @@ def parquet_records(path: str | Path, name: str, batch_size: int = 1024) -> Iter
         reader.close()
 
 
-__all__ = ["import_pyarrow", "parquet_records", "result_schema", "rows_table", "write_frame", "write_rows"]
+__all__ = ["import_pyarrow", "parquet_columns", "parquet_records", "result_schema", "rows_table", "write_frame", "write_rows"]

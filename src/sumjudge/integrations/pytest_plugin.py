@@ -176,6 +176,12 @@ class SumjudgeSession:
         finally:
             self.current = previous
 
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+        report = yield
+        hide_credentials(report)
+        return report
+
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # the teardown report carries every property of the test (from setup, call and teardown)
         if report.when == "teardown":
@@ -199,6 +205,22 @@ class SumjudgeSession:
                 f"  {s.score:5.2f}  alignment {s.alignment:.2f}  coverage {s.coverage:.2f}  {verdict:<6}  {s.nodeid}",
                 red=not s.passed,
             )
+
+
+def hide_credentials(report: pytest.TestReport) -> None:
+    """A failure that went through sumjudge shows no credential (:func:`sumjudge.redact.redact`) on the
+    terminal or in ``--junitxml``: a judge's URL password, its key, or a key a server echoed back."""
+    if report.longrepr is None:
+        return
+    text = str(report.longrepr)
+    if "sumjudge" not in text:  # another library's failure: left as it is
+        return
+    from ..redact import redact
+
+    hidden = redact(text)
+    if hidden != text:
+        report.longrepr = hidden
+    report.sections = [(name, redact(content)) for name, content in report.sections]
 
 
 def __getattr__(name: str) -> Any:

@@ -36,6 +36,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..errors import ContextOverflowError
+from ..redact import redact, scrub_exception
 from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT
 from .budget import TokenBudget
 from .clients import LoopClients
@@ -86,6 +87,17 @@ class HTTPJudge(ABC):
         return f"{self._spec.name}/{self._name}"
 
     async def generate(self, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
+        try:
+            return await self._generate(request)
+        except Exception as exc:  # what reaches the caller (and its traceback) shows no key
+            raise scrub_exception(exc, self._secrets())
+
+    def _secrets(self) -> list[str | None]:
+        """The keys this judge sends (configured or resolved from the environment), to hide them."""
+        configured = self.config.api_key.get_secret_value() if self.config.api_key is not None else None
+        return [configured, getattr(self, "_api_key", None)]
+
+    async def _generate(self, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
         prepared = self.prepare(request)
         what = f"{self.model_id} {request.step} call"
         async with self._clients.get() as client:
@@ -132,7 +144,7 @@ class HTTPJudge(ABC):
         return self._limiter
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.model_id!r}, base_url={self._base_url!r}, mode={self._form!r})"
+        return redact(f"{type(self).__name__}({self.model_id!r}, base_url={self._base_url!r}, mode={self._form!r})")
 
     # -- one attempt: form, limiter, send --------------------------------------------------------
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from ..analysis.compare import ComparisonResult
+from ..analysis.compare import ComparisonResult, disagreement_note
 from ..figures import number, p_value
 from .html import _asset, _csp_hash, _e
 
@@ -131,27 +131,32 @@ def diffs_svg(counts: list[int], scale: float) -> str:
 
 def _figures_table(result: ComparisonResult) -> str:
     pct = round(result.confidence * 100)
-    rows = []
+    rows, notes = [], []
     for name, c in (("score", result), ("alignment", result.alignment), ("coverage", result.coverage)):
         cls = {"better": "better", "worse": "worse"}.get(c.verdict, "")
+        note = disagreement_note(name, c)
+        if note:
+            notes.append(f'<p class="note disagrees">* {_e(note)}</p>')
         rows.append(
             f'<tr data-figure="{name}"><th scope="row">{name}</th><td class="num">{c.n_pairs}</td>'
             f'<td class="num">{_f(c.mean_a)}</td><td class="num">{_f(c.mean_b)}</td>'
             f'<td class="num">{_f(c.diff, sign=True)}</td>'
-            f'<td class="num">[{_f(c.ci_low, sign=True)}, {_f(c.ci_high, sign=True)}]</td>'
+            f'<td class="num">[{_f(c.ci_low, sign=True)}, {_f(c.ci_high, sign=True)}]{"*" if note else ""}</td>'
             f'<td class="num">{_p(c.p_value)}</td><td class="num">{c.wins} / {c.ties} / {c.losses}</td>'
             f'<td class="verdict {cls}">{_e(c.verdict)}</td></tr>'
         )
     return (
         '<table class="figures-table"><thead><tr><th></th><th>pairs</th><th>mean A</th><th>mean B</th>'
         f"<th>B − A</th><th>{pct}% CI (paired bootstrap)</th><th>p (Wilcoxon)</th>"
-        f"<th>B wins / ties / losses</th><th>verdict at α = {result.alpha:g}</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
+        f"<th>B wins / ties / losses</th><th>verdict (Wilcoxon) at α = {result.alpha:g}</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>{''.join(notes)}"
     )
 
 
 def _moved_table(result: ComparisonResult) -> str:
     if not result.moved:
+        if result.changed:
+            return f'<p class="none">{result.changed} item(s) changed their score; none listed (--moved 0)</p>'
         return '<p class="none">no item changed its score</p>'
     rows = "".join(
         f'<tr class="moved" data-id="{_e(m.id)}"><td class="id">{_e(m.id)}</td><td class="num">{m.score_a:.3f}</td>'
@@ -200,7 +205,8 @@ def write_comparison_report(path: str | Path, result: ComparisonResult) -> None:
         f"{'' if result.verdict == 'no difference' else ' than A'} (score, α = {result.alpha:g})</dd></dl></header>"
         f'<section class="figures-section"><h2>figures</h2>{_figures_table(result)}'
         '<p class="note">B − A is the mean per-item difference over the paired items; its interval resamples '
-        "items (paired bootstrap); p is the Wilcoxon signed-rank test, items with no change left out.</p></section>"
+        "items (paired bootstrap); p is the Wilcoxon signed-rank test, items with no change left out. The test "
+        "decides the verdict (it is exact on few items and ties); the interval sizes the change.</p></section>"
         '<section class="charts">'
         f"<div><h2>score in A and in B</h2>{scatter_svg(result, scale)}"
         '<p class="note">Above the diagonal: B scored the item higher.</p></div>'

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from ..data.files import OutputPlan
 from ..figures import number
 from ..store.records import FailedItem
 from ..store.database import ItemRecord, RunRecord, RunStats
@@ -116,13 +117,21 @@ def run_markdown(
     return "\n".join(lines) + "\n"
 
 
-def append_step_summary(markdown: str, path: str | os.PathLike[str] | None = None) -> Path | None:
-    """Append ``markdown`` to ``path`` or ``$GITHUB_STEP_SUMMARY``; ``None`` when neither is set."""
+def append_step_summary(
+    markdown: str, path: str | os.PathLike[str] | None = None, *, plan: OutputPlan | None = None
+) -> Path | None:
+    """Append ``markdown`` to ``path`` or ``$GITHUB_STEP_SUMMARY``; ``None`` when neither is set.
+
+    Through :class:`~sumjudge.data.files.OutputPlan`: with the ``plan`` of the command that writes it,
+    a target that is one of its inputs, SQLite files (and sidecars) or outputs raises
+    :class:`~sumjudge.errors.InputError` and is left untouched."""
     target = path or os.environ.get("GITHUB_STEP_SUMMARY", "").strip()
     if not target:
         return None
-    with open(target, "a", encoding="utf-8") as fh:
-        fh.write(markdown)
+    base = plan or OutputPlan()
+    guarded = OutputPlan(inputs=base.inputs, databases=base.databases, outputs=base.outputs,
+                         appends={"$GITHUB_STEP_SUMMARY": target})
+    guarded.append("$GITHUB_STEP_SUMMARY", markdown)
     return Path(target)
 
 

@@ -28,11 +28,13 @@ from ..data.datasets import Dataset, DatasetInfo
 from ..errors import describe_failure
 from ..evals import is_interrupt, run_evals
 from ..judges.base import JudgeModel, JudgeReply, JudgeRequest, OutputT, WrappedJudge
-from ..store.records import FailedItem, ItemOutcome, ScoredItem, source_digest
+from ..store.records import FailedItem, ItemOutcome, ScoredItem, run_line, source_digest
 from ..store.run_stats import RunStats
 from ..store.database import ItemRecord, RunRecord, RunStore
+from .outputs import STEP_SUMMARY, output_plan
 
 if TYPE_CHECKING:
+    from ..data.files import OutputPlan
     from .gates import Gates
 
 RecordCallback = Callable[[ItemOutcome], None]
@@ -256,12 +258,15 @@ async def run_batch(
 
     events = events or _Unseen()
     meter = meter or Meter()
+    plan = output_plan(dataset, store_path, cache, out=outputs.out, report=outputs.report, junit=outputs.junit,
+                       step_summary=outputs.step_summary)
+    plan.check(appends=False)  # a job summary it may not write is a note at the end, not a failure
     scorer = build_scorer(model, options, concurrency=concurrency, timeout=timeout, cache=cache, meter=meter)
     files: dict[str, AtomicFile] = {}
     try:
-        for option, path in (("--out", outputs.out), ("--report", outputs.report), ("--junit", outputs.junit)):
-            if path and path != "-":
-                files[option] = AtomicFile(path, option=option)
+        for option in ("--out", "--report", "--junit"):
+            if plan.outputs.get(option) not in (None, "-"):
+                files[option] = plan.open(option)
         store = RunStore(store_path or DEFAULT_STORE_PATH)
         with store:
             run, resumed = store.open_run(
@@ -271,6 +276,7 @@ async def run_batch(
             return await _score_run(
                 dataset, info, scorer, store, run, resumed=resumed, concurrency=concurrency, outputs=outputs,
                 files=files, gates=gates, meter=meter, events=events, scale=float(options.get("scale", 1.0)),
+                plan=plan,
             )
     finally:
         for f in files.values():
@@ -281,7 +287,7 @@ async def run_batch(
 async def _score_run(
     dataset: Dataset, info: DatasetInfo, scorer: Any, store: RunStore, run: RunRecord, *, resumed: bool,
     concurrency: int, outputs: BatchOutputs, files: Mapping[str, Any], gates: Gates | None, meter: Meter,
-    events: BatchEvents, scale: float,
+    events: BatchEvents, scale: float, plan: OutputPlan | None = None,
 ) -> BatchResult:
     events.started(run, resumed=resumed, already_done=len(store.finished_ids(run.id)), total=info.count)
     interrupted = False
@@ -305,7 +311,7 @@ async def _score_run(
     gates = gates or Gates()
     passing = store.count_at_least(run.id, gates.pass_rate.threshold) if gates.pass_rate else None
     failures = check_gates(stats, info.count, gates, passing=passing)
-    notes = _write_reports(store, run, stats, files, outputs, gates, failures, scale)
+    notes = _write_reports(store, run, stats, files, outputs, gates, failures, scale, plan)
     return BatchResult(run=run, stats=stats, interrupted=False, gate_failures=failures, notes=notes)
 
 
@@ -315,7 +321,7 @@ def _write_out(store: RunStore, run: RunRecord, out: str | None, out_file: Any) 
     if fh is None:
         return
     for item in store.iter_items(run.id):
-        fh.write(item.outcome.line() + "\n")
+        fh.write(run_line(item.outcome, run.model, run.options) + "\n")
     if out_file is not None:
         out_file.commit()
     else:
@@ -324,11 +330,12 @@ def _write_out(store: RunStore, run: RunRecord, out: str | None, out_file: Any) 
 
 def _write_reports(
     store: RunStore, run: RunRecord, stats: RunStats, files: Mapping[str, Any], outputs: BatchOutputs,
-    gates: Gates, failures: list[str], scale: float,
+    gates: Gates, failures: list[str], scale: float, plan: OutputPlan | None = None,
 ) -> list[str]:
     """The HTML report, the JUnit XML and the job summary; the items are streamed from the store."""
     from ..report import write_report
     from ..report.junit import write_junit
+    from ..errors import InputError
     from ..report.markdown import append_step_summary, run_markdown
 
     def items() -> Iterator[ItemRecord]:
@@ -344,11 +351,14 @@ def _write_reports(
         write_junit(files["--junit"].tmp, run, items, threshold=threshold, gate_failures=failures)
         files["--junit"].commit()
     notes: list[str] = []
-    if outputs.step_summary:
+    if plan is not None and plan.appends.get(STEP_SUMMARY):
         try:
-            append_step_summary(run_markdown(run, stats, items, gate_failures=failures, threshold=threshold))
-        except OSError as exc:  # the job summary is a courtesy; it never decides the outcome
-            notes.append(f"could not append to $GITHUB_STEP_SUMMARY: {exc}")
+            markdown = run_markdown(run, stats, items, gate_failures=failures, threshold=threshold)
+            append_step_summary(markdown, plan.appends[STEP_SUMMARY], plan=plan)
+        except InputError as exc:  # the job summary is a courtesy; it never decides the outcome
+            notes.append(f"the job summary was not written: {exc}")
+        except OSError as exc:
+            notes.append(f"could not append to {STEP_SUMMARY}: {exc}")
     return notes
 
 

@@ -87,6 +87,13 @@ def store_error(path: Path, exc: sqlite3.Error, what: str = "run store") -> Stor
     )
 
 
+def damaged_record(path: Path, what: str, exc: BaseException) -> StoreError:
+    """A row of the store that is not what sumjudge wrote (edited by hand, or damaged): one line."""
+    detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return StoreError(f"the run store {path}: {what} holds a damaged record ({detail}); export what can be read "
+                      "with another run, or pass --store with another path")
+
+
 def run_key(model: str, options: dict[str, Any], fingerprint: str) -> str:
     """What makes two runs "the same command on the same data"."""
     blob = json.dumps({"model": model, "options": options, "data": fingerprint}, sort_keys=True)
@@ -276,8 +283,11 @@ class RunStore:
         " FROM runs r"
     )
 
-    @staticmethod
-    def _run_from_row(row: sqlite3.Row) -> RunRecord:
+    def _run_from_row(self, row: sqlite3.Row) -> RunRecord:
+        try:
+            options = json.loads(row["options"])
+        except (ValueError, TypeError) as exc:
+            raise damaged_record(self.path, f"run {row['id']}", exc) from None
         return RunRecord(
             id=row["id"],
             key=row["key"],
@@ -285,7 +295,7 @@ class RunStore:
             updated_at=row["updated_at"],
             status=row["status"],
             model=row["model"],
-            options=json.loads(row["options"]),
+            options=options,
             data=row["data"],
             fingerprint=row["fingerprint"],
             total_items=row["total_items"],
@@ -331,7 +341,11 @@ class RunStore:
             params += (status,)
         sql += " ORDER BY row_number"
         for r in self._db.execute(sql, params):
-            yield ItemRecord(item_id=r["item_id"], row_number=r["row_number"], outcome=outcome_from_json(r["record"]))
+            try:
+                outcome = outcome_from_json(r["record"])
+            except (ValueError, TypeError, AssertionError) as exc:  # JSON or pydantic: a record not written by sumjudge
+                raise damaged_record(self.path, f"item {r['item_id']!r} of run {run_id}", exc) from None
+            yield ItemRecord(item_id=r["item_id"], row_number=r["row_number"], outcome=outcome)
 
     def to_pandas(self, run_ref: str) -> Any:
         """A run's items (id, unique id prefix or 'latest'), in input order, as a DataFrame with one row

@@ -152,6 +152,14 @@ def source_digest(source: str) -> str:
     return hashlib.sha256(source.encode("utf-8")).hexdigest()
 
 
+def run_line(outcome: ItemOutcome, judge: str, options: dict[str, Any]) -> str:
+    """An item's ``--out`` / ``runs export`` line with the run's judge and scorer options added
+    (``judge``, ``options``), so that ``sumjudge compare`` can refuse files scored differently, as it
+    refuses such runs of the store. Readers of the item ignore the two keys; lines written before
+    they existed read as before (nothing known, nothing checked)."""
+    return json.dumps({**outcome.as_json(), "judge": judge, "options": options}, ensure_ascii=False)
+
+
 def outcome_from_json(data: dict[str, Any] | str) -> ItemOutcome:
     """A stored or written line back as :class:`ScoredItem` or :class:`FailedItem`."""
     if isinstance(data, str):
@@ -162,4 +170,4 @@ def outcome_from_json(data: dict[str, Any] | str) -> ItemOutcome:
     return ScoredItem.model_validate(data)
 
 
-__all__ = ["FailedItem", "ItemOutcome", "ItemUsage", "SampleOutcome", "ScoredItem", "Verdicts", "outcome_from_json", "source_digest"]
+__all__ = ["FailedItem", "ItemOutcome", "ItemUsage", "SampleOutcome", "ScoredItem", "Verdicts", "outcome_from_json", "run_line", "source_digest"]

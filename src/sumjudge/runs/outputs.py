@@ -1,0 +1,41 @@
+"""The files of a batch run, as one :class:`~sumjudge.data.files.OutputPlan`: what it reads (the data
+file), its SQLite files (the run store, the reply cache), what it replaces (``--out``, ``--report``,
+``--junit``) and what it appends to (``$GITHUB_STEP_SUMMARY``)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..data.files import OutputPlan
+
+if TYPE_CHECKING:
+    from ..data.datasets import Dataset
+
+STEP_SUMMARY = "$GITHUB_STEP_SUMMARY"
+"""How the job summary is named in messages (and its key in the plan's appends)."""
+
+
+def output_plan(
+    dataset: Dataset, store_path: str | Path | None, cache: bool | str | Path | None, *, out: str | None,
+    report: str | None, junit: str | None, step_summary: bool,
+) -> OutputPlan:
+    """Every file a batch run reads and writes: the data file, the run store and the reply cache
+    (with their sidecars) are never written over, nor appended to by the job summary."""
+    from ..judges.cache import DEFAULT_CACHE_PATH
+    from ..store.database import DEFAULT_STORE_PATH
+
+    summary = os.environ.get("GITHUB_STEP_SUMMARY", "").strip() if step_summary else ""
+    return OutputPlan(
+        inputs={"the data file": dataset.path},
+        databases={
+            "the run store": store_path or DEFAULT_STORE_PATH,
+            "the reply cache": (DEFAULT_CACHE_PATH if cache is True else cache) or None,
+        },
+        outputs={"--out": out, "--report": report, "--junit": junit},
+        appends={STEP_SUMMARY: summary or None},
+    )
+
+
+__all__ = ["STEP_SUMMARY", "output_plan"]
