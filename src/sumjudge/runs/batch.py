@@ -34,6 +34,7 @@ from ..store.database import ItemRecord, RunRecord, RunStore
 
 if TYPE_CHECKING:
     from .gates import Gates
+    from .provider_batch import BatchMode, ProviderRounds
 
 RecordCallback = Callable[[ItemOutcome], None]
 
@@ -207,6 +208,7 @@ class BatchResult:
 def build_scorer(
     model: str, options: Mapping[str, Any], *, concurrency: int, timeout: float | None = None,
     cache: bool | str | None = None, meter: Meter | None = None,
+    wrap: Callable[[JudgeModel], JudgeModel] | None = None,
 ) -> Any:
     """The summarization scorer of a batch: its judge built once from ``model`` (a registry id),
     metered inside the reply cache (so that only real calls are counted). Raises
@@ -220,6 +222,8 @@ def build_scorer(
     if timeout is not None:
         settings["timeout"] = timeout
     judge: JudgeModel = resolve_judge(ModelConfig(id=model, **settings))
+    if wrap is not None:  # provider batch jobs (--batch): requests gathered into rounds
+        judge = wrap(judge)
     if meter is not None:
         judge = MeteredJudge(judge, meter)
     judge = with_cache(judge, cache)
@@ -241,6 +245,7 @@ async def run_batch(
     gates: Gates | None = None,
     meter: Meter | None = None,
     events: BatchEvents | None = None,
+    batch: BatchMode | None = None,
 ) -> BatchResult:
     """Score ``dataset`` (validated: ``info`` is what :meth:`Dataset.validate` said) into the run store.
 
@@ -248,7 +253,8 @@ async def run_batch(
     every output file is proven writable; the run is opened, or the same command's last run resumed,
     and claimed for this process; every unfinished row is scored and committed as it finishes; the
     outputs are written (also after an interruption: ``--out`` with what was saved); the gates are
-    judged. Raises :class:`~sumjudge.errors.SumjudgeError` for a bad model, an unwritable output, a
+    judged. With ``batch`` the judge's requests go into provider batch jobs, round by round
+    (:mod:`sumjudge.runs.provider_batch`). Raises :class:`~sumjudge.errors.SumjudgeError` for a bad model, an unwritable output, a
     damaged store or a run held by another process, before any judge call.
     """
     from ..data.files import AtomicFile
@@ -256,7 +262,13 @@ async def run_batch(
 
     events = events or _Unseen()
     meter = meter or Meter()
-    scorer = build_scorer(model, options, concurrency=concurrency, timeout=timeout, cache=cache, meter=meter)
+    rounds: ProviderRounds | None = None
+    if batch is not None:
+        from .provider_batch import ProviderRounds
+
+        rounds = ProviderRounds(batch)
+    scorer = build_scorer(model, options, concurrency=concurrency, timeout=timeout, cache=cache, meter=meter,
+                          wrap=rounds.wrap if rounds is not None else None)
     files: dict[str, AtomicFile] = {}
     try:
         for option, path in (("--out", outputs.out), ("--report", outputs.report), ("--junit", outputs.junit)):
@@ -271,6 +283,7 @@ async def run_batch(
             return await _score_run(
                 dataset, info, scorer, store, run, resumed=resumed, concurrency=concurrency, outputs=outputs,
                 files=files, gates=gates, meter=meter, events=events, scale=float(options.get("scale", 1.0)),
+                rounds=rounds,
             )
     finally:
         for f in files.values():
@@ -281,13 +294,16 @@ async def run_batch(
 async def _score_run(
     dataset: Dataset, info: DatasetInfo, scorer: Any, store: RunStore, run: RunRecord, *, resumed: bool,
     concurrency: int, outputs: BatchOutputs, files: Mapping[str, Any], gates: Gates | None, meter: Meter,
-    events: BatchEvents, scale: float,
+    events: BatchEvents, scale: float, rounds: ProviderRounds | None = None,
 ) -> BatchResult:
     events.started(run, resumed=resumed, already_done=len(store.finished_ids(run.id)), total=info.count)
     interrupted = False
     try:
-        await score_dataset(dataset, scorer, store, run, concurrency=concurrency, on_record=events.item_done,
-                            meter=meter)
+        if rounds is not None:
+            await rounds.score(dataset, scorer, store, run, on_record=events.item_done, meter=meter)
+        else:
+            await score_dataset(dataset, scorer, store, run, concurrency=concurrency, on_record=events.item_done,
+                                meter=meter)
     except (KeyboardInterrupt, asyncio.CancelledError):
         interrupted = True
     finally:
