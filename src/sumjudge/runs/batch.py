@@ -34,9 +34,20 @@ from ..store.database import ItemRecord, RunRecord, RunStore
 
 if TYPE_CHECKING:
     from .gates import Gates
-    from .provider_batch import BatchMode, ProviderRounds
 
 RecordCallback = Callable[[ItemOutcome], None]
+
+
+class JudgeRounds(Protocol):
+    """Another way to send a run's judge requests (provider batch jobs:
+    :class:`sumjudge.runs.provider_batch.ProviderRounds`): it wraps the judge, then scores the rows."""
+
+    def wrap(self, judge: JudgeModel) -> JudgeModel: ...
+
+    async def score(
+        self, dataset: Dataset, scorer: Any, store: RunStore, run: RunRecord, *,
+        on_record: RecordCallback | None = None, meter: Meter | None = None,
+    ) -> None: ...
 
 
 @dataclass
@@ -245,7 +256,7 @@ async def run_batch(
     gates: Gates | None = None,
     meter: Meter | None = None,
     events: BatchEvents | None = None,
-    batch: BatchMode | None = None,
+    batch: JudgeRounds | None = None,
 ) -> BatchResult:
     """Score ``dataset`` (validated: ``info`` is what :meth:`Dataset.validate` said) into the run store.
 
@@ -253,8 +264,8 @@ async def run_batch(
     every output file is proven writable; the run is opened, or the same command's last run resumed,
     and claimed for this process; every unfinished row is scored and committed as it finishes; the
     outputs are written (also after an interruption: ``--out`` with what was saved); the gates are
-    judged. With ``batch`` the judge's requests go into provider batch jobs, round by round
-    (:mod:`sumjudge.runs.provider_batch`). Raises :class:`~sumjudge.errors.SumjudgeError` for a bad model, an unwritable output, a
+    judged. With ``batch`` (``ProviderRounds(BatchMode())``) the judge's requests go into provider batch
+    jobs, round by round (:mod:`sumjudge.runs.provider_batch`). Raises :class:`~sumjudge.errors.SumjudgeError` for a bad model, an unwritable output, a
     damaged store or a run held by another process, before any judge call.
     """
     from ..data.files import AtomicFile
@@ -262,13 +273,8 @@ async def run_batch(
 
     events = events or _Unseen()
     meter = meter or Meter()
-    rounds: ProviderRounds | None = None
-    if batch is not None:
-        from .provider_batch import ProviderRounds
-
-        rounds = ProviderRounds(batch)
     scorer = build_scorer(model, options, concurrency=concurrency, timeout=timeout, cache=cache, meter=meter,
-                          wrap=rounds.wrap if rounds is not None else None)
+                          wrap=batch.wrap if batch is not None else None)
     files: dict[str, AtomicFile] = {}
     try:
         for option, path in (("--out", outputs.out), ("--report", outputs.report), ("--junit", outputs.junit)):
@@ -283,7 +289,7 @@ async def run_batch(
             return await _score_run(
                 dataset, info, scorer, store, run, resumed=resumed, concurrency=concurrency, outputs=outputs,
                 files=files, gates=gates, meter=meter, events=events, scale=float(options.get("scale", 1.0)),
-                rounds=rounds,
+                rounds=batch,
             )
     finally:
         for f in files.values():
@@ -294,7 +300,7 @@ async def run_batch(
 async def _score_run(
     dataset: Dataset, info: DatasetInfo, scorer: Any, store: RunStore, run: RunRecord, *, resumed: bool,
     concurrency: int, outputs: BatchOutputs, files: Mapping[str, Any], gates: Gates | None, meter: Meter,
-    events: BatchEvents, scale: float, rounds: ProviderRounds | None = None,
+    events: BatchEvents, scale: float, rounds: JudgeRounds | None = None,
 ) -> BatchResult:
     events.started(run, resumed=resumed, already_done=len(store.finished_ids(run.id)), total=info.count)
     interrupted = False

@@ -122,11 +122,14 @@ class ProviderJobs:
         self.path = Path(path)
         try:
             if readonly:
-                uri = "file:" + str(self.path.resolve()) + "?mode=ro"
-                self._db = sqlite3.connect(uri, uri=True, isolation_level=None)
-                self._has_tables = bool(
-                    self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'provider_jobs'").fetchone()
-                )
+                uri = "file:" + str(self.path.resolve())
+                try:
+                    self._db = sqlite3.connect(uri + "?mode=ro", uri=True, isolation_level=None)
+                    found = self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'provider_jobs'").fetchone()
+                except sqlite3.OperationalError:  # a WAL store in a folder we cannot write
+                    self._db = sqlite3.connect(uri + "?immutable=1", uri=True, isolation_level=None)
+                    found = self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'provider_jobs'").fetchone()
+                self._has_tables = bool(found)
             else:
                 self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
                 self._db.execute("PRAGMA journal_mode=WAL")
