@@ -23,22 +23,27 @@ marker (OpenAI's metadata) and adopted, or forgotten and its requests sent again
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from ..data.datasets import Dataset
-from ..judges.base import JudgeModel
+from ..errors import JudgeRequestError
+from ..judges.base import JudgeModel, Usage
 from ..judges.batch.collector import DEFAULT_MAX_RESUBMITS, Ask, BatchingJudge, Fallback, RoundQueue
-from ..judges.batch.protocol import ENDED, BatchLine, BatchService, JobStatus, LineResult
+from ..judges.batch.protocol import ENDED, BatchLine, BatchService, JobStatus, LineResult, Submitted
 from ..judges.batch.services import batch_service, reply_usage
 from ..judges.http import HTTPJudge
+from ..judges.retry import RetryPolicy, call_with_retries
 from ..store.database import RunRecord, RunStore
 from ..store.provider_jobs import BatchUsage, JobRecord, ProviderJobs
 from .batch import Meter, RecordCallback, score_dataset
+
+T = TypeVar("T")
 
 BATCH_PRICE_FACTOR = Decimal("0.5")
 """OpenAI's Batch API and Anthropic's Message Batches bill every token at half the list price."""
@@ -193,10 +198,32 @@ class ProviderRounds:
         marker = f"sj-{uuid.uuid4().hex[:20]}"
         jobs.add_job(run_id, marker, self.service.provider, self._round_no, [(a.custom_id, a.step) for a in asks])
         self._show(marker, JobView(self._round_no, None, "uploading", 0, len(asks), 0.0))
-        submitted = await self.service.submit([BatchLine(a.custom_id, a.body) for a in asks], marker)
+        service, lines = self.service, [BatchLine(a.custom_id, a.body) for a in asks]
+
+        async def attempt() -> Submitted:
+            try:
+                return await service.submit(lines, marker)
+            except Exception:
+                with contextlib.suppress(Exception):  # created before the failure? (a timeout on the reply)
+                    if (found := await service.find(marker)) is not None:
+                        return Submitted(job_id=found)
+                raise
+
+        try:
+            submitted = await self._call(attempt, f"creating a batch job of {len(lines):,} requests")
+        except JudgeRequestError as exc:  # refused (validation): its requests go to the next round
+            jobs.set_status(marker, JobStatus(job_id="", state="failed", errors=str(exc)))
+            jobs.record_results(marker, [(LineResult(a.custom_id, "errored", error=str(exc)), Usage()) for a in asks])
+            return marker
         jobs.set_submitted(marker, submitted.job_id, submitted.input_file)
         self.requests_sent += len(asks)
         return marker
+
+    async def _call(self, fn: Callable[[], Awaitable[T]], what: str) -> T:
+        """A call to the batch service, retried as the judge retries its live calls (429, 5xx, timeouts)."""
+        assert self.judge is not None
+        http = self.judge.http
+        return await call_with_retries(fn, classify=http.classify, policy=RetryPolicy.from_config(http.config), what=what)
 
     async def _wait(self, jobs: ProviderJobs, markers: list[str]) -> None:
         """Poll the jobs until each has ended and its results are stored."""
@@ -206,8 +233,9 @@ class ProviderRounds:
         while pending:
             for marker in list(pending):
                 job = jobs.job(marker)
-                assert job.job_id is not None
-                status = await self.service.status(job.job_id)
+                job_id, service = job.job_id, self.service
+                assert job_id is not None
+                status = await self._call(lambda: service.status(job_id), f"polling batch job {job_id}")
                 jobs.set_status(marker, status)
                 waited = time.monotonic() - started
                 self._show(marker, JobView(job.round, job.job_id, status.state, status.done, status.total, waited))
@@ -220,7 +248,9 @@ class ProviderRounds:
 
     async def _collect(self, jobs: ProviderJobs, job: JobRecord, status: JobStatus) -> None:
         assert self.service is not None and job.job_id is not None
-        results = {r.custom_id: r for r in await self.service.results(job.job_id)}
+        service, job_id = self.service, job.job_id
+        fetched = await self._call(lambda: service.results(job_id), f"fetching the results of batch job {job_id}")
+        results = {r.custom_id: r for r in fetched}
         why = status.errors or f"the job ended {status.state}"
         missing = "errored" if status.state == "failed" else "canceled" if status.state == "cancelled" else "expired"
         lines = [results.get(cid) or LineResult(cid, missing, error=why) for cid in jobs.custom_ids(job.marker)]  # type: ignore[arg-type]
