@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from sumjudge.runs.provider_batch import billed_cost
+from sumjudge.report.batch_cost import billed_cost
 from sumjudge.scorers.summarization.forecast import price
 from sumjudge.store.provider_jobs import ProviderJobs
 from sumjudge.testing.judge_server import JudgeServer

@@ -36,13 +36,16 @@ def served(monkeypatch):
 def test_score_batch_prints_job_states_and_the_billed_cost_and_runs_show_keeps_it(tmp_path, served):
     server, env = served
     data, store = write_data(tmp_path / "d.jsonl", N), tmp_path / "runs.db"
+    report = tmp_path / "report.html"
     done = sumjudge("score", str(data), "--model", MODEL, "--store", str(store), "--batch", "--poll-interval", "0.05",
-                    env=env)
+                    "--report", str(report), env=env)
     assert done.returncode == 0, done.stderr
     assert "batch round 1, job batch_" in done.stderr and "batch round 2, job batch_" in done.stderr
     assert "uploading 8 requests" in done.stderr and "completed" in done.stderr
     assert "2 job(s) in 2 round(s), 12 of 12 requests answered" in done.stderr
     assert "at the batch price (live calls: $" in done.stderr
+    html = report.read_text(encoding="utf-8")
+    assert 'data-figure="billed at the batch price">$' in html and "2 in 2 round(s)" in html
 
     shown = sumjudge("runs", "show", "latest", "--store", str(store), "--json", env=env)
     batch = json.loads(shown.stdout)["batch"]

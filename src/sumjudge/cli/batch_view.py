@@ -38,7 +38,7 @@ class JobPrinter:
 
 def cost_lines(model: str, usage: Any) -> list[str]:
     """The batch figures of a run: jobs, rounds, requests, tokens, and what they cost."""
-    from ..runs.provider_batch import billed_cost
+    from ..report.batch_cost import billed_cost
 
     batch, live, note = billed_cost(model, usage)
     lines = [

@@ -70,7 +70,7 @@ def estimate(
         "price_note": note,
     }
     if batch:  # provider batch jobs bill every token at half the list price
-        from ..runs.provider_batch import BATCH_PRICE_FACTOR
+        from ..report.batch_cost import BATCH_PRICE_FACTOR
 
         figures["price_batch_usd"] = None if cost is None else float(cost * BATCH_PRICE_FACTOR)
     if as_json:

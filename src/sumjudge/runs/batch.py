@@ -359,7 +359,7 @@ def _write_reports(
     threshold = gates.pass_rate.threshold if gates.pass_rate else None
     if "--report" in files:
         files["--report"].fh.close()
-        write_report(files["--report"].tmp, run, stats, items, scale=scale)
+        write_report(files["--report"].tmp, run, stats, items, scale=scale, extra_figures=_batch_figures(store, run))
         files["--report"].commit()
     if "--junit" in files:
         files["--junit"].fh.close()
@@ -372,6 +372,16 @@ def _write_reports(
         except OSError as exc:  # the job summary is a courtesy; it never decides the outcome
             notes.append(f"could not append to $GITHUB_STEP_SUMMARY: {exc}")
     return notes
+
+
+def _batch_figures(store: RunStore, run: RunRecord) -> list[tuple[str, str]]:
+    """The billed cost of the run's provider batch jobs (`--batch`), for the report; none without."""
+    from ..report.batch_cost import batch_figures
+    from ..store.provider_jobs import ProviderJobs
+
+    with ProviderJobs(store.path, readonly=True) as jobs:
+        usage = jobs.usage(run.id)
+    return [] if usage is None else batch_figures(run.model, usage)
 
 
 def run_batch_sync(dataset: Dataset, info: DatasetInfo, **kwargs: Any) -> BatchResult:

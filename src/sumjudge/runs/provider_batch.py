@@ -28,7 +28,6 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any, TypeVar
 
 from ..data.datasets import Dataset
@@ -40,13 +39,10 @@ from ..judges.batch.services import batch_service, reply_usage
 from ..judges.http import HTTPJudge
 from ..judges.retry import RetryPolicy, call_with_retries
 from ..store.database import RunRecord, RunStore
-from ..store.provider_jobs import BatchUsage, JobRecord, ProviderJobs
+from ..store.provider_jobs import JobRecord, ProviderJobs
 from .batch import Meter, RecordCallback, score_dataset
 
 T = TypeVar("T")
-
-BATCH_PRICE_FACTOR = Decimal("0.5")
-"""OpenAI's Batch API and Anthropic's Message Batches bill every token at half the list price."""
 
 
 @dataclass(frozen=True)
@@ -264,14 +260,4 @@ class ProviderRounds:
         self.mode.on_job(view)
 
 
-def billed_cost(model: str, usage: BatchUsage) -> tuple[Decimal | None, Decimal | None, str]:
-    """(cost at the batch price, the same tokens at the live price, a note) from the price table."""
-    from ..scorers.summarization.forecast import price
-
-    live, note = price(model, usage.prompt_tokens, usage.completion_tokens)
-    if live is None:
-        return None, None, note
-    return live * BATCH_PRICE_FACTOR, live, note
-
-
-__all__ = ["BATCH_PRICE_FACTOR", "BatchMode", "JobView", "ProviderRounds", "billed_cost"]
+__all__ = ["BatchMode", "JobView", "ProviderRounds"]
