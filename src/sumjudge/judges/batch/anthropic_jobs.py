@@ -50,10 +50,13 @@ class AnthropicBatchService:
         done = int(counts.succeeded) + failed
         total = done + int(counts.processing)
         state: JobState
-        if job.processing_status == "ended":
-            state = "completed" if not (counts.canceled or counts.expired) or counts.succeeded + counts.errored else "expired"
+        if job.processing_status == "ended":  # which lines expired or were canceled, the results say
             if getattr(job, "cancel_initiated_at", None) is not None:
                 state = "cancelled"
+            elif counts.expired and not (counts.succeeded or counts.errored):
+                state = "expired"
+            else:
+                state = "completed"
         elif job.processing_status == "canceling":
             state = "cancelling"
         else:
