@@ -154,6 +154,10 @@ def test_requests_no_job_answers_end_as_recorded_failures_not_lost(tmp_path, pro
     assert result.stats.errors == N
     assert len(server.batches.jobs) == 2  # round 1, then its requests once more; no coverage round
 
+    server.batches.error_every = 0  # the provider recovers: the same command retries the failed items
+    result, again = score(tmp_path, model, "batch", batch=rounds(max_resubmits=1))
+    assert all(r["error"] is None for r in again) and result.stats.errors == 0
+
 
 def test_batch_replies_fill_the_reply_cache(tmp_path, provider):
     server, model = provider
@@ -179,3 +183,36 @@ def test_a_store_that_never_used_batch_opens_unchanged(tmp_path, provider):
     assert not {"provider_jobs", "provider_requests"} & tables
     with ProviderJobs(db, readonly=True) as jobs:
         assert jobs.usage(result.run.id) is None and jobs.jobs(result.run.id) == []
+
+
+def test_azure_batch_jobs_go_to_the_resource_with_its_deployment_as_model(tmp_path, monkeypatch):
+    with JudgeServer(TextBrain(), api_key="azure-key") as server:
+        monkeypatch.setenv("AZURE_OPENAI_API_KEY", "azure-key")
+        monkeypatch.setenv("AZURE_OPENAI_ENDPOINT", server.url)
+        _, live = score(tmp_path, "azure/judge-deploy", "live")
+        _, batched = score(tmp_path, "azure/judge-deploy", "batch", batch=rounds())
+        desk = server.batches
+        uploads = [r for r in server.requests if r.path.endswith("/files") and r.method == "POST"]
+    assert batched == live and len(desk.jobs) == 2
+    assert all(r.path == "/openai/files" and r.headers.get("api-key") == "azure-key" for r in uploads)
+    lines = [json.loads(raw) for job in desk.jobs.values() for raw in desk.files[job.input_file_id].decode().splitlines()]
+    assert {line["url"] for line in lines} == {"/chat/completions"}
+    assert {line["body"]["model"] for line in lines} == {"judge-deploy"}
+
+
+def test_a_slow_job_is_polled_through_every_state_and_each_state_is_reported(tmp_path, monkeypatch):
+    with JudgeServer(TextBrain()) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "k")
+        server.batches.polls_per_state = 3  # slow completion: three polls in each state
+        views = []
+        _, batched = score(tmp_path, "openai/test-model", "batch", batch=rounds(on_job=views.append))
+        polls = server.batches.seen
+    assert all(r["error"] is None for r in batched)
+    assert polls["poll:validating"] == polls["poll:in_progress"] == polls["poll:finalizing"] == 2 * 3
+    for round_no, total in ((1, N + N // 2), (2, N)):
+        states = [v.state for v in views if v.round == round_no]
+        assert states == ["uploading", "validating", "in_progress", "finalizing", "completed", "downloading"]
+        assert {v.total for v in views if v.round == round_no} == {total}
+        waited = [v.waited for v in views if v.round == round_no]
+        assert waited == sorted(waited)

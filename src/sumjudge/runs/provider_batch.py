@@ -140,7 +140,8 @@ class ProviderRounds:
     async def _recover(self, jobs: ProviderJobs, run_id: str) -> None:
         """Jobs a killed process left ``uploading``: adopted when the provider has them, else forgotten."""
         assert self.service is not None
-        jobs.forget_failures(run_id)
+        resubmits = 0 if self.mode.fallback == "live" else self.mode.max_resubmits
+        jobs.forget_exhausted(run_id, resubmits)
         for job in jobs.jobs(run_id):
             if job.job_id is None:
                 found = await self.service.find(job.marker)

@@ -230,14 +230,29 @@ class ProviderJobs:
     def custom_ids(self, marker: str) -> list[str]:
         return [r[0] for r in self._db.execute("SELECT custom_id FROM provider_requests WHERE marker = ?", (marker,))]
 
-    def forget_failures(self, run_id: str) -> None:
-        """Forget the run's requests that no job answered, so a new command asks them again (a finished
-        command's failed items are retried by the next, as in a live run)."""
-        if self._has_tables:
-            self._db.execute(
-                "DELETE FROM provider_requests WHERE run_id = ? AND outcome IS NOT NULL AND outcome != 'succeeded'",
-                (run_id,),
-            )
+    def forget_exhausted(self, run_id: str, last_attempt: int) -> None:
+        """Forget the requests a job never answered in any attempt (``<id>``, ``<id>-r1`` ... up to
+        ``-r{last_attempt}`` all failed): the command that sent them recorded their items as failed, and
+        a new command retries failed items as a live run does. A chain still in flight (a killed
+        process) is kept, so nothing is sent twice."""
+        if not self._has_tables:
+            return
+        pattern = f"%-r{last_attempt}" if last_attempt else "%"
+        rows = self._db.execute(
+            "SELECT custom_id FROM provider_requests WHERE run_id = ? AND outcome IS NOT NULL"
+            " AND outcome != 'succeeded' AND custom_id LIKE ?",
+            (run_id, pattern),
+        ).fetchall()
+        with self._db:
+            self._db.execute("BEGIN")
+            for (cid,) in rows:
+                if not last_attempt and "-r" in cid:
+                    continue
+                first = cid.rsplit("-r", 1)[0] if last_attempt else cid
+                self._db.execute(
+                    "DELETE FROM provider_requests WHERE run_id = ? AND (custom_id = ? OR custom_id LIKE ?)",
+                    (run_id, first, first + "-r%"),
+                )
 
     # -- requests -----------------------------------------------------------------------------
 
