@@ -90,3 +90,32 @@ def test_a_run_killed_in_each_state_finishes_on_the_next_command(tmp_path, live_
     steps = [json.loads(r.text) for r in answered]
     assert len(steps) == N + N // 2 + N  # each request answered once: alignment, questions, coverage
     assert "batch round 2" in again.stderr
+
+
+def test_an_anthropic_run_killed_while_its_message_batch_runs_finishes_on_the_next_command(tmp_path):
+    from sumjudge.testing.anthropic_server import AnthropicServer
+
+    data, store, out = write_data(tmp_path / "data.jsonl", N, sources=N // 2), tmp_path / "runs.db", tmp_path / "o.jsonl"
+    cmd = [*command(data, store, out)]
+    cmd[cmd.index("openai/test-model")] = "anthropic/claude-test"
+    with AnthropicServer(TextBrain()) as server:
+        env = {**os.environ, "ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "k"}
+        live = subprocess.run([*cmd[:-3], "--store", str(tmp_path / "live.db"), "--out", str(tmp_path / "live.jsonl")],
+                              env=env, capture_output=True, text=True, timeout=120)
+        assert live.returncode == 0, live.stderr
+        desk = server.batches
+        desk.hold("in_progress")
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            wait_for(lambda: desk.count("poll:in_progress") >= 2, proc, "polled the job")
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=10)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            proc.stderr.close()
+        desk.release()
+        again = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+        assert again.returncode == 0, again.stderr
+        assert len(desk.jobs) == 2 and len(desk.line_requests) == N + N // 2 + N
+    assert results(out) == results(tmp_path / "live.jsonl")
