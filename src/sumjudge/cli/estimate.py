@@ -23,6 +23,7 @@ from .common import fail, stdout_console
 @click.option("--id-field", default="id", show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv"]), default=None)
 @click.option("--json", "as_json", is_flag=True, help="The forecast as one JSON object on standard output.")
+@click.option("--batch", "batch", is_flag=True, help="Also the price through provider batch jobs (`score --batch`).")
 def estimate(
     data: str,
     model: str | None,
@@ -34,6 +35,7 @@ def estimate(
     id_field: str,
     fmt: str | None,
     as_json: bool,
+    batch: bool = False,
 ) -> None:
     """Forecast what `sumjudge score DATA --model M` would spend: judge calls, prompt and completion
     tokens, and the price for models with known prices. Sends nothing to the judge."""
@@ -67,6 +69,10 @@ def estimate(
         "price_usd": None if cost is None else float(cost),
         "price_note": note,
     }
+    if batch:  # provider batch jobs bill every token at half the list price
+        from ..report.batch_cost import BATCH_PRICE_FACTOR
+
+        figures["price_batch_usd"] = None if cost is None else float(cost * BATCH_PRICE_FACTOR)
     if as_json:
         click.echo(json.dumps(figures))
         return
@@ -80,3 +86,6 @@ def estimate(
     if f.long_sources:
         console.print(f"long sources       {f.long_sources:,} items take the chunked path")
     console.print(f"price              {'unknown' if cost is None else f'${cost:,.4f}'}  ({note})", markup=False)
+    if batch:
+        shown = "unknown" if figures["price_batch_usd"] is None else f"${figures['price_batch_usd']:,.4f}"
+        console.print(f"price with --batch {shown}  (provider batch jobs: half the list price)", markup=False)

@@ -76,8 +76,12 @@ def runs_show(run_ref: str, store_path: str | None, as_json: bool) -> None:
             fail(str(exc.args[0]))
         stats = store.stats(run.id)
         failures = [(i.item_id, i.outcome.error) for _, i in zip(range(10), store.iter_items(run.id, status="error"))]
+    from .batch_view import batch_usage, cost_lines
+
+    usage = batch_usage(store.path, run.id)  # provider batch jobs (`score --batch`), if any
     if as_json:
-        click.echo(json.dumps({**_run_json(run), "stats": stats.as_dict()}))
+        batch = None if usage is None else {**usage.__dict__}
+        click.echo(json.dumps({**_run_json(run), "stats": stats.as_dict(), **({"batch": batch} if batch else {})}))
         return
     console = stdout_console()
     console.print(f"run      {run.id}")
@@ -88,6 +92,8 @@ def runs_show(run_ref: str, store_path: str | None, as_json: bool) -> None:
     console.print(f"data     {run.data} (fingerprint {run.fingerprint[:12]})")
     console.print(f"items    {run.done} of {run.total_items} done, {run.errors} failed")
     console.print(summary_table(stats, title=f"run {run.id}"))
+    for line in cost_lines(run.model, usage) if usage is not None else []:
+        console.print(line)
     for item_id, error in failures:
         console.print(f"failed   {item_id}: {error}")
 
@@ -165,3 +171,8 @@ def _csv_row(row_number: int, item: ItemOutcome) -> list[Any]:
         item.id, row_number, item.score, item.alignment_score, item.coverage_score, *counts,
         tokens, item.reason, item.error,
     ]
+
+
+from .runs_cancel import runs_cancel  # noqa: E402 - `sumjudge runs cancel`, in its own module
+
+runs.add_command(runs_cancel)

@@ -64,6 +64,14 @@ from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail
 @click.option("--fresh", is_flag=True, help="Start a new run instead of resuming the same command's last run.")
 @cache_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress and no summary table.")
+@click.option("--batch", "use_batch", is_flag=True,
+              help="Send the judge requests as provider batch jobs (openai/, azure/, anthropic/): half the price, "
+                   "answers within 24 hours; the same command resumes waiting after an interruption.")
+@click.option("--poll-interval", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
+              metavar="SECONDS", help="With --batch: seconds between two polls of the jobs in flight.")
+@click.option("--batch-fallback", type=click.Choice(["rebatch", "live"]), default="rebatch", show_default=True,
+              help="With --batch: what an invalid, refused, errored or expired request gets: the next batch "
+                   "round, or a live call.")
 def score(
     data: str,
     model: str | None,
@@ -94,6 +102,9 @@ def score(
     use_cache: bool,
     cache_path: str | None,
     quiet: bool,
+    use_batch: bool = False,
+    poll_interval: float = 30.0,
+    batch_fallback: str = "rebatch",
 ) -> None:
     """Score every row of DATA (.jsonl, .json array, .csv, or '-' for standard input).
 
@@ -144,6 +155,7 @@ def score(
                 concurrency=concurrency,
                 out=out, report=report, junit=junit, gates=gates, store_path=store_path, fresh=fresh, timeout=timeout,
                 cache=cache_path or use_cache, quiet=quiet,
+                batch={"poll_interval": poll_interval, "fallback": batch_fallback} if use_batch else None,
             )
         )
     sys.exit(code)
@@ -196,6 +208,7 @@ async def _score(
     timeout: float | None,
     cache: bool | str,
     quiet: bool,
+    batch: dict[str, Any] | None = None,
 ) -> int:
     """Run the batch (:func:`sumjudge.runs.run_batch`) and say how it ended; the exit code."""
     from ..runs.batch import BatchOutputs, Meter, run_batch
@@ -204,11 +217,17 @@ async def _score(
     meter = Meter()
     events = _ShownEvents(console, meter, model_id=model_id, quiet=quiet)
     terminated = _cancel_on_sigterm()
+    rounds = None
+    if batch is not None:  # provider batch jobs (--batch)
+        from ..runs.provider_batch import BatchMode, ProviderRounds
+        from .batch_view import JobPrinter
+
+        rounds = ProviderRounds(BatchMode(**batch, on_job=None if quiet else JobPrinter(console)))
     try:
         result = await run_batch(
             dataset, info, model=model_id, options=options, concurrency=concurrency, timeout=timeout, cache=cache,
             store_path=store_path, fresh=fresh, outputs=BatchOutputs(out=out, report=report, junit=junit),
-            gates=gates, meter=meter, events=events,
+            gates=gates, meter=meter, events=events, batch=rounds,
         )
     except (SumjudgeError, ValueError) as exc:
         fail(str(exc))
@@ -221,6 +240,13 @@ async def _score(
         return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
     if not quiet:
         console.print(summary_table(stats, title=f"run {run.id}"))
+        if rounds is not None:
+            from ..store.database import DEFAULT_STORE_PATH
+            from .batch_view import batch_usage, cost_lines
+
+            usage = batch_usage(store_path or DEFAULT_STORE_PATH, run.id)
+            for line in cost_lines(model_id, usage) if usage is not None else []:
+                console.print(line, markup=False)
         if stats.errors:
             console.print(
                 f"sumjudge: {stats.errors} item(s) failed; see the 'error' field, or "

@@ -187,6 +187,9 @@ class AnthropicJudge(HTTPJudge):
             refusal=None if stop != "refusal" else "the model stopped with stop_reason='refusal'",
         )
 
+    def response_from_json(self, payload: dict[str, Any]) -> Any:
+        return self._sdk.types.Message.model_validate(payload)
+
     # -- failures and the SDK client -------------------------------------------------------------
 
     @property

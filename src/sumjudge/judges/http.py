@@ -113,13 +113,34 @@ class HTTPJudge(ABC):
                 )
 
             def fits(messages: list[ChatMessage]) -> bool:
-                try:
-                    self._sized(self._form, messages, prepared, request)
-                except ContextOverflowError:
-                    return False
-                return True
+                return self.fits(messages, prepared, request)
 
             return await generate_structured(request, send, max_reasks=self.config.max_reasks, fits=fits)
+
+    # -- one request as data (for provider batch jobs, :mod:`sumjudge.judges.batch`) ---------------
+
+    def fits(self, messages: list[ChatMessage], prepared: Any, request: JudgeRequest[Any]) -> bool:
+        """Whether ``messages`` fit the context window in the current form, with room for the reply."""
+        try:
+            self._sized(self._form, messages, prepared, request)
+        except ContextOverflowError:
+            return False
+        return True
+
+    def request_body(self, messages: list[ChatMessage], prepared: Any, request: JudgeRequest[Any]) -> dict[str, Any]:
+        """The body a live call would send for ``messages`` now (current form, sized and checked against
+        the window): what a provider batch job carries, so batched and live requests are the same."""
+        form = self._form
+        return self.build_request(form, messages, prepared, self._sized(form, messages, prepared, request))
+
+    def parse_json_reply(self, payload: dict[str, Any], prepared: Any) -> Completion:
+        """A reply that arrived as JSON (a batch job's result line), read as :meth:`parse_reply` reads
+        the SDK's response object."""
+        return self.parse_reply(self.response_from_json(payload), prepared)
+
+    def response_from_json(self, payload: dict[str, Any]) -> Any:
+        """The SDK's response object for a reply body given as JSON."""
+        raise NotImplementedError(f"{type(self).__name__} cannot read replies given as JSON")
 
     @property
     def token_budget(self) -> TokenBudget:
@@ -171,8 +192,7 @@ class HTTPJudge(ABC):
         Each form's request is checked against the context window before it is sent."""
         while True:
             form = self._form
-            max_tokens = self._sized(form, messages, prepared, request)
-            body = self.build_request(form, messages, prepared, max_tokens)
+            body = self.build_request(form, messages, prepared, self._sized(form, messages, prepared, request))
             try:
                 response = await self._send_limited(client, body)
             except Exception as exc:
@@ -272,4 +292,12 @@ class HTTPJudge(ABC):
         """The reply's text, finish reason and usage."""
 
 
-__all__ = ["ErrorRule", "HTTPJudge"]
+def wire_body(body: dict[str, Any]) -> dict[str, Any]:
+    """A request body as it goes over the wire: the SDK's ``extra_body`` merged into the JSON (a batch
+    job's line holds the JSON itself, not SDK arguments)."""
+    out = dict(body)
+    out.update(out.pop("extra_body", None) or {})
+    return out
+
+
+__all__ = ["ErrorRule", "HTTPJudge", "wire_body"]

@@ -180,6 +180,9 @@ class OpenAICompatJudge(HTTPJudge):
             refusal=getattr(message, "refusal", None),
         )
 
+    def response_from_json(self, payload: dict[str, Any]) -> Any:
+        return self._openai.types.chat.ChatCompletion.model_validate(payload)
+
     def refuses_form(self, exc: BaseException, form: str) -> bool:
         """A 400/422/500 whose message names ``response_format`` or ``json_schema``."""
         if form == PROMPT_ONLY or not isinstance(exc, self._openai.APIStatusError):

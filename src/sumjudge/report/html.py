@@ -15,7 +15,7 @@ import base64
 import datetime as dt
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from html import escape
 from importlib import resources
 from pathlib import Path
@@ -87,7 +87,7 @@ def histogram_svg(counts: list[int], scale: float) -> str:
     return "".join(parts)
 
 
-def _figures(stats: RunStats, total: int) -> str:
+def _figures(stats: RunStats, total: int, extra: Sequence[tuple[str, str]] = ()) -> str:
     pct = f"{round(stats.confidence * 100)}% CI"
 
     def ci(interval: tuple[float, float] | None) -> str:
@@ -108,6 +108,7 @@ def _figures(stats: RunStats, total: int) -> str:
         ("judge calls", f"{stats.calls:,}"),
         ("tokens", f"{stats.tokens:,}"),
         ("cached prompt tokens", f"{stats.cached_tokens:,}"),
+        *extra,
     ]
     return "".join(
         f'<div class="figure"><div class="label">{_e(k)}</div><div class="value" data-figure="{_e(k)}">{_e(v)}</div></div>'
@@ -218,8 +219,10 @@ def write_report(
     items: Iterable[ItemRecord] | Any,
     *,
     scale: float | None = None,
+    extra_figures: Sequence[tuple[str, str]] = (),
 ) -> None:
-    """Write the report of ``run`` to ``path``.
+    """Write the report of ``run`` to ``path`` (``extra_figures``: more (label, value) figures, such as
+    the billed cost of provider batch jobs).
 
     ``items`` is read twice (once for the histogram, once for the table): pass a callable that
     returns a fresh iterator (``lambda: store.iter_items(run.id)``, which keeps memory flat) or a list.
@@ -244,7 +247,7 @@ def write_report(
         f"<dt>run</dt><dd>{_e(run.id)}</dd><dt>judge</dt><dd>{_e(run.model)}</dd>"
         f"<dt>data</dt><dd>{_e(run.data)}</dd><dt>options</dt><dd>{_e(json.dumps(run.options, sort_keys=True))}</dd>"
         f"<dt>created</dt><dd>{_e(created)}</dd><dt>status</dt><dd>{_e(run.status)}</dd></dl></header>"
-        f'<section class="figures">{_figures(stats, run.total_items)}</section>'
+        f'<section class="figures">{_figures(stats, run.total_items, extra_figures)}</section>'
         f'<section class="chart"><h2>scores</h2>{histogram_svg(counts, scale)}'
         "<p class=\"note\">score = min(alignment, coverage) × scale. Alignment: share of the summary's claims "
         "the source supports. Coverage: share of the source's questions the summary answers.</p></section>"

@@ -11,20 +11,24 @@ from .._lazy import lazy_exports
 _EXPORTS = {
     **dict.fromkeys(["BatchEvents", "BatchOutputs", "BatchResult", "run_batch", "run_batch_sync"], ".batch"),
     **dict.fromkeys(["ErrorAllowance", "Gates", "PassRate"], ".gates"),
+    **dict.fromkeys(["BatchMode", "ProviderRounds"], ".provider_batch"),
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
     from .batch import BatchEvents, BatchOutputs, BatchResult, run_batch, run_batch_sync
     from .gates import ErrorAllowance, Gates, PassRate
+    from .provider_batch import BatchMode, ProviderRounds
 
 __all__ = [
     "BatchEvents",
+    "BatchMode",
     "BatchOutputs",
     "BatchResult",
     "ErrorAllowance",
     "Gates",
     "PassRate",
+    "ProviderRounds",
     "run_batch",
     "run_batch_sync",
 ]

@@ -40,6 +40,18 @@ if TYPE_CHECKING:
 RecordCallback = Callable[[ItemOutcome], None]
 
 
+class JudgeRounds(Protocol):
+    """Another way to send a run's judge requests (provider batch jobs:
+    :class:`sumjudge.runs.provider_batch.ProviderRounds`): it wraps the judge, then scores the rows."""
+
+    def wrap(self, judge: JudgeModel) -> JudgeModel: ...
+
+    async def score(
+        self, dataset: Dataset, scorer: Any, store: RunStore, run: RunRecord, *,
+        on_record: RecordCallback | None = None, meter: Meter | None = None,
+    ) -> None: ...
+
+
 @dataclass
 class Meter:
     """Live counters of a batch run, for the progress display."""
@@ -209,6 +221,7 @@ class BatchResult:
 def build_scorer(
     model: str, options: Mapping[str, Any], *, concurrency: int, timeout: float | None = None,
     cache: bool | str | None = None, meter: Meter | None = None,
+    wrap: Callable[[JudgeModel], JudgeModel] | None = None,
 ) -> Any:
     """The summarization scorer of a batch: its judge built once from ``model`` (a registry id),
     metered inside the reply cache (so that only real calls are counted). Raises
@@ -222,6 +235,8 @@ def build_scorer(
     if timeout is not None:
         settings["timeout"] = timeout
     judge: JudgeModel = resolve_judge(ModelConfig(id=model, **settings))
+    if wrap is not None:  # provider batch jobs (--batch): requests gathered into rounds
+        judge = wrap(judge)
     if meter is not None:
         judge = MeteredJudge(judge, meter)
     judge = with_cache(judge, cache)
@@ -243,6 +258,7 @@ async def run_batch(
     gates: Gates | None = None,
     meter: Meter | None = None,
     events: BatchEvents | None = None,
+    batch: JudgeRounds | None = None,
 ) -> BatchResult:
     """Score ``dataset`` (validated: ``info`` is what :meth:`Dataset.validate` said) into the run store.
 
@@ -250,7 +266,8 @@ async def run_batch(
     every output file is proven writable; the run is opened, or the same command's last run resumed,
     and claimed for this process; every unfinished row is scored and committed as it finishes; the
     outputs are written (also after an interruption: ``--out`` with what was saved); the gates are
-    judged. Raises :class:`~sumjudge.errors.SumjudgeError` for a bad model, an unwritable output, a
+    judged. With ``batch`` (``ProviderRounds(BatchMode())``) the judge's requests go into provider batch
+    jobs, round by round (:mod:`sumjudge.runs.provider_batch`). Raises :class:`~sumjudge.errors.SumjudgeError` for a bad model, an unwritable output, a
     damaged store or a run held by another process, before any judge call.
     """
     from ..data.files import AtomicFile
@@ -261,7 +278,8 @@ async def run_batch(
     plan = output_plan(dataset, store_path, cache, out=outputs.out, report=outputs.report, junit=outputs.junit,
                        step_summary=outputs.step_summary)
     plan.check(appends=False)  # a job summary it may not write is a note at the end, not a failure
-    scorer = build_scorer(model, options, concurrency=concurrency, timeout=timeout, cache=cache, meter=meter)
+    scorer = build_scorer(model, options, concurrency=concurrency, timeout=timeout, cache=cache, meter=meter,
+                          wrap=batch.wrap if batch is not None else None)
     files: dict[str, AtomicFile] = {}
     try:
         for option in ("--out", "--report", "--junit"):
@@ -277,6 +295,7 @@ async def run_batch(
                 dataset, info, scorer, store, run, resumed=resumed, concurrency=concurrency, outputs=outputs,
                 files=files, gates=gates, meter=meter, events=events, scale=float(options.get("scale", 1.0)),
                 plan=plan,
+                rounds=batch,
             )
     finally:
         for f in files.values():
@@ -288,12 +307,16 @@ async def _score_run(
     dataset: Dataset, info: DatasetInfo, scorer: Any, store: RunStore, run: RunRecord, *, resumed: bool,
     concurrency: int, outputs: BatchOutputs, files: Mapping[str, Any], gates: Gates | None, meter: Meter,
     events: BatchEvents, scale: float, plan: OutputPlan | None = None,
+    rounds: JudgeRounds | None = None,
 ) -> BatchResult:
     events.started(run, resumed=resumed, already_done=len(store.finished_ids(run.id)), total=info.count)
     interrupted = False
     try:
-        await score_dataset(dataset, scorer, store, run, concurrency=concurrency, on_record=events.item_done,
-                            meter=meter)
+        if rounds is not None:
+            await rounds.score(dataset, scorer, store, run, on_record=events.item_done, meter=meter)
+        else:
+            await score_dataset(dataset, scorer, store, run, concurrency=concurrency, on_record=events.item_done,
+                                meter=meter)
     except (KeyboardInterrupt, asyncio.CancelledError):
         interrupted = True
     finally:
@@ -344,7 +367,7 @@ def _write_reports(
     threshold = gates.pass_rate.threshold if gates.pass_rate else None
     if "--report" in files:
         files["--report"].fh.close()
-        write_report(files["--report"].tmp, run, stats, items, scale=scale)
+        write_report(files["--report"].tmp, run, stats, items, scale=scale, extra_figures=_batch_figures(store, run))
         files["--report"].commit()
     if "--junit" in files:
         files["--junit"].fh.close()
@@ -360,6 +383,16 @@ def _write_reports(
         except OSError as exc:
             notes.append(f"could not append to {STEP_SUMMARY}: {exc}")
     return notes
+
+
+def _batch_figures(store: RunStore, run: RunRecord) -> list[tuple[str, str]]:
+    """The billed cost of the run's provider batch jobs (`--batch`), for the report; none without."""
+    from ..report.batch_cost import batch_figures
+    from ..store.provider_jobs import ProviderJobs
+
+    with ProviderJobs(store.path, readonly=True) as jobs:
+        usage = jobs.usage(run.id)
+    return [] if usage is None else batch_figures(run.model, usage)
 
 
 def run_batch_sync(dataset: Dataset, info: DatasetInfo, **kwargs: Any) -> BatchResult:

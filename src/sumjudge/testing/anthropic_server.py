@@ -137,6 +137,8 @@ class AnthropicServer(JudgeServer):
         return [r for r in calls if step is None or as_chat_request(r).step == step]
 
     def _answer(self, request: RecordedRequest) -> tuple[int, dict[str, str], bytes | None, float]:
+        if (batch := self.batches.answer(request)) is not None:  # Message Batches
+            return batch
         if request.method != "POST" or not request.path.rstrip("/").endswith("/v1/messages"):
             return 404, {}, _anthropic_error(f"Unknown path {request.path}", "not_found_error"), 0.0
         body = request.body

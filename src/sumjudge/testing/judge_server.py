@@ -34,6 +34,7 @@ from collections.abc import Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from .batch_desk import BatchDesk
 from .brains import Brain, NoisyBrain, SchemaBrain, SummarizationBrain
 from .context import ContextWindow, prompt_bytes
 from .faults import LLAMA_CPP_REFUSAL, Fault, Reply
@@ -88,6 +89,8 @@ class JudgeServer:
         self.usage = {"prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0}
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        self.batches = BatchDesk(self._answer, lambda: self.url)
+        """Provider batch jobs (OpenAI's files and batches, Anthropic's Message Batches): :mod:`.batch_desk`."""
 
     # -- life cycle --------------------------------------------------------------------------
 
@@ -178,6 +181,8 @@ class JudgeServer:
 
     def _answer(self, request: RecordedRequest) -> tuple[int, dict[str, str], bytes | None, float]:
         """(status, headers, body or None to drop, delay before answering)."""
+        if (batch := self.batches.answer(request)) is not None:
+            return batch
         if request.method == "GET":
             if request.path.rstrip("/").endswith("/models"):
                 names = sorted(self.models) if self.models else ["test-model"]
