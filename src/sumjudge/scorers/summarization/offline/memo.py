@@ -102,13 +102,13 @@ def require(data: str) -> None:
 
 @lru_cache(maxsize=4)
 def data_version(data: str) -> str:
-    """The installed versions of the word data ``data`` reads ("snowballstemmer 3.1.1")."""
+    """The installed versions of the word data ``data`` reads ("snowballstemmer=3.1.1")."""
     from importlib.metadata import PackageNotFoundError, version
 
     out = []
     for dist in ("snowballstemmer",) + (("wordfreq", "simplemma") if data == WORDFREQ else ()):
         try:
-            out.append(f"{dist} {version(dist)}")
+            out.append(f"{dist}={version(dist)}")
         except PackageNotFoundError:
-            out.append(f"{dist} ?")
-    return ", ".join(out)
+            out.append(f"{dist}=?")
+    return ",".join(out)
