@@ -364,8 +364,8 @@ def _extrinsic(
         for u in claim.sequence:
             if not _absent(u, claim, doc, derived, light):
                 continue
-            if u in subs:
-                continue  # a paraphrase beside a name or number ("designed by Ada Lind"): rule 2 weighs it
+            if u in subs and _beside_name(claim, u):
+                continue  # a paraphrase beside a name ("designed by Ada Lind"): rule 3 weighs it
             problems.append(f'{claim.forms.get(u, u)!r} does not occur in the source ({ev.where}: "{quote(ev.text, 100)}")')
             light = light | {u}  # name each word once
     return problems
@@ -378,6 +378,14 @@ def _absent(u: str, claim: Sentence, doc: Document, derived: dict[str, str], lig
     if "-" in u:
         return not all(p in doc.units or p in doc.parts for p in u.split("-") if p)
     return u.isalpha() and u not in doc.parts
+
+
+def _beside_name(claim: Sentence, unit: str) -> bool:
+    seq = claim.sequence
+    return any(
+        x == unit and ((i > 0 and seq[i - 1] in claim.names) or (i + 1 < len(seq) and seq[i + 1] in claim.names))
+        for i, x in enumerate(seq)
+    )
 
 
 _KO_PREDICATE_END = frozenset("다며고서면지요니게는은을던어아해한할된될라")
