@@ -51,7 +51,9 @@ def test_a_faithful_compression_with_the_surname_resolved_across_sentences_passe
 
 def test_an_extrinsic_word_name_or_number_fails_and_is_named(judge: LexicalJudge) -> None:
     [(ok_word, word)] = _verdicts(judge, "As a 19-year-old telephone operator, Keefe reluctantly posed for the painting in 1943.")
-    assert not ok_word and "'reluctantly' does not occur in the source" in word
+    assert not ok_word and "'reluctantly' does not occur in the source" in word and "sentence 6" in word
+    [(ok_swap, swap)] = _verdicts(judge, "Keefe was paid $10 for two evenings of modeling work.")
+    assert not ok_swap and "'evenings' does not occur in the source; the passage has 'mornings' there" in swap
     [(ok_name, name)] = _verdicts(judge, "As a 19-year-old telephone operator, Keefe posed for the painting in Boston.")
     assert not ok_name and "'Boston' does not occur in the source" in name
     [(ok_number, number)] = _verdicts(judge, "Keefe was paid $25 for two mornings of modeling work.")

@@ -48,9 +48,29 @@ def extrinsic_problems(
                 continue
             if u in subs and _beside_name(claim, u):
                 continue  # a paraphrase beside a name ("designed by Ada Lind"): rule 3 weighs it
-            problems.append(f'{claim.forms.get(u, u)!r} does not occur in the source ({ev.where}: "{quote(ev.text, 100)}")')
+            there = _slot_word(claim, u, ev)
+            instead = f"; the passage has {passage_form(ev, there)!r} there" if there else ""
+            problems.append(
+                f'{claim.forms.get(u, u)!r} does not occur in the source{instead} ({ev.where}: "{quote(ev.text, 100)}")'
+            )
             light = light | {u}  # name each word once
     return problems
+
+
+def _slot_word(claim: Sentence, unit: str, ev: Evidence, reach: int = 2) -> str | None:
+    """The passage's content word standing where ``unit`` stands in the claim: the one (not in the
+    claim) with the most of ``unit``'s claim neighbours within ``reach`` of it; none when no word has any."""
+    seq = claim.sequence
+    near = {x for i, u in enumerate(seq) if u == unit for x in seq[max(0, i - reach) : i + reach + 1] if x != unit}
+    best, best_score = None, 0
+    for s in ev.sentences:
+        for p, x in enumerate(s.sequence):
+            if x in claim.units or x.startswith("#") or x in s.names:
+                continue
+            score = len(near & set(s.sequence[max(0, p - reach) : p + reach + 1]))
+            if score > best_score:
+                best, best_score = x, score
+    return best
 
 
 def _absent(u: str, claim: Sentence, doc: Document, derived: dict[str, str], light: frozenset[str]) -> bool:
