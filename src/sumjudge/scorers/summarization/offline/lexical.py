@@ -204,6 +204,8 @@ class LexicalJudge:
         cfg = self.settings
         derived = derived_forms(claim, doc)
         light = light_units(claim, doc.lang)
+        if light >= claim.units:
+            light = frozenset()  # a claim of nothing but such words still has to be found
         found = passages(claim, doc, doc.aliases, derived, cfg.window, cfg.passages)
         problems = extrinsic_problems(claim, doc, found[0], derived, light, cfg.strict_words)
         if problems:
