@@ -171,6 +171,18 @@ class JudgeModel(Protocol):
         ...
 
 
+def judge_identity(judge: JudgeModel) -> str:
+    """What a judge's verdicts depend on, as one string: its ``fingerprint`` where it has one (the
+    offline judges: name, rules version and word data, ``"offline/lexical@21.1+snowballstemmer=3.1.1"``),
+    else its ``model_id``. A wrapper (:class:`WrappedJudge`) answers for the judge it wraps. Put it in
+    a run's key so that a run is never resumed with another judge's verdicts."""
+    seen = 0
+    while isinstance(judge, WrappedJudge) and seen < 16:
+        judge, seen = judge.inner, seen + 1
+    fingerprint = getattr(judge, "fingerprint", None)
+    return fingerprint if isinstance(fingerprint, str) and fingerprint else judge.model_id
+
+
 class WrappedJudge:
     """Base of a judge that wraps another (the reply cache, the batch meter): it answers to the inner
     judge's name and settings, so a cache key or a run record cannot tell the wrapper from the judge."""

@@ -5,16 +5,19 @@ from __future__ import annotations
 from ....errors import ConfigurationError
 from ....judges.base import JudgeModel
 
-OFFLINE_JUDGES = ("lexical",)
+OFFLINE_JUDGES = ("lexical", "lexical+wordfreq")
 
 
 def create_offline_judge(name: str) -> JudgeModel:
-    """The offline judge called ``name`` (``"lexical"``); an unknown name lists the known ones."""
+    """The offline judge called ``name``: ``"lexical"`` (the default; only what the core install has,
+    so the same verdicts everywhere) or ``"lexical+wordfreq"`` (opt-in: wordfreq's word weights and
+    simplemma's lemmas, ``pip install 'sumjudge[wordfreq,lemmas]'``). An unknown name lists the known ones."""
     key = (name or "").strip().lower()
-    if key == "lexical":
+    if key in OFFLINE_JUDGES:
         from .lexical import LexicalJudge
+        from .lexicon import CORE, WORDFREQ
 
-        return LexicalJudge()
+        return LexicalJudge(data=CORE if key == "lexical" else WORDFREQ)
     known = ", ".join(f"offline/{n}" for n in OFFLINE_JUDGES)
     raise ConfigurationError(f"unknown offline judge {name!r}; known offline judges: {known}")
 

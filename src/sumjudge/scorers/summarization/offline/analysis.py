@@ -18,7 +18,7 @@ from itertools import repeat
 import regex
 
 from . import memo
-from .lexicon import PERCENT_WORDS, PHRASE_OPENERS, STOPWORDS
+from .lexicon import CORE, PERCENT_WORDS, PHRASE_OPENERS, STOPWORDS
 from .polarity import is_negation
 from .words import CONTENT, HANGUL, NUMBER, STOP, normalise_number, word_info
 
@@ -128,18 +128,19 @@ class TextAnalyzer:
     :mod:`.memo` (pure functions of a word), so making one is cheap and sharing one is safe.
     """
 
-    def __init__(self, lang: str) -> None:
+    def __init__(self, lang: str, data: str = CORE) -> None:
         self.lang = lang
+        self.data = data
         self.stops = STOPWORDS.get(lang, frozenset())
         self.openers = PHRASE_OPENERS.get(lang, frozenset())
-        self.informativeness = memo.informativeness(lang)
-        self.antonyms = memo.antonyms(lang)
+        self.informativeness = memo.informativeness(lang, data)
+        self.antonyms = memo.antonyms(lang, data)
 
     def stem(self, word: str) -> str:
         return memo.stem(self.lang, word)
 
     def weight(self, word: str) -> float:
-        return memo.weight(self.lang, word)
+        return memo.weight(self.lang, word, self.data)
 
     def analyse(self, text: str, *, capitalised_elsewhere: frozenset[str] = frozenset()) -> Sentence:
         """Reduce one sentence. ``capitalised_elsewhere`` holds lower-cased words that the wider text
@@ -158,7 +159,7 @@ class TextAnalyzer:
         matches = list(_TOKEN.finditer(text))
         first_word = True
         top = self.informativeness.max_weight
-        lang = self.lang
+        lang, data = self.lang, self.data
 
         def close_phrase(end: int) -> None:
             nonlocal phrase_units_from, negated
@@ -191,7 +192,7 @@ class TextAnalyzer:
             kind = m.lastgroup
             tok = m.group()
             start, end = m.span()
-            info = word_info(lang, tok) if kind == "word" else None
+            info = word_info(lang, tok, data) if kind == "word" else None
             if i and (
                 (start > prev_end and not text[prev_end:start].isspace() and _PHRASE_PUNCT.search(text, prev_end, start))
                 or (info is not None and info.opener)
@@ -314,6 +315,10 @@ class Document:
     """value (without %) -> the form the source writes it in"""
     caps: frozenset[str]
     """Words the source capitalises mid-sentence (names)."""
+    aliases: tuple[frozenset[str], ...] = ()
+    """Per sentence, the other parts of the full names its last names stand for (:mod:`.evidence`)."""
+    parts: frozenset[str] = frozenset()
+    """The parts of the source's hyphenated words ("year", "old" of "19-year-old")."""
 
 
 def analyse_document(text: str, analyser: TextAnalyzer, sentences: list[str]) -> Document:

@@ -33,22 +33,21 @@ from ..verdicts import (
     CoverageVerdict,
     QuestionsOutput,
 )
+from . import memo
 from .analysis import PASSIVE, Document, Sentence, TextAnalyzer, analyse_document, capitalised_words
 from .clauses import split_clauses
+from .evidence import Evidence, dangling_pronoun, derived_forms, light_units, name_aliases, passages
+from .lexicon import CORE, WORDFREQ
 from .questions import FactRanking, fact_of_question, phrase_question, select_facts
 from .segment import detect_language, split_sentences
-from .support import (
-    Window,
-    best_window,
-    loose_pairs,
-    polarity_conflict,
-    quote,
-    role_swap,
-    same_slot,
-    substitutions,
-)
+from .extrinsic import extrinsic_problems, intrinsic_problems, passage_form
+from .support import loose_pairs, polarity_conflict, quote, role_swap, substitutions
 
-__all__ = ["LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
+__all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
+
+RULES_VERSION = "21.1"
+"""The version of the judge's rules and its own word lists: raise it with any change that can move
+a verdict, so that a stored run is never resumed with another judge's verdicts."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +55,12 @@ class LexicalSettings:
     """The judge's few constants; docs/offline-judge.md says why each has its value."""
 
     window: int = 2
-    """Largest number of consecutive source sentences a claim may draw on."""
+    """Largest number of consecutive source sentences a passage holds."""
+    passages: int = 1
+    """How many of the best passages a claim is checked against (supported when one suffices)."""
+    strict_words: bool = True
+    """An English content word that the source has in no form makes the claim unsupported (off: it
+    only counts against ``support_threshold``, as numbers and names never do)."""
     support_threshold: float = 0.9
     """Share of a claim's weight that the window must hold (found or substituted)."""
     pair_threshold: float = 0.6
@@ -73,14 +77,31 @@ class LexicalJudge:
 
     _MAX_DOCS = 256
 
-    def __init__(self, settings: LexicalSettings | None = None) -> None:
+    def __init__(self, settings: LexicalSettings | None = None, data: str = CORE) -> None:
+        if data not in (CORE, WORDFREQ):
+            raise ValueError(f"unknown word data {data!r}: {CORE!r} or {WORDFREQ!r}")
+        memo.require(data)
         self.settings = settings or LexicalSettings()
+        self.data = data
+        """``core`` (the default: only what a plain install has) or ``wordfreq`` (opt-in)."""
         self._analysers: dict[str, TextAnalyzer] = {}
         self._docs: OrderedDict[str, Document] = OrderedDict()
 
     @property
     def model_id(self) -> str:
-        return "offline/lexical"
+        return "offline/lexical" if self.data == CORE else "offline/lexical+wordfreq"
+
+    @property
+    def judge_version(self) -> str:
+        """The version of the rules and of the word data they read."""
+        return f"rules {RULES_VERSION}; {memo.data_version(self.data)}"
+
+    @property
+    def fingerprint(self) -> str:
+        """The judge's identity: its name and the version of its rules and data. Two judges with the
+        same fingerprint give the same verdicts (put it in a run's key)."""
+        default = self.settings == LexicalSettings()
+        return f"{self.model_id}@{RULES_VERSION}+{memo.data_version(self.data)}" + ("" if default else f"+{self.settings!r}")
 
     async def generate(self, request: JudgeRequest[Any]) -> JudgeReply[Any]:
         return self.answer(request)
@@ -114,7 +135,7 @@ class LexicalJudge:
     def _analyser(self, lang: str) -> TextAnalyzer:
         a = self._analysers.get(lang)
         if a is None:
-            a = self._analysers[lang] = TextAnalyzer(lang)
+            a = self._analysers[lang] = TextAnalyzer(lang, self.data)
         return a
 
     def _doc(self, source: str) -> Document:
@@ -124,6 +145,8 @@ class LexicalJudge:
             return doc
         lang = detect_language(source)
         doc = analyse_document(source, self._analyser(lang), split_sentences(source))
+        doc.aliases = name_aliases(source, doc.sentences, lang, self.data)
+        doc.parts = frozenset(p for u in doc.units if "-" in u for p in u.split("-") if p)
         self._docs[source] = doc
         if len(self._docs) > self._MAX_DOCS:
             self._docs.popitem(last=False)
@@ -149,7 +172,11 @@ class LexicalJudge:
         if not summary.strip():
             return AlignmentOutput(alignment=[])
         doc = self._doc(source)
-        return AlignmentOutput(alignment=[self._judge_claim(c, doc) for c in self.claims(summary, doc.lang, doc.caps)])
+        verdicts, named = [], False
+        for c in self.claims(summary, doc.lang, doc.caps):
+            dangling, named = dangling_pronoun(c.text, doc.lang, named, self.data)
+            verdicts.append(self._judge_claim(c, doc, dangling))
+        return AlignmentOutput(alignment=verdicts)
 
     def list_claims(self, summary: str) -> ClaimsOutput:
         """The claims :meth:`align` would judge (a long source lists them first, then checks them)."""
@@ -166,12 +193,39 @@ class LexicalJudge:
             alignment=[self._judge_claim(analyser.analyse(c, capitalised_elsewhere=caps), doc) for c in claims]
         )
 
-    def _judge_claim(self, claim: Sentence, doc: Document) -> AlignmentVerdict:
+    def _judge_claim(self, claim: Sentence, doc: Document, dangling: str | None = None) -> AlignmentVerdict:
+        if dangling:
+            return AlignmentVerdict(
+                claim=claim.text,
+                supported=False,
+                reason=f"{dangling!r} points back to no one: nothing before it in the summary says who or what "
+                "it is, so the source cannot confirm the claim",
+            )
         cfg = self.settings
-        win = best_window(claim, doc.sentences, cfg.window)
-        problems = _strict_problems(claim, doc, win)
-        subs = substitutions(claim, win)
-        covered = win.found | frozenset(subs)
+        derived = derived_forms(claim, doc)
+        light = light_units(claim, doc.lang)
+        if light >= claim.units:
+            light = frozenset()  # a claim of nothing but such words still has to be found
+        found = passages(claim, doc, doc.aliases, derived, cfg.window, cfg.passages)
+        problems = extrinsic_problems(claim, doc, found[0], derived, light, cfg.strict_words)
+        if problems:
+            return AlignmentVerdict(claim=claim.text, supported=False, reason="; ".join(problems))
+        first: list[str] = []
+        for ev in found:
+            problems = self._check(claim, doc, ev, light)
+            if not problems:
+                return AlignmentVerdict(
+                    claim=claim.text, supported=True, reason=f'stated in source {ev.where}: "{quote(ev.text)}"'
+                )
+            first = first or problems
+        return AlignmentVerdict(claim=claim.text, supported=False, reason="; ".join(first))
+
+    def _check(self, claim: Sentence, doc: Document, ev: Evidence, light: frozenset[str]) -> list[str]:
+        """What keeps the passage ``ev`` from supporting the claim (nothing: it does)."""
+        cfg = self.settings
+        problems = intrinsic_problems(claim, doc, ev)
+        subs = substitutions(claim, ev)
+        covered = ev.found | ev.names_before | frozenset(subs) | light
         share = claim.weight_of(covered) / claim.mass if claim.mass else 0.0
         if share < cfg.support_threshold:
             missing_names = {claim.name_forms.get(x, "") for x in claim.names}
@@ -181,43 +235,33 @@ class LexicalJudge:
                 shown = ", ".join(repr(w) for w in words[:6])
                 problems.append(
                     f"the source does not state this: {shown} {'does' if len(words) == 1 else 'do'} not occur "
-                    f'in the closest passage ({win.where}: "{quote(win.text, 100)}")'
+                    f'in the closest passage ({ev.where}: "{quote(ev.text, 100)}")'
                 )
             elif not problems:
-                problems.append(f"only {share:.0%} of the claim occurs in the closest passage ({win.where})")
-        analyser = self._analyser(doc.lang)
-        if not problems:
-            for u, x in subs.items():
-                if x in analyser.antonyms.get(u, ()):
-                    problems.append(
-                        f"{claim.forms.get(u, u)!r} contradicts the source's {_form(win, x)!r}: the claim says "
-                        f'"{quote(claim.text, 100)}", the source says "{quote(win.text, 100)}" ({win.where})'
-                    )
-                    break
-        if not problems:
-            conflict = polarity_conflict(
-                claim, list(win.sentences), analyser.antonyms, who="the claim", where=f"the source ({win.where})"
-            )
-            if conflict:
-                problems.append(conflict)
-        if not problems:
-            swap = role_swap(claim, win, cfg.pair_distance, PASSIVE.get(doc.lang))
-            if swap:
-                problems.append(swap)
-        if not problems and cfg.pair_threshold > 0:
-            loose, judged = loose_pairs(claim, win, cfg.pair_distance)
-            if judged and 1 - len(loose) / judged < cfg.pair_threshold:
-                shown = ", ".join(
-                    f"{claim.forms.get(a, a)!r} with {claim.forms.get(b, b)!r}" for a, b in loose[:3]
-                )
-                problems.append(
-                    f"the words occur in the source ({win.where}) but not together as the claim puts them: {shown}"
-                )
+                problems.append(f"only {share:.0%} of the claim occurs in the closest passage ({ev.where})")
         if problems:
-            return AlignmentVerdict(claim=claim.text, supported=False, reason="; ".join(problems))
-        return AlignmentVerdict(
-            claim=claim.text, supported=True, reason=f'stated in source {win.where}: "{quote(win.text)}"'
+            return problems
+        analyser = self._analyser(doc.lang)
+        for u, x in subs.items():
+            if x in analyser.antonyms.get(u, ()):
+                return [
+                    f"{claim.forms.get(u, u)!r} contradicts the source's {passage_form(ev, x)!r}: the claim says "
+                    f'"{quote(claim.text, 100)}", the source says "{quote(ev.text, 100)}" ({ev.where})'
+                ]
+        conflict = polarity_conflict(
+            claim, list(ev.sentences), analyser.antonyms, who="the claim", where=f"the source ({ev.where})"
         )
+        if conflict:
+            return [conflict]
+        swap = role_swap(claim, ev, cfg.pair_distance, PASSIVE.get(doc.lang))
+        if swap:
+            return [swap]
+        if cfg.pair_threshold > 0:
+            loose, judged = loose_pairs(claim, ev, cfg.pair_distance)
+            if judged and 1 - len(loose) / judged < cfg.pair_threshold:
+                shown = ", ".join(f"{claim.forms.get(a, a)!r} with {claim.forms.get(b, b)!r}" for a, b in loose[:3])
+                return [f"the words occur in the source ({ev.where}) but not together as the claim puts them: {shown}"]
+        return []
 
     # ---------------------------------------------------------------------------------------------
     # Step B: questions
@@ -285,39 +329,3 @@ class LexicalJudge:
         else:
             reason = f"the summary carries only {share:.0%} of this fact; missing: {shown}"
         return CoverageVerdict(question=question, answered=False, reason=reason)
-
-
-def _strict_problems(claim: Sentence, doc: Document, win: Window) -> list[str]:
-    """Numbers, names and dates of the claim that the source does not have, each named."""
-    problems: list[str] = []
-    window_numbers: list[str] = []
-    for s in win.sentences:
-        window_numbers += [n for n in s.numbers if n not in window_numbers]
-    for n in claim.numbers:
-        if n.rstrip("%") in doc.number_values:
-            continue
-        shown = claim.number_forms[n]
-        others = [w for w in window_numbers if w not in claim.numbers]
-        same_kind = [w for w in others if w.endswith("%") == n.endswith("%")] or others
-        if same_kind:
-            form = _form(win, same_slot(claim, "#" + n, win, ["#" + w for w in same_kind]))
-            problems.append(f"{shown!r} does not occur in the source; it says {form!r}")
-        else:
-            problems.append(f"{shown!r} does not occur in the source")
-    for name in claim.names:
-        if name in doc.units:
-            continue
-        shown = claim.name_forms[name]
-        window_names = [s.name_forms[x] for s in win.sentences for x in s.names if x not in claim.units]
-        if window_names:
-            problems.append(f"{shown!r} does not occur in the source; the passage names {window_names[0]!r}")
-        else:
-            problems.append(f"{shown!r} does not occur in the source")
-    return problems
-
-
-def _form(win: Window, unit: str) -> str:
-    for s in win.sentences:
-        if unit in s.forms:
-            return s.forms[unit]
-    return unit.lstrip("#")

@@ -119,3 +119,73 @@ PHRASE_OPENERS: dict[str, frozenset[str]] = {
     "pt": frozenset("e mas porque quando enquanto que".split()),
     "nl": frozenset("en maar omdat wanneer terwijl dat".split()),
 }
+
+# The word data a judge reads: ``CORE`` is what a plain install has (this module's lists and the
+# Snowball stemmers); ``WORDFREQ`` adds wordfreq's frequencies and simplemma's lemmas (opt-in:
+# ``offline/lexical+wordfreq``).
+CORE = "core"
+WORDFREQ = "wordfreq"
+
+# English irregular verbs: base, past, past participle (a grammar book's table), so that "sang",
+# "sung" and "sings" are one word without a lemmatiser. Plus the irregular plurals of news text.
+_IRREGULAR_VERBS = """arise arose arisen; awake awoke awoken; be was been; bear bore borne; beat beat beaten;
+become became become; begin began begun; bend bent bent; bet bet bet; bind bound bound; bite bit bitten;
+bleed bled bled; blow blew blown; break broke broken; breed bred bred; bring brought brought;
+build built built; burn burnt burnt; burst burst burst; buy bought bought; catch caught caught;
+choose chose chosen; cling clung clung; come came come; cost cost cost; creep crept crept; cut cut cut;
+deal dealt dealt; dig dug dug; do did done; draw drew drawn; drink drank drunk; drive drove driven;
+eat ate eaten; fall fell fallen; feed fed fed; feel felt felt; fight fought fought; find found found;
+flee fled fled; fly flew flown; forbid forbade forbidden; forget forgot forgotten; forgive forgave forgiven;
+freeze froze frozen; get got gotten; give gave given; go went gone; grind ground ground; grow grew grown;
+hang hung hung; have had had; hear heard heard; hide hid hidden; hit hit hit; hold held held; hurt hurt hurt;
+keep kept kept; kneel knelt knelt; know knew known; lay laid laid; lead led led; leap leapt leapt;
+leave left left; lend lent lent; let let let; lie lay lain; light lit lit; lose lost lost; make made made;
+mean meant meant; meet met met; mislead misled misled; overcome overcame overcome; pay paid paid;
+put put put; quit quit quit; read read read; ride rode ridden; ring rang rung; rise rose risen; run ran run;
+say said said; see saw seen; seek sought sought; sell sold sold; send sent sent; set set set;
+shake shook shaken; shed shed shed; shine shone shone; shoot shot shot; show showed shown;
+shrink shrank shrunk; shut shut shut; sing sang sung; sink sank sunk; sit sat sat; sleep slept slept;
+slide slid slid; speak spoke spoken; speed sped sped; spend spent spent; spin spun spun; split split split;
+spread spread spread; spring sprang sprung; stand stood stood; steal stole stolen; stick stuck stuck;
+sting stung stung; strike struck struck; strive strove striven; swear swore sworn; sweep swept swept;
+swim swam swum; swing swung swung; take took taken; teach taught taught; tear tore torn; tell told told;
+think thought thought; throw threw thrown; undergo underwent undergone; understand understood understood;
+undertake undertook undertaken; upset upset upset; wake woke woken; wear wore worn; weep wept wept;
+win won won; wind wound wound; withdraw withdrew withdrawn; write wrote written"""
+IRREGULAR_EN: dict[str, str] = {}
+for _entry in _IRREGULAR_VERBS.replace("\n", " ").split(";"):
+    _base, *_forms = _entry.split()
+    for _form in _forms:
+        if _form != _base:
+            IRREGULAR_EN.setdefault(_form, _base)
+IRREGULAR_EN.update({"men": "man", "women": "woman", "children": "child", "mice": "mouse", "feet": "foot",
+                     "teeth": "tooth", "geese": "goose", "lives": "life", "wives": "wife", "knives": "knife",
+                     "wolves": "wolf", "thieves": "thief", "leaves": "leaf"})
+# Forms that are also common words of their own, so not read as a verb form: "found" (to found a
+# company), "lay", "left", "ground", "wound", "saw", "lit", "bound", "rose", "leaves".
+for _ambiguous in ("found", "lay", "left", "ground", "wound", "saw", "bound", "rose", "leaves", "lives", "won"):
+    IRREGULAR_EN.pop(_ambiguous, None)
+
+# Words that state no fact of their own in English news text: they may stand in a claim without
+# occurring in the source (a summary's framing, a general noun, a reporting verb that retells
+# "said"). They still count in every other check (negation, antonyms, roles).
+LIGHT_WORDS: dict[str, frozenset[str]] = {
+    "en": frozenset(
+        """time times thing things way ways lot lots kind sort part fact case people person
+        someone something anyone anything everyone everything number numbers
+        reportedly allegedly apparently currently recently previously already actually really
+        reveal reveals revealed claim claims claimed report reports reported announce announces
+        announced confirm confirms confirmed explain explains explained add adds added insist insists
+        insisted describe describes described admit admits admitted state states stated say says
+        comment comments commented note notes noted believe believes believed think thinks thought
+        feel feels felt suggest suggests suggested call calls called dubbed named
+        include includes including included involve involves involved
+        set sets come comes came go goes went going take takes took taken""".split()
+    ),
+}
+
+# English personal pronouns that point back to someone the text has named ("it" is left out: it
+# is as often a dummy subject, "It's been a year since ...").
+PRONOUNS: dict[str, frozenset[str]] = {
+    "en": frozenset("he she they him her them his hers their theirs himself herself themselves".split()),
+}

@@ -1,5 +1,6 @@
 """Pure per-word functions of the offline judge, memoised once per process: a word's lemma and
-stem, its weight, a language's antonym map.
+stem, its weight, a language's antonym map. Each takes the judge's word data (``data``): ``CORE``,
+what the core install has, or ``WORDFREQ``, the opt-in judge's frequency lists and lemmas.
 
 Each maps its arguments to one answer that never changes (a Snowball stem, a corpus frequency, a
 fixed word list), so the memos hold no state that could change a verdict; they only spare a fresh
@@ -10,13 +11,15 @@ They are bounded so that a long-running process does not grow without limit.
 
 from __future__ import annotations
 
+import importlib.util
 import threading
 from functools import lru_cache
 from typing import Any
 
 import regex
 
-from .lexicon import SNOWBALL
+from ....errors import ConfigurationError
+from .lexicon import CORE, IRREGULAR_EN, SNOWBALL, WORDFREQ
 from .polarity import antonym_map
 from .weights import Informativeness
 
@@ -45,38 +48,67 @@ def stem(lang: str, word: str) -> str:
 
 
 @lru_cache(maxsize=_MAX_WORDS)
-def lemma(lang: str, word: str) -> str:
-    """The dictionary form of ``word`` (lower case) in ``lang`` by simplemma's lists ("fell" ->
-    "fall", "bought" -> "buy"); the word itself without simplemma or for a language it lacks."""
-    try:
-        import simplemma
-    except ImportError:
+def lemma(lang: str, word: str, data: str = CORE) -> str:
+    """The dictionary form of ``word`` (lower case) in ``lang``: English irregular forms from the
+    core's own table ("sang" -> "sing", "fell" -> "fall"); with ``data == WORDFREQ`` then
+    simplemma's lists for every language it has. The word itself otherwise."""
+    if lang == "en" and word in IRREGULAR_EN:
+        return IRREGULAR_EN[word]
+    if data != WORDFREQ:
         return word
+    import simplemma  # checked when the judge is made (:func:`require`)
+
     try:
         return str(simplemma.lemmatize(word, lang=lang)).lower()
     except (ValueError, KeyError, OSError):
         return word
 
 
-@lru_cache(maxsize=32)
-def informativeness(lang: str) -> Informativeness:
-    return Informativeness(lang)
+@lru_cache(maxsize=64)
+def informativeness(lang: str, data: str = CORE) -> Informativeness:
+    return Informativeness(lang, frequencies=data == WORDFREQ)
 
 
 @lru_cache(maxsize=_MAX_WORDS)
-def weight(lang: str, word: str) -> float:
+def weight(lang: str, word: str, data: str = CORE) -> float:
     """How informative ``word`` is in ``lang`` (:mod:`.weights`)."""
-    return informativeness(lang).weight(word)
+    return informativeness(lang, data).weight(word)
 
 
-@lru_cache(maxsize=32)
-def antonyms(lang: str) -> dict[str, frozenset[str]]:
+@lru_cache(maxsize=64)
+def antonyms(lang: str, data: str = CORE) -> dict[str, frozenset[str]]:
     """unit -> the units that contradict it (:func:`.polarity.antonym_map`). Shared: do not change it."""
-    return antonym_map(lang, lambda word: unit_of_word(lang, word))
+    return antonym_map(lang, lambda word: unit_of_word(lang, word, data))
 
 
-def unit_of_word(lang: str, word: str) -> str:
+def unit_of_word(lang: str, word: str, data: str = CORE) -> str:
     """The unit the judge compares for a listed word: its stem, or the word itself in Hangul."""
     if _HANGUL.search(word):
         return word
-    return stem(lang, lemma(lang, word.lower()))
+    return stem(lang, lemma(lang, word.lower(), data))
+
+
+def require(data: str) -> None:
+    """Fail clearly when the word data ``data`` names is not installed."""
+    if data == CORE:
+        return
+    missing = [m for m in ("wordfreq", "simplemma") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise ConfigurationError(
+            f"offline/lexical+wordfreq needs {' and '.join(missing)}: pip install 'sumjudge[wordfreq,lemmas]' "
+            "(or use offline/lexical, which needs neither)"
+        )
+
+
+@lru_cache(maxsize=4)
+def data_version(data: str) -> str:
+    """The installed versions of the word data ``data`` reads ("snowballstemmer=3.1.1")."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = []
+    for dist in ("snowballstemmer",) + (("wordfreq", "simplemma") if data == WORDFREQ else ()):
+        try:
+            out.append(f"{dist}={version(dist)}")
+        except PackageNotFoundError:
+            out.append(f"{dist}=?")
+    return ",".join(out)

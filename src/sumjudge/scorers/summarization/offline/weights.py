@@ -6,8 +6,9 @@ lists ship inside the wheel: nothing is downloaded at run time). A word the list
 is the information a word carries, so no constant is tuned here: "the" weighs 1.3, "designed" 4.0,
 "architect" 4.9, "Lind" 6.2.
 
-wordfreq is optional (``pip install 'sumjudge[wordfreq]'``, about 60 MB of frequency lists).
-Without it, or for a language it does not cover, every content word weighs 1 and a number 2.
+wordfreq is optional (``pip install 'sumjudge[wordfreq]'``, about 60 MB of frequency lists) and
+used only by the opt-in judge ``offline/lexical+wordfreq``. The default judge, and that one for a
+language wordfreq does not cover, weigh every content word 1 and a number 2.
 """
 
 from __future__ import annotations
@@ -46,8 +47,8 @@ def has_frequencies(lang: str) -> bool:
 class Informativeness:
     """Word -> weight for one language."""
 
-    def __init__(self, lang: str) -> None:
-        loaded = _frequencies(lang)
+    def __init__(self, lang: str, frequencies: bool = False) -> None:
+        loaded = _frequencies(lang) if frequencies else None
         self._table, floor = loaded if loaded is not None else ({}, 0.0)
         self.weighted = loaded is not None
         self.max_weight = -math.log10(floor) if floor > 0 else FALLBACK_RARE

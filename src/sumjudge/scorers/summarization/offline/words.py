@@ -15,7 +15,7 @@ from typing import NamedTuple
 import regex
 
 from . import memo
-from .lexicon import DATE_WORDS, KO_PARTICLES, NUMBER_WORDS, PHRASE_OPENERS, STOPWORDS
+from .lexicon import CORE, DATE_WORDS, KO_PARTICLES, NUMBER_WORDS, PHRASE_OPENERS, STOPWORDS
 from .polarity import depends_on_next_word, is_negation
 
 _HANGUL = regex.compile(r"\p{Hangul}")
@@ -75,20 +75,22 @@ def strip_particle(word: str) -> str:
 
 
 @lru_cache(maxsize=200_000)
-def word_info(lang: str, tok: str) -> WordInfo:
-    """What the word token ``tok`` (as written) is in a text of ``lang``."""
-    return _word_info(lang, tok)._replace(opener=tok.lower() in PHRASE_OPENERS.get(lang, ()))
+def word_info(lang: str, tok: str, data: str = CORE) -> WordInfo:
+    """What the word token ``tok`` (as written) is in a text of ``lang``, by the word data ``data``."""
+    return _word_info(lang, tok, data)._replace(opener=tok.lower() in PHRASE_OPENERS.get(lang, ()))
 
 
-def _word_info(lang: str, tok: str) -> WordInfo:
+def _word_info(lang: str, tok: str, data: str) -> WordInfo:
     negation = None if depends_on_next_word(tok, lang) else is_negation(tok, lang, "")
     if negation:
         return WordInfo(True, PLAIN)
     if _HANGUL.search(tok):
         stripped = strip_particle(tok)
         role = KO_CASE.get(tok[len(stripped) :]) if stripped != tok else None
+        if stripped == tok and len(tok) >= 3 and tok.endswith("다"):
+            stripped = tok[:-1]  # the declarative ending (길이다 = 길이 + 다): an inflection, no fact
         connective = lang == "ko" and bool(_KO_CONNECTIVE.search(tok))
-        return WordInfo(negation, HANGUL, stem=stripped, weight=memo.weight(lang, stripped), role=role,
+        return WordInfo(negation, HANGUL, stem=stripped, weight=memo.weight(lang, stripped, data), role=role,
                         connective=connective)
     # Korean attaches counters to numbers ("3일", "1월"): the token regex yields them as a word.
     if digits := _DIGITS.match(tok):
@@ -102,5 +104,5 @@ def _word_info(lang: str, tok: str) -> WordInfo:
     if low in STOPWORDS.get(lang, ()) and not is_date:
         return WordInfo(negation, STOP, low=low)
     is_cap = tok[:1].isupper() and not tok.isupper() or (tok.isupper() and len(tok) > 1)
-    return WordInfo(negation, CONTENT, low=low, stem=memo.stem(lang, memo.lemma(lang, low)), weight=memo.weight(lang, low),
+    return WordInfo(negation, CONTENT, low=low, stem=memo.stem(lang, memo.lemma(lang, low, data)), weight=memo.weight(lang, low, data),
                     is_date=is_date, is_cap=is_cap)

@@ -1,0 +1,145 @@
+"""Words, names and numbers of a claim that the source lacks (extrinsic) or has only outside the
+passage that holds the rest of the claim (intrinsic), each named in a reason with the source's word
+or figure in its place where there is one. Rules 1 and 2 of docs/offline-judge.md's "Alignment".
+"""
+
+from __future__ import annotations
+
+from .analysis import Document, Sentence
+from .evidence import Evidence
+from .support import Window, quote, same_slot, substitutions
+
+
+def extrinsic_problems(
+    claim: Sentence, doc: Document, ev: Evidence, derived: dict[str, str], light: frozenset[str], words: bool = True
+) -> list[str]:
+    """Numbers, names, dates and (English) content words of the claim that the source does not have
+    in any form, each named with the source's word in its place where there is one."""
+    problems: list[str] = []
+    window_numbers: list[str] = []
+    for s in ev.sentences:
+        window_numbers += [n for n in s.numbers if n not in window_numbers]
+    for n in claim.numbers:
+        if n.rstrip("%") in doc.number_values:
+            continue
+        shown = claim.number_forms[n]
+        others = [w for w in window_numbers if w not in claim.numbers]
+        same_kind = [w for w in others if w.endswith("%") == n.endswith("%")] or others
+        if same_kind:
+            form = passage_form(ev, same_slot(claim, "#" + n, ev, ["#" + w for w in same_kind]))
+            problems.append(f"{shown!r} does not occur in the source; it says {form!r}")
+        else:
+            problems.append(f"{shown!r} does not occur in the source")
+    for name in claim.names:
+        if name in doc.units or name in derived:
+            continue
+        shown = claim.name_forms[name]
+        window_names = [s.name_forms[x] for s in ev.sentences for x in s.names if x not in claim.units]
+        if window_names:
+            problems.append(f"{shown!r} does not occur in the source; the passage names {window_names[0]!r}")
+        else:
+            problems.append(f"{shown!r} does not occur in the source")
+    if words and doc.lang == "ko":
+        problems += [f"{w!r} does not occur in the source" for w in _absent_hangul(claim, doc)]
+    if words and doc.lang == "en":
+        subs = substitutions(claim, ev)
+        for u in claim.sequence:
+            if not _absent(u, claim, doc, derived, light):
+                continue
+            if u in subs and _beside_name(claim, u):
+                continue  # a paraphrase beside a name ("designed by Ada Lind"): rule 3 weighs it
+            there = _slot_word(claim, u, ev)
+            instead = f"; the passage has {passage_form(ev, there)!r} there" if there else ""
+            problems.append(
+                f'{claim.forms.get(u, u)!r} does not occur in the source{instead} ({ev.where}: "{quote(ev.text, 100)}")'
+            )
+            light = light | {u}  # name each word once
+    return problems
+
+
+def _slot_word(claim: Sentence, unit: str, ev: Evidence, reach: int = 2) -> str | None:
+    """The passage's content word standing where ``unit`` stands in the claim: the one (not in the
+    claim) with the most of ``unit``'s claim neighbours within ``reach`` of it; none when no word has any."""
+    seq = claim.sequence
+    near = {x for i, u in enumerate(seq) if u == unit for x in seq[max(0, i - reach) : i + reach + 1] if x != unit}
+    best, best_score = None, 0
+    for s in ev.sentences:
+        for p, x in enumerate(s.sequence):
+            if x in claim.units or x.startswith("#") or x in s.names:
+                continue
+            score = len(near & set(s.sequence[max(0, p - reach) : p + reach + 1]))
+            if score > best_score:
+                best, best_score = x, score
+    return best
+
+
+def _absent(u: str, claim: Sentence, doc: Document, derived: dict[str, str], light: frozenset[str]) -> bool:
+    """A content word of an English claim that the source has in no form (not a number or name)."""
+    if doc.lang != "en" or u in doc.units or u in derived or u in light or u in claim.names or u.startswith("#"):
+        return False
+    if "-" in u:
+        return not all(p in doc.units or p in doc.parts for p in u.split("-") if p)
+    return u.isalpha() and u not in doc.parts
+
+
+def _beside_name(claim: Sentence, unit: str) -> bool:
+    seq = claim.sequence
+    return any(
+        x == unit and ((i > 0 and seq[i - 1] in claim.names) or (i + 1 < len(seq) and seq[i + 1] in claim.names))
+        for i, x in enumerate(seq)
+    )
+
+
+_KO_PREDICATE_END = frozenset("다며고서면지요니게는은을던어아해한할된될라")
+
+
+def _absent_hangul(claim: Sentence, doc: Document) -> list[str]:
+    """Korean words of the claim none of whose syllable pairs the source has, unless the word ends
+    like a predicate (a verb's inflected form shares too little with its other forms to tell)."""
+    words: dict[str, list[str]] = {}
+    for u in claim.units:
+        if not u.startswith("#"):
+            words.setdefault(claim.forms.get(u, u), []).append(u)
+    return sorted(
+        w for w, units in words.items()
+        if len(w) >= 2 and w[-1] not in _KO_PREDICATE_END and not any(u in doc.units for u in units)
+    )
+
+
+def intrinsic_problems(claim: Sentence, doc: Document, ev: Evidence) -> list[str]:
+    """Names, numbers and dates that the source has, but not in the passage that holds the rest of the
+    claim (a swap: the wrong person, a year from another event)."""
+    problems: list[str] = []
+    numbers = {n.rstrip("%") for s in ev.sentences for n in s.numbers}
+    for n in claim.numbers:
+        if n.rstrip("%") not in numbers:
+            theirs = [w for s in ev.sentences for w in s.numbers if w not in claim.numbers]
+            said = f"; it says {passage_form(ev, same_slot(claim, '#' + n, ev, ['#' + w for w in theirs]))!r}" if theirs else ""
+            problems.append(
+                f"{claim.number_forms[n]!r} is in the source ({_where(doc, '#' + n)}) but not in the passage "
+                f'that states the rest ({ev.where}: "{quote(ev.text, 100)}"){said}'
+            )
+    for name in claim.names:
+        if name not in ev.found and name not in ev.names_before:
+            theirs = [s.name_forms[x] for s in ev.sentences for x in s.names if x not in claim.units]
+            said = f"; it names {theirs[0]!r}" if theirs else ""
+            problems.append(
+                f"{claim.name_forms[name]!r} is in the source ({_where(doc, name)}) but not in the passage "
+                f'that states the rest ({ev.where}: "{quote(ev.text, 100)}"){said}'
+            )
+    return problems
+
+
+def _where(doc: Document, unit: str) -> str:
+    for i, s in enumerate(doc.sentences):
+        if unit in s.units:
+            return f"sentence {i + 1}"
+    return "elsewhere"
+
+
+def passage_form(win: Window, unit: str) -> str:
+    """How the passage writes ``unit`` (the unit itself, without "#", when it does not)."""
+    for s in win.sentences:
+        if unit in s.forms:
+            return s.forms[unit]
+    return unit.lstrip("#")

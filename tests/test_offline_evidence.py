@@ -1,0 +1,150 @@
+"""Issue 21: the default offline judge on news text it was not tuned to.
+
+Evidence from the whole document (a surname read with the full name given earlier), words the
+source does not have (extrinsic), names and numbers taken from another part of the source
+(intrinsic swaps), a pronoun that points at no one, and one default judge whatever extras are
+installed, with an identity to put in a run's key.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from sumjudge.errors import ConfigurationError
+from sumjudge.judges.base import WrappedJudge, judge_identity
+from sumjudge.judges.registry import resolve_judge
+from sumjudge.scorers.summarization.offline import create_offline_judge
+from sumjudge.scorers.summarization.offline.lexical import RULES_VERSION, LexicalJudge
+
+NEWS = (
+    "As the model for a famous wartime painting, Mary Doyle Keefe became a symbol of women working on the "
+    "home front. She grew up in a small town and trained as a telephone operator after school. "
+    "Her family later moved to Simsbury, Connecticut, where she raised four children. "
+    "In 1958 she helped found a local choir that still performs every winter. "
+    "Friends remember her as modest about the fame that came with the picture. "
+    "As a 19-year-old telephone operator, Keefe posed for the painting in 1943. "
+    "Keefe was paid $10 for two mornings of modeling work."
+)
+
+
+def _verdicts(judge: LexicalJudge, summary: str) -> list[tuple[bool, str]]:
+    return [(v.supported, v.reason) for v in judge.align(NEWS, summary).alignment]
+
+
+@pytest.fixture
+def judge() -> LexicalJudge:
+    made = create_offline_judge("lexical")
+    assert isinstance(made, LexicalJudge)
+    return made
+
+
+def test_a_faithful_compression_with_the_surname_resolved_across_sentences_passes(judge: LexicalJudge) -> None:
+    # "Mary Doyle" is five sentences away from "Keefe posed": the full name lends its parts to the surname
+    [(supported, reason)] = _verdicts(judge, "Mary Doyle Keefe posed for the painting as a 19-year-old telephone operator.")
+    assert supported, reason
+    assert "sentence 6" in reason
+
+
+def test_an_extrinsic_word_name_or_number_fails_and_is_named(judge: LexicalJudge) -> None:
+    [(ok_word, word)] = _verdicts(judge, "As a 19-year-old telephone operator, Keefe reluctantly posed for the painting in 1943.")
+    assert not ok_word and "'reluctantly' does not occur in the source" in word and "sentence 6" in word
+    [(ok_swap, swap)] = _verdicts(judge, "Keefe was paid $10 for two evenings of modeling work.")
+    assert not ok_swap and "'evenings' does not occur in the source; the passage has 'mornings' there" in swap
+    [(ok_name, name)] = _verdicts(judge, "As a 19-year-old telephone operator, Keefe posed for the painting in Boston.")
+    assert not ok_name and "'Boston' does not occur in the source" in name
+    [(ok_number, number)] = _verdicts(judge, "Keefe was paid $25 for two mornings of modeling work.")
+    assert not ok_number and "'25' does not occur in the source; it says '10'" in number
+
+
+def test_forms_of_source_words_and_words_without_a_fact_are_not_extrinsic(judge: LexicalJudge) -> None:
+    # "sang"/"posing": inflections; "reportedly": states no fact of its own
+    [(supported, reason)] = _verdicts(judge, "Keefe reportedly posed for the painting in 1943.")
+    assert supported, reason
+
+
+def test_an_intrinsic_swap_fails_with_the_passage_and_its_own_figure(judge: LexicalJudge) -> None:
+    [(ok_year, year)] = _verdicts(judge, "As a 19-year-old telephone operator, Keefe posed for the painting in 1958.")
+    assert not ok_year
+    assert "'1958' is in the source (sentence 4) but not in the passage that states the rest" in year
+    assert "it says '1943'" in year
+    [(ok_place, place)] = _verdicts(judge, "As a 19-year-old telephone operator, Keefe posed for the painting in Simsbury.")
+    assert not ok_place and "'Simsbury' is in the source (sentence 3)" in place
+
+
+def test_a_pronoun_that_opens_the_summary_points_at_no_one(judge: LexicalJudge) -> None:
+    [(supported, reason)] = _verdicts(judge, "She posed for the painting in 1943.")
+    assert not supported and "'She' points back to no one" in reason
+    named = _verdicts(judge, "Keefe posed for the painting in 1943. She was paid $10 for two mornings of modeling work.")
+    assert [s for s, _ in named] == [True, True], named
+
+
+def test_the_korean_copula_is_an_inflection_not_an_unknown_word(judge: LexicalJudge) -> None:
+    source = "부산시는 3일 도시철도 5호선 건설 계획을 발표했다. 새 노선은 총 길이 12킬로미터이며 정거장 10곳을 지난다."
+    verdicts = judge.align(source, "새 노선은 12킬로미터 길이다.").alignment
+    assert [v.supported for v in verdicts] == [True], [v.reason for v in verdicts]
+
+
+_PROBE = r"""
+import json, sys
+for name in sys.argv[1:]:
+    sys.modules[name] = None  # the module cannot be imported, as on a plain install
+from sumjudge.scorers.summarization.offline import create_offline_judge
+texts = json.load(sys.stdin)
+judge = create_offline_judge("lexical")
+out = {"fingerprint": judge.fingerprint, "verdicts": []}
+for source, summary in texts:
+    out["verdicts"].append([v.model_dump() for v in judge.align(source, summary).alignment])
+    qs = judge.questions(source, 10).questions
+    out["verdicts"].append([qs, [v.model_dump() for v in judge.cover(qs, summary).coverage]])
+print(json.dumps(out, sort_keys=True))
+"""
+
+
+def _probe(hidden: list[str], texts: list[tuple[str, str]]) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE, *hidden], input=json.dumps(texts), capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+def test_the_default_judges_alike_with_and_without_the_optional_extras() -> None:
+    from tests.test_offline_reader_cases import CASES
+
+    texts = [(c.source, c.summary) for c in CASES] + [
+        (NEWS, "Mary Doyle Keefe posed for the painting as a 19-year-old telephone operator."),
+        (NEWS, "Keefe froze when she was paid $25 for the painting."),
+    ]
+    everything = _probe([], texts)
+    plain = _probe(["wordfreq", "simplemma", "Stemmer"], texts)
+    assert plain == everything
+
+
+def test_the_opt_in_judge_shows_in_its_id_and_needs_its_extras() -> None:
+    pytest.importorskip("wordfreq")
+    pytest.importorskip("simplemma")
+    judge = resolve_judge("offline/lexical+wordfreq")
+    assert judge.model_id == "offline/lexical+wordfreq"
+    assert "wordfreq=" in judge_identity(judge)
+    code = "import sys; sys.modules['wordfreq'] = None\nfrom sumjudge.scorers.summarization.offline import create_offline_judge\n"
+    code += "create_offline_judge('lexical+wordfreq')"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode != 0 and "pip install 'sumjudge[wordfreq,lemmas]'" in done.stderr
+    assert ConfigurationError.__name__ in done.stderr
+
+
+def test_a_judge_has_an_identity_for_the_run_key(judge: LexicalJudge) -> None:
+    identity = judge_identity(judge)
+    assert identity == judge.fingerprint
+    assert identity.startswith(f"offline/lexical@{RULES_VERSION}+snowballstemmer=")
+    assert judge.judge_version.startswith(f"rules {RULES_VERSION}")
+    assert judge_identity(WrappedJudge(judge)) == identity  # a cache or meter answers for its judge
+
+    class Remote:
+        model_id = "openai/gpt-4o-mini"
+
+    assert judge_identity(Remote()) == "openai/gpt-4o-mini"  # type: ignore[arg-type]
+    assert identity != judge_identity(LexicalJudge(type(judge.settings)(window=3)))
