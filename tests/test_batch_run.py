@@ -121,3 +121,27 @@ def test_bad_model_or_unwritable_output_fails_before_the_run_is_opened(tmp_path)
             run_batch_sync(ds, info, model="offline/lexical", options=OPTIONS, store_path=store,
                            outputs=BatchOutputs(report=str(blocker / "r.html")))
     assert not store.exists()  # no run was opened, so none is left "running"
+
+
+def test_a_run_never_resumes_under_another_version_of_the_offline_judge(tmp_path, monkeypatch):
+    """The judge's identity (its rules and word data) is part of the run key: after an upgrade that can
+    move verdicts, the same command starts a new run instead of mixing the old verdicts with new ones."""
+    from sumjudge.scorers.summarization.offline import lexical
+
+    data = write_rows(tmp_path / "d.jsonl", ["The bridge opened in 1932.", "Pirates seized 900 ships."])
+
+    def score() -> tuple[bool, str]:
+        seen = Seen()
+        with Dataset(str(data)) as ds:
+            result = run_batch_sync(ds, ds.validate(), model="offline/lexical", options=OPTIONS,
+                                    store_path=tmp_path / "runs.db", outputs=BatchOutputs(step_summary=False),
+                                    events=seen)
+        return seen.starts[0][0], result.run.id
+
+    resumed, first = score()
+    assert not resumed
+    resumed, same = score()
+    assert resumed and same == first
+    monkeypatch.setattr(lexical, "RULES_VERSION", lexical.RULES_VERSION + ".1")
+    resumed, other = score()
+    assert not resumed and other != first

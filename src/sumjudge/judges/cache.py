@@ -29,7 +29,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import StoreError
-from .base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT, ReplyBounds, Usage, WrappedJudge
+from .base import (
+    JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT, ReplyBounds, Usage, WrappedJudge, judge_identity,
+)
 
 DEFAULT_CACHE_PATH = Path(".sumjudge") / "cache.db"
 
@@ -117,6 +119,7 @@ class CachedJudge(WrappedJudge):
         super().__init__(inner)
         self.path = Path(path)
         self._settings = settings if settings is not None else settings_of(inner)
+        self._identity = judge_identity(inner)  # the model id, or an offline judge's rules and data version
         try:
             create_private_file(self.path)
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -135,7 +138,7 @@ class CachedJudge(WrappedJudge):
         self._db.close()
 
     async def generate(self, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
-        key = request_key(self.model_id, request, self._settings)
+        key = request_key(self._identity, request, self._settings)
         with self._lock:
             row = self._db.execute("SELECT output, raw FROM replies WHERE key = ?", (key,)).fetchone()
         if row is not None:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..data.datasets import Dataset, DatasetInfo
 from ..errors import describe_failure
 from ..evals import is_interrupt, run_evals
-from ..judges.base import JudgeModel, JudgeReply, JudgeRequest, OutputT, WrappedJudge
+from ..judges.base import JudgeModel, JudgeReply, JudgeRequest, OutputT, WrappedJudge, judge_identity
 from ..store.records import FailedItem, ItemOutcome, ScoredItem, run_line, source_digest
 from ..store.run_stats import RunStats
 from ..store.database import ItemRecord, RunRecord, RunStore
@@ -289,7 +289,7 @@ async def run_batch(
         with store:
             run, resumed = store.open_run(
                 model=model, options=dict(options), data=dataset.display_name, fingerprint=info.fingerprint,
-                total_items=info.count, resume=not fresh,
+                total_items=info.count, resume=not fresh, judge=judge_identity(scorer.judge),
             )
             return await _score_run(
                 dataset, info, scorer, store, run, resumed=resumed, concurrency=concurrency, outputs=outputs,

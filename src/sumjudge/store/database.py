@@ -94,9 +94,14 @@ def damaged_record(path: Path, what: str, exc: BaseException) -> StoreError:
                       "with another run, or pass --store with another path")
 
 
-def run_key(model: str, options: dict[str, Any], fingerprint: str) -> str:
-    """What makes two runs "the same command on the same data"."""
-    blob = json.dumps({"model": model, "options": options, "data": fingerprint}, sort_keys=True)
+def run_key(model: str, options: dict[str, Any], fingerprint: str, judge: str | None = None) -> str:
+    """What makes two runs "the same command on the same data, judged by the same judge". ``judge`` is
+    :func:`~sumjudge.judges.base.judge_identity`; where it says no more than ``model`` (an LLM judge) it
+    is left out, so that runs recorded before identities keep their keys."""
+    parts: dict[str, Any] = {"model": model, "options": options, "data": fingerprint}
+    if judge and judge != model:
+        parts["judge"] = judge  # e.g. offline/lexical@21.1+...: new rules or word data make a new run
+    blob = json.dumps(parts, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
@@ -199,10 +204,12 @@ class RunStore:
         fingerprint: str,
         total_items: int,
         resume: bool = True,
+        judge: str | None = None,
     ) -> tuple[RunRecord, bool]:
         """The run for this command and data: the latest one with the same key when ``resume``,
-        else a new one. Returns ``(run, resumed)``."""
-        key = run_key(model, options, fingerprint)
+        else a new one. ``judge`` is the judge's identity (rules and data versions), part of the key.
+        Returns ``(run, resumed)``."""
+        key = run_key(model, options, fingerprint, judge)
         try:
             self._db.execute("BEGIN IMMEDIATE")  # find-or-create and claim in one step: two commands, one owner
             try:
