@@ -98,7 +98,8 @@ def runs_show(run_ref: str, store_path: str | None, as_json: bool) -> None:
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "parquet"]), default="jsonl", show_default=True)
 @click.option("--out", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True)
 def runs_export(run_ref: str, store_path: str | None, fmt: str, out: str) -> None:
-    """Every item of a run, in input order, as JSON lines (the --out lines of `score`), CSV, or
+    """Every item of a run, in input order, as JSON lines (the --out lines of `score`, with the labels
+    people left in `sumjudge view` under "labels"), CSV, or
     Parquet (one row per item, verdicts in nested columns; needs pyarrow: pip install 'sumjudge[parquet]')."""
     with open_store(store_path) as store:
         try:
@@ -111,8 +112,14 @@ def runs_export(run_ref: str, store_path: str | None, fmt: str, out: str) -> Non
         fh: IO[str] = sys.stdout if out == "-" else open(out, "w", encoding="utf-8", newline="")  # noqa: SIM115
         try:
             if fmt == "jsonl":
+                from ..store.labels import LabelBook
+
+                labels = LabelBook(store).by_item(run.id)  # people's labels (sumjudge view), under "labels"
                 for item in store.iter_items(run.id):
-                    fh.write(item.outcome.line() + "\n")
+                    extra = labels.get(item.item_id)
+                    line = item.outcome.line() if extra is None else json.dumps(
+                        {**item.outcome.as_json(), "labels": extra}, ensure_ascii=False)
+                    fh.write(line + "\n")
             else:
                 writer = csv.writer(fh)
                 writer.writerow(CSV_COLUMNS)
