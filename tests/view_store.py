@@ -15,6 +15,9 @@ MODEL = "openai/gpt-4o-mini"
 OPTIONS: dict[str, Any] = {"max_questions": 10, "scale": 1}
 
 SOURCE = "The council approved the budget on Monday. The new library opens in June. Taxes stay flat."
+FIRST, SECOND = "The council approved the budget on Monday.", "The new library opens in June."
+SPAN_1 = {"start": SOURCE.index(FIRST), "end": SOURCE.index(FIRST) + len(FIRST)}
+SPAN_2 = {"start": SOURCE.index(SECOND), "end": SOURCE.index(SECOND) + len(SECOND)}
 SUMMARY = "The council approved the budget. The library opens in May."
 
 
@@ -29,9 +32,9 @@ def record(item_id: str, score: float, *, source: str = SOURCE, claim: str = "Th
         "verdicts": {
             "alignment": [
                 {"claim": claim, "supported": True, "reason": reason,
-                 "evidence": [{"start": 0, "end": 42}]},
+                 "evidence": [SPAN_1]},
                 {"claim": "The library opens in May.", "supported": False, "reason": "the source says June",
-                 "evidence": [{"start": 43, "end": 71}]},
+                 "evidence": [SPAN_2]},
             ],
             "questions": ["Was the budget approved?", "Do taxes stay flat?"],
             "coverage": [

@@ -64,7 +64,7 @@ SECURITY_HEADERS = {
     "cache-control": "no-store",
 }
 TOKEN_HEADER = "x-sumjudge-token"
-_STATIC = {"view.js": "text/javascript; charset=utf-8", "view.css": "text/css; charset=utf-8"}
+_STATIC = {"view.js": "text/javascript; charset=utf-8", "view.css": "text/css; charset=utf-8", "icon.svg": "image/svg+xml"}
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ def page(title: str, body: str, *, token: str | None, read_only: bool, page_kind
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"{meta}<title>{e(title)} · sumjudge view</title>"
-        '<link rel="stylesheet" href="/static/view.css"><script src="/static/view.js" defer></script></head>'
+        '<link rel="icon" href="/static/icon.svg"><link rel="stylesheet" href="/static/view.css"><script src="/static/view.js" defer></script></head>'
         f'<body data-page="{e(page_kind)}"{attrs}><nav class="top"><a href="/">runs</a> <a href="/compare">compare</a>'
         f"</nav>{banner}{body}<footer>sumjudge view · nothing on this page leaves this machine</footer></body></html>\n"
     )
