@@ -145,16 +145,15 @@ def item_body(c: ItemContext) -> str:
                          f"<tr><td>{s.index}</td><td>{fmt(s.score)}</td><td>{fmt(s.alignment_score)}</td>"
                          f"<td>{fmt(s.coverage_score)}</td></tr>" for s in o.samples) + "</tbody></table>"
                      '<p class="hint">the verdicts below are those of the sample nearest the score</p>')
-    parts.append(_verdicts(c, o))
-    parts.append(_rating_form(c))
     spans = [(s.start, s.end, i) for i, a in enumerate(o.verdicts.alignment if o.verdicts else []) for s in a.evidence or []]
     if c.texts.source is not None:
-        parts.append(
+        texts = (
             f'<section class="texts"><h2>summary</h2><div class="summary text-block">{e(c.texts.summary)}</div>'
             f'<h2>source</h2><p class="hint">{e(c.texts.note)}'
             + ("; marked: the passages each claim was judged against" if spans else "")
             + f'</p><div class="source text-block">{highlight(c.texts.source, spans)}</div></section>'
         )
     else:
-        parts.append(f'<section class="texts"><p class="hint">{e(c.texts.note)}</p></section>')
+        texts = f'<section class="texts"><p class="hint">{e(c.texts.note)}</p></section>'
+    parts.append(f'<div class="item-grid"><div class="judged">{_verdicts(c, o)}{_rating_form(c)}</div>{texts}</div>')
     return "".join(parts)
