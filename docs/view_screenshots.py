@@ -5,8 +5,8 @@
 
 What it does: scores the bundled examples (examples/summaries.jsonl) with the default offline judge
 (run A), then a "better system" where each invented-number and wrong-name summary is replaced by the
-faithful one of its document (run B; same ids and sources, so the runs compare); leaves a few labels
-on run A as reviewer "ann"; serves the store with `sumjudge view` on 127.0.0.1; and photographs each
+faithful one of its document (run B; same ids and sources, so the runs compare); labels run A's library
+and rescue stories as two demo reviewers ("ann", "bob"); serves the store with `sumjudge view` on 127.0.0.1; and photographs each
 page in headless Chromium (Debian's chromium + chromium-driver; nothing is downloaded).
 """
 
@@ -47,15 +47,26 @@ def make_store(cwd: Path) -> tuple[str, str]:
 
     from sumjudge.store import LabelBook, RunStore, ScoredItem
 
+    kinds = {r["id"]: r["kind"] for r in rows}
+    ratings = {"faithful": 5, "verbatim": 5, "half": 3, "invented_number": 2, "wrong_name": 2, "empty": 1}
     with RunStore(cwd / ".sumjudge" / "runs.db") as store:
         book = LabelBook(store)
         for item in store.iter_items(a):
             o = item.outcome
-            if not isinstance(o, ScoredItem) or o.verdicts is None or not item.item_id.startswith("library"):
+            if not isinstance(o, ScoredItem) or o.verdicts is None or item.item_id.startswith("subway"):
                 continue
-            for i, c in enumerate(o.verdicts.alignment[:2]):
-                book.mark(a, item.item_id, "ann", "claim", i, text=c.claim, judge_says=c.supported, correct=i == 0)
-            book.rate(a, item.item_id, "ann", rating=3, note="")
+            kind = kinds[item.item_id]
+            # a demo reviewer: takes the judge to be right, except that a claim it passed in a summary
+            # with a wrong name or number is wrong when it is the summary's last claim (where the
+            # examples put the changed fact); bob agrees with ann except on the rescue story's answers
+            for who in ("ann", "bob"):
+                for i, c in enumerate(o.verdicts.alignment):
+                    wrong = kind in ("wrong_name", "invented_number") and c.supported and i == len(o.verdicts.alignment) - 1
+                    book.mark(a, item.item_id, who, "claim", i, text=c.claim, judge_says=c.supported, correct=not wrong)
+                for i, (q, ans) in enumerate(zip(o.verdicts.questions, o.verdicts.coverage)):
+                    disagree = who == "bob" and item.item_id.startswith("rescue") and i == 0
+                    book.mark(a, item.item_id, who, "answer", i, text=q, judge_says=ans.answered, correct=not disagree)
+                book.rate(a, item.item_id, who, rating=ratings[kind], note="")
     return a, b
 
 
