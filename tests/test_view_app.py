@@ -210,3 +210,28 @@ def test_unknown_runs_and_items_are_404s(tmp_path):
     assert c.get("/run/nope").status_code == 404
     assert c.get(item_url(a, "nope")).status_code == 404
     assert c.get("/static/../app.py").status_code == 404
+
+
+def test_probe_runs_are_listed_with_a_link_and_left_to_their_command(tmp_path):
+    store, a, _ = make_store(tmp_path)
+    with RunStore(store) as s:
+        run, _ = s.open_run(model="offline/lexical", options={"kind": "probe", "scale": 1}, data="probe.jsonl",
+                            fingerprint="p" * 64, total_items=0)
+    probe = run.id
+    c = TestClient(create_app(ViewSettings(store=store, data_roots=(tmp_path,))))
+    row = re.search(rf'<tr class="run" data-run="{probe}" data-kind="probe">.*?</tr>', c.get("/").text).group(0)
+    assert f'href="/run/{probe}"' in row and '<span class="kind">probe</span>' in row
+    page = c.get(f"/run/{probe}").text
+    assert "is a probe run" in page and "sumjudge probe" in page
+
+
+def test_a_mark_is_not_shown_on_a_verdict_that_changed_since(tmp_path):
+    from view_store import record
+
+    c, settings, a, _ = client(tmp_path)
+    c.post("/api/label", json={"run": a, "item": "doc-1", "reviewer": "ann", "target": "claim", "index": 0, "correct": True},
+           headers={"X-Sumjudge-Token": settings.token})
+    assert 'data-index="0" data-judge="supported" data-label="right"' in c.get(item_url(a, "doc-1", "ann")).text
+    with RunStore(settings.store) as store:  # the item scored again, with another first claim
+        store.record_item(a, 1, record("doc-1", 0.9, claim="The council met on Monday."))
+    assert 'data-index="0" data-judge="supported" data-label=""' in c.get(item_url(a, "doc-1", "ann")).text

@@ -39,7 +39,7 @@ from .html import link, message_page, page
 from .pages.compare import compare_body
 from .pages.item import ItemContext, item_body
 from .pages.run import ItemFilter, run_body
-from .pages.runs import matches, runs_body
+from .pages.runs import matches, run_kind, runs_body
 from .sources import SourceFinder
 
 try:
@@ -129,6 +129,15 @@ def create_app(settings: ViewSettings) -> Starlette:
 Handler = Callable[[Request], Awaitable[Response]]
 
 
+def _verdict_texts(outcome: object) -> dict[tuple[str, int], str]:
+    """(target, index) -> the claim or question, as a label stores it."""
+    v = outcome.verdicts if isinstance(outcome, ScoredItem) else None
+    if v is None:
+        return {}
+    return {**{("claim", i): c.claim for i, c in enumerate(v.alignment)},
+            **{("answer", i): q for i, q in enumerate(v.questions)}}
+
+
 class View:
     """The request handlers, over one store."""
 
@@ -177,6 +186,9 @@ class View:
                 run = store.get_run(request.path_params["run_id"])
             except KeyError as exc:
                 return self._message("no such run", str(exc.args[0]), 404)
+            if run_kind(run) != "score":  # the hook for other kinds of run (probe): their page is their command's
+                return self._message(f"{run_kind(run)} run", f"run {run.id} is a {run_kind(run)} run of {run.model} over "
+                                     f"{run.data}: its page is made by `sumjudge {run_kind(run)}`", 200)
             stats = store.stats(run.id)
             items = list(store.iter_items(run.id))
             counts: dict[str, int] = {}
@@ -200,7 +212,11 @@ class View:
             if at is None:
                 return self._message("no such item", f"run {run.id} holds no item {item_id!r}", 404)
             book = LabelBook(store)
-            marks = {(lab.target, lab.index): lab.correct for lab in book.verdict_labels(run.id, item_id, reviewer)} if reviewer else {}
+            texts = _verdict_texts(items[at].outcome)
+            marks = {  # a mark whose verdict has changed since (the item was scored again) is not shown on it
+                (lab.target, lab.index): lab.correct for lab in book.verdict_labels(run.id, item_id, reviewer)
+                if texts.get((lab.target, lab.index)) == lab.text
+            } if reviewer else {}
             ratings = book.item_labels(run.id, item_id, reviewer) if reviewer else []
             others = sorted({lab.reviewer for lab in book.verdict_labels(run.id, item_id)} - {reviewer})
         item = items[at]
