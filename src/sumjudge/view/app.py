@@ -32,9 +32,10 @@ from ..analysis.compare import ComparisonError, compare_runs, run_items_from_sto
 from ..analysis.review_queue import review_order
 from ..errors import InputError, MissingDependencyError, SumjudgeError
 from ..stats import DEFAULT_SEED
-from ..store.database import RunStore
+from ..store.database import RunRecord, RunStore
 from ..store.labels import TARGETS, LabelBook, check_reviewer
 from ..store.records import ScoredItem
+from ..store.run_stats import RunStats
 from .html import link, message_page, page
 from .pages.compare import compare_body
 from .pages.item import ItemContext, item_body
@@ -144,10 +145,17 @@ class View:
     def __init__(self, settings: ViewSettings) -> None:
         self.s = settings
         self.sources = SourceFinder(list(settings.data_roots))
+        self._stats: dict[tuple[str, float, int], RunStats] = {}  # a run's bootstrap is paid once per state of it
         with self._read() as store:
             store.list_runs(1)
 
     # -- plumbing -----------------------------------------------------------------------------
+
+    def _run_stats(self, store: RunStore, run: RunRecord) -> RunStats:
+        key = (run.id, run.updated_at, run.done)
+        if key not in self._stats:
+            self._stats[key] = store.stats(run.id)
+        return self._stats[key]
 
     def _read(self) -> RunStore:
         return RunStore(self.s.store, readonly=True)
@@ -176,7 +184,7 @@ class View:
         q, judge = request.query_params.get("q", ""), request.query_params.get("judge", "")
         with self._read() as store:
             runs = store.list_runs(self.s.max_runs)
-            shown = [(r, store.stats(r.id)) for r in runs if matches(r, q, judge)]
+            shown = [(r, self._run_stats(store, r)) for r in runs if matches(r, q, judge)]
         judges = sorted({r.model for r in runs})
         return self._html("runs", runs_body(shown, judges=judges, q=q, judge=judge, total=len(runs)), "runs")
 
@@ -189,7 +197,7 @@ class View:
             if run_kind(run) != "score":  # the hook for other kinds of run (probe): their page is their command's
                 return self._message(f"{run_kind(run)} run", f"run {run.id} is a {run_kind(run)} run of {run.model} over "
                                      f"{run.data}: its page is made by `sumjudge {run_kind(run)}`", 200)
-            stats = store.stats(run.id)
+            stats = self._run_stats(store, run)
             items = list(store.iter_items(run.id))
             counts: dict[str, int] = {}
             for lab in LabelBook(store).verdict_labels(run.id):
