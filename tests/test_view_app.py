@@ -235,3 +235,12 @@ def test_a_mark_is_not_shown_on_a_verdict_that_changed_since(tmp_path):
     with RunStore(settings.store) as store:  # the item scored again, with another first claim
         store.record_item(a, 1, record("doc-1", 0.9, claim="The council met on Monday."))
     assert 'data-index="0" data-judge="supported" data-label=""' in c.get(item_url(a, "doc-1", "ann")).text
+
+
+def test_a_large_table_shows_its_first_rows_and_a_link_to_all(tmp_path):
+    c, _, a, _ = client(tmp_path)
+    html = c.get(f"/run/{a}", params={"sort": "score", "show": "2"}).text
+    assert re.findall(r'<tr class="item[^"]*" data-id="([^"]+)"', html) == ["doc-5", "doc-3"]
+    link = re.search(r'<a class="show-all" href="([^"]+)">', html).group(1).replace("&amp;", "&")
+    assert "show=0" in link and "sort=score" in link
+    assert len(re.findall(r'<tr class="item', c.get(link).text)) == 6

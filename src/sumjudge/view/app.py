@@ -33,6 +33,7 @@ from ..analysis.review_queue import review_order
 from ..errors import InputError, MissingDependencyError, SumjudgeError
 from ..stats import DEFAULT_SEED
 from ..store.database import RunRecord, RunStore
+from ..store.item_lookup import get_item, neighbours
 from ..store.labels import TARGETS, LabelBook, check_reviewer
 from ..store.records import ScoredItem
 from ..store.run_stats import RunStats
@@ -215,22 +216,20 @@ class View:
                 run = store.get_run(request.path_params["run_id"])
             except KeyError as exc:
                 return self._message("no such run", str(exc.args[0]), 404)
-            items = list(store.iter_items(run.id))
-            at = next((n for n, i in enumerate(items) if i.item_id == item_id), None)
-            if at is None:
+            item = get_item(store, run.id, item_id)
+            if item is None:
                 return self._message("no such item", f"run {run.id} holds no item {item_id!r}", 404)
+            prev_id, next_id = neighbours(store, run.id, item.row_number)
             book = LabelBook(store)
-            texts = _verdict_texts(items[at].outcome)
+            texts = _verdict_texts(item.outcome)
             marks = {  # a mark whose verdict has changed since (the item was scored again) is not shown on it
                 (lab.target, lab.index): lab.correct for lab in book.verdict_labels(run.id, item_id, reviewer)
                 if texts.get((lab.target, lab.index)) == lab.text
             } if reviewer else {}
             ratings = book.item_labels(run.id, item_id, reviewer) if reviewer else []
             others = sorted({lab.reviewer for lab in book.verdict_labels(run.id, item_id)} - {reviewer})
-        item = items[at]
         ctx = ItemContext(
-            run=run, item=item, prev_id=items[at - 1].item_id if at > 0 else None,
-            next_id=items[at + 1].item_id if at + 1 < len(items) else None,
+            run=run, item=item, prev_id=prev_id, next_id=next_id,
             texts=self.sources.texts(run.data, item.item_id, item.outcome.source_sha256),
             reviewer=reviewer, marks=marks, rating=ratings[0] if ratings else None, others=others,
             read_only=self.s.read_only, token=None if self.s.read_only else self.s.token,
@@ -288,7 +287,7 @@ class View:
             raise InputError(f"a label's target is one of {', '.join(TARGETS)}")
         with RunStore(self.s.store) as store:
             run = store.get_run(run_ref)
-            item = next((i for i in store.iter_items(run.id) if i.item_id == item_id), None)
+            item = get_item(store, run.id, item_id)
             if item is None or not isinstance(item.outcome, ScoredItem) or item.outcome.verdicts is None:
                 raise InputError(f"run {run.id} holds no scored item {item_id!r} with verdicts")
             v = item.outcome.verdicts
@@ -351,7 +350,7 @@ class View:
             rating = int(form["rating"]) if form.get("rating", "").strip() else None
             with RunStore(self.s.store) as store:
                 run = store.get_run(form.get("run", ""))
-                if not any(i.item_id == form.get("item") for i in store.iter_items(run.id)):
+                if get_item(store, run.id, form.get("item", "")) is None:
                     raise InputError(f"run {run.id} holds no item {form.get('item')!r}")
                 LabelBook(store).rate(run.id, form.get("item", ""), form.get("reviewer", ""), rating=rating,
                                       note=form.get("note", ""))

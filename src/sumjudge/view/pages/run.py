@@ -16,6 +16,8 @@ from ..html import e, figures, fmt, interval, url, when
 SORTS = ("row", "id", "score", "alignment", "coverage", "spread", "labels")
 AXES = ("any", "alignment", "coverage")
 STATUSES = ("any", "ok", "failed")
+SHOWN = 500
+"""Rows of the item table shown at first (``show=0`` shows all): a page stays light on a large run."""
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,7 @@ class ItemFilter:
     score_min: float | None = None
     score_max: float | None = None
     q: str = ""
+    show: int = SHOWN
 
     @classmethod
     def from_query(cls, query: Mapping[str, str]) -> ItemFilter:
@@ -47,6 +50,7 @@ class ItemFilter:
             score_min=num("score_min"),
             score_max=num("score_max"),
             q=query.get("q", ""),
+            show=int(query["show"]) if query.get("show", "").isdigit() else SHOWN,
         )
 
     def keeps(self, item: ItemRecord) -> bool:
@@ -73,6 +77,7 @@ class ItemFilter:
         q: dict[str, object] = {
             "sort": self.sort, "order": "desc" if self.desc else None, "status": self.status, "axis": self.axis,
             "score_min": self.score_min, "score_max": self.score_max, "q": self.q,
+            "show": None if self.show == SHOWN else self.show,
         }
         q.update(change)
         return {k: v for k, v in q.items() if v not in (None, "", "any", "row")}
@@ -144,9 +149,12 @@ def run_body(run: RunRecord, stats: RunStats, items: Sequence[ItemRecord], *, fl
         mark = (" ▼" if flt.desc else " ▲") if now else ""
         aria = ("descending" if flt.desc else "ascending") if now else "none"
         ths.append(f'<th aria-sort="{aria}"><a href="{link}">{e(label)}{mark}</a></th>')
-    rows = [_row(run.id, i, labels.get(i.item_id, 0)) for i in shown]
+    cut = shown[: flt.show] if flt.show else shown
+    rows = [_row(run.id, i, labels.get(i.item_id, 0)) for i in cut]
+    more = (f' (the first {len(cut)} shown: <a class="show-all" href="{url(base, **flt.query(show=0))}">show all</a>)'
+            if len(cut) < len(shown) else "")
     table = (
-        f'<section class="items"><h2>items</h2>{filt}<p class="count">{len(shown)} of {len(items)} items</p>'
+        f'<section class="items"><h2>items</h2>{filt}<p class="count">{len(shown)} of {len(items)} items{more}</p>'
         f'<table class="items"><thead><tr>{"".join(ths)}</tr></thead><tbody>{"".join(rows)}</tbody></table></section>'
     )
     return head + table
