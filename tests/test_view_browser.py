@@ -76,6 +76,7 @@ def test_label_two_claims_with_the_keyboard_then_measure_agreement(tmp_path, mon
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.expected_conditions import staleness_of
     from selenium.webdriver.support.ui import WebDriverWait
 
     store, a, _ = make_store(tmp_path)
@@ -103,12 +104,16 @@ def test_label_two_claims_with_the_keyboard_then_measure_agreement(tmp_path, mon
         assert [c.find_element(By.CSS_SELECTOR, ".label").text for c in claims()] == ["right", "wrong"]
         source = driver.find_element(By.CSS_SELECTOR, ".source mark.evidence")
         assert source.text == "The council approved the budget on Monday."
+        old_page = driver.find_element(By.CSS_SELECTOR, "form.rate select")
+        ActionChains(driver).send_keys("4").perform()  # rate the summary 4: the form posts and the page comes back
+        wait.until(staleness_of(old_page))
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "form.rate select").get_attribute("value") == "4")
         problems = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         assert problems == []  # no CSP violation, no failed request, no script error
 
     res = CliRunner().invoke(main, ["agreement", "--run", a, "--store", str(store)])
     assert res.exit_code == 0, res.output
-    assert "labels by ann on 1 items (2 claims, 0 answers, 0 ratings)" in res.output
+    assert "labels by ann on 1 items (2 claims, 0 answers, 1 ratings)" in res.output
     # claim 1: supported, right (a true negative); claim 2: unsupported, wrong (a false positive)
     assert re.search(r'precision of "unsupported"\s+0\.000\s+\(2 claims\)', res.output)
     assert re.search(r"Cohen's kappa, judge vs people\s+0\.000\s+\(2 claims\)", res.output)

@@ -51,7 +51,7 @@ def _reviewer_form(c: ItemContext) -> str:
         f'<form class="reviewer" method="get" action="{url("/run/" + c.run.id + "/item")}">'
         f'{hidden({"id": c.item.item_id})}<label>reviewer <input id="reviewer" name="reviewer" value="{e(c.reviewer)}" '
         'maxlength="64" autocomplete="username"></label> <button type="submit">label as</button>'
-        '<span class="hint"> keys: j / k move, y the judge is right, n wrong, u unmark</span></form>'
+        '<span class="hint"> keys: j / k move, y the judge is right, n wrong, u unmark, 1-5 rate, ] next in the queue, [ previous</span></form>'
     )
 
 

@@ -69,6 +69,16 @@
       mark(rows[at], key === "u" ? null : key === "y");
       if (key !== "u") { focusRow(at + 1); }
     }
+    else if (key >= "1" && key <= "5") {
+      var rating = document.querySelector("form.rate select[name=rating]");
+      if (!rating) { return; }
+      rating.value = key;
+      rating.form.submit();
+    }
+    else if (key === "]" || key === "[") {
+      var go = document.querySelector(key === "]" ? "a.queue-next, a[rel=next]" : "a[rel=prev]");
+      if (go) { window.location.href = go.href; }
+    }
     else { return; }
     ev.preventDefault();
   });
