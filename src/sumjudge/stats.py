@@ -307,6 +307,40 @@ def cluster_bootstrap(
     return float(low), float(high)
 
 
+def bootstrap_totals(
+    counts: Sequence[Sequence[float]],
+    statistic: Callable[[Any], Any],
+    *,
+    confidence: float = CONFIDENCE,
+    seed: int = DEFAULT_SEED,
+    n_resamples: int = 2000,
+) -> tuple[float, float] | None:
+    """:func:`cluster_bootstrap` for figures made of additive counts (a confusion table, correct of
+    total): each unit is a row of counts, a resample's totals are the counts of the units drawn
+    (``multinomial`` weights, the same as drawing with replacement), and ``statistic`` maps an array
+    of totals (resamples x columns) to one value per resample, NaN where undefined. Vectorised: many
+    thousands of labels take milliseconds."""
+    import numpy as np
+
+    table = np.asarray(counts, dtype=float)
+    n = len(table)
+    if n < 2:
+        return None
+    rng = np.random.default_rng(seed)
+    values: list[Any] = []
+    batch = max(1, min(n_resamples, 2_000_000 // n))  # weights held at once: flat memory for any n
+    for start in range(0, n_resamples, batch):
+        weights = rng.multinomial(n, np.full(n, 1 / n), size=min(batch, n_resamples - start))
+        values.append(np.asarray(statistic(weights @ table), dtype=float))
+    flat = np.concatenate(values)
+    flat = flat[np.isfinite(flat)]
+    if len(flat) < n_resamples / 2:
+        return None
+    tail = (1 - confidence) / 2 * 100
+    low, high = np.percentile(flat, [tail, 100 - tail])
+    return float(low), float(high)
+
+
 Verdict = Literal["better", "worse", "no difference"]
 
 

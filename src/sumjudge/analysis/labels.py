@@ -11,8 +11,10 @@ From the labels of one run (:mod:`sumjudge.store.labels`):
 - **ratings**: Spearman's rank correlation between the item's score and the people's 1-5 ratings.
 
 Several reviewers' labels are pooled (each label one observation). Every interval is a 95%
-percentile bootstrap over *items* (an item carries all its labels; :func:`sumjudge.stats.cluster_bootstrap`,
-seeded), so labels of one item are never treated as independent. With two or more reviewers, each
+percentile bootstrap over *items* (an item carries all its labels, seeded), so labels of one item are
+never treated as independent: every figure but Spearman is a function of counts added up over items,
+resampled at once (:func:`sumjudge.stats.bootstrap_totals`); Spearman's items are resampled one by one
+(:func:`sumjudge.stats.cluster_bootstrap`). With two or more reviewers, each
 pair's agreement with each other (kappa on the verdicts both labelled, claims and answers) stands
 beside each one's agreement with the judge on those same verdicts: a judge that agrees with people
 about as well as they agree with each other is as good as a labeller.
@@ -23,12 +25,12 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from typing import Any
 
 from pydantic import BaseModel
 
 from ..figures import number
-from ..stats import CONFIDENCE, DEFAULT_SEED, cluster_bootstrap
+from ..stats import CONFIDENCE, DEFAULT_SEED, bootstrap_totals, cluster_bootstrap
 from ..store.labels import ItemLabel, VerdictLabel
 
 
@@ -70,67 +72,74 @@ class LabelAgreement(BaseModel):
     confidence: float = CONFIDENCE
 
 
-@dataclass(frozen=True)
-class _Unit:
-    """One item: its claim labels, answer labels and (score, rating) pairs."""
-
-    claims: tuple[VerdictLabel, ...]
-    answers: tuple[VerdictLabel, ...]
-    ratings: tuple[tuple[float, int], ...]
+# -- counts: every figure but Spearman is a function of additive counts per item --------------------
+#
+# A 2x2 table of two raters over binary decisions is (both, first only, second only, neither); for
+# claims the first rater is the judge and the second the people, "unsupported" the positive class, so
+# the table is (true positives, false positives, false negatives, true negatives).
 
 
-def _confusion(labels: Iterable[VerdictLabel]) -> tuple[int, int, int, int]:
-    """(tp, fp, fn, tn) with "unsupported" (judge_says False) as the positive class."""
-    tp = fp = fn = tn = 0
-    for lab in labels:
-        judge_pos, human_pos = not lab.judge_says, not lab.truth
-        if judge_pos and human_pos:
-            tp += 1
-        elif judge_pos:
-            fp += 1
-        elif human_pos:
-            fn += 1
-        else:
-            tn += 1
-    return tp, fp, fn, tn
+def _table(pairs: Iterable[tuple[bool, bool]]) -> list[float]:
+    t = [0.0, 0.0, 0.0, 0.0]
+    for x, y in pairs:
+        t[0 if x and y else 1 if x else 2 if y else 3] += 1
+    return t
 
 
-def precision(labels: Iterable[VerdictLabel]) -> float | None:
-    tp, fp, _, _ = _confusion(labels)
-    return tp / (tp + fp) if tp + fp else None
+def _cols(totals: Any) -> tuple[Any, ...]:
+    import numpy as np
+
+    t = np.atleast_2d(np.asarray(totals, dtype=float))
+    return tuple(t[:, i] for i in range(t.shape[1]))
 
 
-def recall(labels: Iterable[VerdictLabel]) -> float | None:
-    tp, _, fn, _ = _confusion(labels)
-    return tp / (tp + fn) if tp + fn else None
+def _div(a: Any, b: Any) -> Any:
+    import numpy as np
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(b > 0, a / np.where(b > 0, b, 1), np.nan)
 
 
-def f1(labels: Iterable[VerdictLabel]) -> float | None:
-    tp, fp, fn, _ = _confusion(labels)
-    return 2 * tp / (2 * tp + fp + fn) if tp else (0.0 if fp + fn else None)
+def _precision(totals: Any) -> Any:
+    tp, fp, _, _ = _cols(totals)
+    return _div(tp, tp + fp)
+
+
+def _recall(totals: Any) -> Any:
+    tp, _, fn, _ = _cols(totals)
+    return _div(tp, tp + fn)
+
+
+def _f1(totals: Any) -> Any:
+    tp, fp, fn, _ = _cols(totals)
+    return _div(2 * tp, 2 * tp + fp + fn)
+
+
+def _kappa(totals: Any) -> Any:
+    import numpy as np
+
+    both, first, second, neither = _cols(totals)
+    n = both + first + second + neither
+    po = _div(both + neither, n)
+    p1, p2 = _div(both + first, n), _div(both + second, n)
+    chance = p1 * p2 + (1 - p1) * (1 - p2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(chance < 1 - 1e-12, (po - chance) / (1 - chance), np.nan)
+
+
+def _accuracy(totals: Any) -> Any:
+    correct, total = _cols(totals)
+    return _div(correct, total)
+
+
+def _one(stat: Callable[[Any], Any], table: Sequence[float]) -> float | None:
+    v = float(stat([table])[0])
+    return v if math.isfinite(v) else None
 
 
 def kappa(pairs: Sequence[tuple[bool, bool]]) -> float | None:
-    """Cohen's kappa of two raters over binary decisions; ``None`` when chance agreement is total."""
-    n = len(pairs)
-    if not n:
-        return None
-    observed = sum(1 for x, y in pairs if x == y) / n
-    px = sum(1 for x, _ in pairs if x) / n
-    py = sum(1 for _, y in pairs if y) / n
-    chance = px * py + (1 - px) * (1 - py)
-    if chance >= 1:
-        return None
-    return (observed - chance) / (1 - chance)
-
-
-def judge_kappa(labels: Iterable[VerdictLabel]) -> float | None:
-    return kappa([(lab.judge_says, lab.truth) for lab in labels])
-
-
-def accuracy(labels: Iterable[VerdictLabel]) -> float | None:
-    marks = [lab.correct for lab in labels]
-    return sum(marks) / len(marks) if marks else None
+    """Cohen's kappa of two raters over binary decisions; ``None`` with none, or when chance agreement is total."""
+    return _one(_kappa, _table(pairs))
 
 
 def spearman(pairs: Sequence[tuple[float, int]]) -> float | None:
@@ -143,26 +152,18 @@ def spearman(pairs: Sequence[tuple[float, int]]) -> float | None:
     return None if rho is None or not math.isfinite(rho) else float(rho)
 
 
-def _figure(
-    units: Sequence[_Unit], pick: Callable[[Sequence[_Unit]], Sequence[object]],
-    stat: Callable[[Sequence[object]], float | None], *, seed: int,
-) -> Figure:
-    items = [u for u in units if pick([u])]
-    pooled = pick(items)
-    ci = cluster_bootstrap(items, lambda sample: stat(pick(sample)), seed=seed)
-    return Figure(value=stat(pooled), ci_low=ci[0] if ci else None, ci_high=ci[1] if ci else None, n=len(pooled))
+def _counted(units: Sequence[Sequence[float]], stat: Callable[[Any], Any], n: int, *, seed: int) -> Figure:
+    """A figure over per-item counts: its value on the totals, its interval over items."""
+    if not units:
+        return Figure(value=None, n=0)
+    total = [sum(col) for col in zip(*units)]
+    ci = bootstrap_totals(units, stat, seed=seed)
+    return Figure(value=_one(stat, total), ci_low=ci[0] if ci else None, ci_high=ci[1] if ci else None, n=n)
 
 
-def _claims(units: Sequence[_Unit]) -> list[VerdictLabel]:
-    return [lab for u in units for lab in u.claims]
-
-
-def _answers(units: Sequence[_Unit]) -> list[VerdictLabel]:
-    return [lab for u in units for lab in u.answers]
-
-
-def _ratings(units: Sequence[_Unit]) -> list[tuple[float, int]]:
-    return [p for u in units for p in u.ratings]
+def _claim_pairs(labels: Iterable[VerdictLabel]) -> list[tuple[bool, bool]]:
+    """(judge says unsupported, people hold it unsupported) per claim label."""
+    return [(not lab.judge_says, not lab.truth) for lab in labels]
 
 
 def measure_label_agreement(
@@ -178,28 +179,34 @@ def measure_label_agreement(
     verdict_labels = [lab for lab in verdict_labels if lab.item_id in scores]
     item_labels = [lab for lab in item_labels if lab.item_id in scores]
     ids = sorted({lab.item_id for lab in verdict_labels} | {lab.item_id for lab in item_labels})
-    units = [
-        _Unit(
-            claims=tuple(lab for lab in verdict_labels if lab.item_id == i and lab.target == "claim"),
-            answers=tuple(lab for lab in verdict_labels if lab.item_id == i and lab.target == "answer"),
-            ratings=tuple((scores[i], lab.rating) for lab in item_labels if lab.item_id == i and lab.rating is not None),
-        )
-        for i in ids
+    claims: dict[str, list[VerdictLabel]] = {}
+    answers: dict[str, list[VerdictLabel]] = {}
+    for lab in verdict_labels:
+        (claims if lab.target == "claim" else answers).setdefault(lab.item_id, []).append(lab)
+    claim_units = [_table(_claim_pairs(claims[i])) for i in ids if i in claims]
+    answer_units = [[sum(lab.correct for lab in answers[i]), len(answers[i])] for i in ids if i in answers]
+    rating_units = [
+        [(scores[i], lab.rating) for lab in item_labels if lab.item_id == i and lab.rating is not None] for i in ids
     ]
+    rating_units = [u for u in rating_units if u]
+    n_claims, n_answers = sum(len(v) for v in claims.values()), sum(len(v) for v in answers.values())
+    rated = [p for u in rating_units for p in u]
+    rho_ci = cluster_bootstrap(rating_units, lambda sample: spearman([p for u in sample for p in u]), seed=seed)
     reviewers = sorted({lab.reviewer for lab in verdict_labels} | {lab.reviewer for lab in item_labels})
     return LabelAgreement(
         run=run,
         reviewers=reviewers,
         items=len(ids),
-        claims=len(_claims(units)),
-        answers=len(_answers(units)),
-        ratings=len(_ratings(units)),
-        precision=_figure(units, _claims, precision, seed=seed),  # type: ignore[arg-type]
-        recall=_figure(units, _claims, recall, seed=seed),  # type: ignore[arg-type]
-        f1=_figure(units, _claims, f1, seed=seed),  # type: ignore[arg-type]
-        kappa=_figure(units, _claims, judge_kappa, seed=seed),  # type: ignore[arg-type]
-        answer_accuracy=_figure(units, _answers, accuracy, seed=seed),  # type: ignore[arg-type]
-        spearman=_figure(units, _ratings, spearman, seed=seed),  # type: ignore[arg-type]
+        claims=n_claims,
+        answers=n_answers,
+        ratings=len(rated),
+        precision=_counted(claim_units, _precision, n_claims, seed=seed),
+        recall=_counted(claim_units, _recall, n_claims, seed=seed),
+        f1=_counted(claim_units, _f1, n_claims, seed=seed),
+        kappa=_counted(claim_units, _kappa, n_claims, seed=seed),
+        answer_accuracy=_counted(answer_units, _accuracy, n_answers, seed=seed),
+        spearman=Figure(value=spearman(rated), ci_low=rho_ci[0] if rho_ci else None,
+                        ci_high=rho_ci[1] if rho_ci else None, n=len(rated)),
         pairs=[_pair(a, b, verdict_labels, seed=seed) for a, b in itertools.combinations(reviewers, 2)],
     )
 
@@ -210,23 +217,15 @@ def _pair(a: str, b: str, labels: Sequence[VerdictLabel], *, seed: int) -> Revie
     of_a = {key(lab): lab for lab in labels if lab.reviewer == a}
     of_b = {key(lab): lab for lab in labels if lab.reviewer == b}
     shared = sorted(set(of_a) & set(of_b))
-    # one unit per item: a list of (judge, a's view, b's view)
-    by_item: dict[str, list[tuple[bool, bool, bool]]] = {}
+    by_item: dict[str, list[tuple[bool, bool, bool]]] = {}  # (judge, a's view, b's view) per verdict
     for k in shared:
         by_item.setdefault(k[0], []).append((of_a[k].judge_says, of_a[k].truth, of_b[k].truth))
-    units = [by_item[i] for i in sorted(by_item)]
+    items = [by_item[i] for i in sorted(by_item)]
 
-    def fig(stat: Callable[[list[tuple[bool, bool, bool]]], float | None]) -> Figure:
-        flat = [t for u in units for t in u]
-        ci = cluster_bootstrap(units, lambda s: stat([t for u in s for t in u]), seed=seed)
-        return Figure(value=stat(flat), ci_low=ci[0] if ci else None, ci_high=ci[1] if ci else None, n=len(flat))
+    def fig(x: int, y: int) -> Figure:
+        return _counted([_table((t[x], t[y]) for t in u) for u in items], _kappa, len(shared), seed=seed)
 
-    return ReviewerPair(
-        a=a, b=b, shared=len(shared),
-        kappa=fig(lambda ts: kappa([(x[1], x[2]) for x in ts])),
-        judge_kappa_a=fig(lambda ts: kappa([(x[0], x[1]) for x in ts])),
-        judge_kappa_b=fig(lambda ts: kappa([(x[0], x[2]) for x in ts])),
-    )
+    return ReviewerPair(a=a, b=b, shared=len(shared), kappa=fig(1, 2), judge_kappa_a=fig(0, 1), judge_kappa_b=fig(0, 2))
 
 
 def _line(name: str, f: Figure, unit: str, pct: int) -> str:

@@ -155,7 +155,7 @@ class View:
     def _run_stats(self, store: RunStore, run: RunRecord) -> RunStats:
         key = (run.id, run.updated_at, run.done)
         if key not in self._stats:
-            self._stats[key] = store.stats(run.id)
+            self._stats[key] = store.stats(run.id, axes=False)  # the pages show the score's interval only
         return self._stats[key]
 
     def _read(self) -> RunStore:
