@@ -89,3 +89,22 @@ def test_review_order_puts_spread_then_the_gate_first_then_a_seeded_shuffle():
     assert order == review_order(list(reversed(items)), gate=0.5)  # input order does not matter
     shuffles = {tuple(review_order(items, gate=0.5, seed=s)[2:]) for s in range(5)}
     assert len(shuffles) > 1  # the rest really is shuffled, by the seed
+
+
+def test_the_vectorised_spearman_resample_is_spearman_of_the_items_drawn():
+    """Each resample's rho (weighted ranks) equals scipy's rho on the expanded sample of the items drawn."""
+    import numpy as np
+    from scipy.stats import spearmanr
+
+    from sumjudge.analysis.labels import _rho, spearman
+
+    rng = np.random.default_rng(3)
+    xs = rng.choice([0.1, 0.5, 0.5, 0.9, 0.3], size=12)
+    ys = rng.integers(1, 6, size=12)
+    w = rng.integers(0, 3, size=(4, 12)).astype(float)
+    rho = _rho(w, xs, ys)
+    for r in range(4):
+        n = w[r].astype(int)
+        assert rho[r] == pytest.approx(spearmanr(np.repeat(xs, n), np.repeat(ys, n)).statistic)
+    assert spearman(list(zip(xs, ys))) == pytest.approx(spearmanr(xs, ys).statistic)
+    assert spearman([(0.1, 1), (0.2, 1), (0.3, 1)]) is None  # a constant side

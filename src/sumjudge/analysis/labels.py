@@ -13,8 +13,8 @@ From the labels of one run (:mod:`sumjudge.store.labels`):
 Several reviewers' labels are pooled (each label one observation). Every interval is a 95%
 percentile bootstrap over *items* (an item carries all its labels, seeded), so labels of one item are
 never treated as independent: every figure but Spearman is a function of counts added up over items,
-resampled at once (:func:`sumjudge.stats.bootstrap_totals`); Spearman's items are resampled one by one
-(:func:`sumjudge.stats.cluster_bootstrap`). With two or more reviewers, each
+resampled at once (:func:`sumjudge.stats.bootstrap_totals`); Spearman's resamples are weighted ranks,
+vectorised here too (:func:`_spearman_interval`). With two or more reviewers, each
 pair's agreement with each other (kappa on the verdicts both labelled, claims and answers) stands
 beside each one's agreement with the judge on those same verdicts: a judge that agrees with people
 about as well as they agree with each other is as good as a labeller.
@@ -30,7 +30,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..figures import number
-from ..stats import CONFIDENCE, DEFAULT_SEED, bootstrap_totals, cluster_bootstrap
+from ..stats import CONFIDENCE, DEFAULT_SEED, bootstrap_totals
 from ..store.labels import ItemLabel, VerdictLabel
 
 
@@ -143,13 +143,71 @@ def kappa(pairs: Sequence[tuple[bool, bool]]) -> float | None:
 
 
 def spearman(pairs: Sequence[tuple[float, int]]) -> float | None:
-    """Spearman's rho of (score, rating); ``None`` under three pairs or when either side is constant."""
-    if len(pairs) < 3 or len({p[0] for p in pairs}) < 2 or len({p[1] for p in pairs}) < 2:
-        return None
-    from scipy.stats import spearmanr
+    """Spearman's rho of (score, rating) (ties take their mean rank); ``None`` under three pairs or
+    when either side is constant."""
+    import numpy as np
 
-    rho = spearmanr([p[0] for p in pairs], [p[1] for p in pairs]).statistic
-    return None if rho is None or not math.isfinite(rho) else float(rho)
+    if len(pairs) < 3:
+        return None
+    rho = _rho(np.ones((1, len(pairs))), [p[0] for p in pairs], [p[1] for p in pairs])[0]
+    return float(rho) if math.isfinite(rho) else None
+
+
+def _rho(w: Any, xs: Sequence[float], ys: Sequence[float]) -> Any:
+    """Spearman's rho of each row of weights ``w`` over the pairs (xs, ys): the weighted Pearson
+    correlation of the weighted ranks, which is rho of the sample with each pair repeated w times."""
+    import numpy as np
+
+    xu, xi = np.unique(np.asarray(xs, dtype=float), return_inverse=True)
+    yu, yi = np.unique(np.asarray(ys, dtype=float), return_inverse=True)
+    rx, ry = _weighted_ranks(w, xi, len(xu)), _weighted_ranks(w, yi, len(yu))
+    tw = w.sum(axis=1, keepdims=True)
+    dx = rx - (w * rx).sum(axis=1, keepdims=True) / tw
+    dy = ry - (w * ry).sum(axis=1, keepdims=True) / tw
+    vx, vy = (w * dx * dx).sum(axis=1), (w * dy * dy).sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where((vx > 1e-12) & (vy > 1e-12) & (tw[:, 0] >= 3), (w * dx * dy).sum(axis=1) / np.sqrt(vx * vy), np.nan)
+
+
+def _weighted_ranks(w: Any, idx: Any, k: int) -> Any:
+    """Average ranks (1-based, ties sharing their mean) of values ``idx`` (indices into k sorted unique
+    values) in each resample, a value counted ``w`` times: the ranks of the expanded sample."""
+    import numpy as np
+
+    per = np.zeros((k, w.shape[0]))
+    np.add.at(per, idx, w.T)  # weight of each unique value, per resample
+    per = per.T
+    below = np.cumsum(per, axis=1) - per
+    return (below + (per + 1) / 2)[:, idx]
+
+
+def _spearman_interval(units: Sequence[Sequence[tuple[float, int]]], *, seed: int, n_resamples: int = 2000,
+                       confidence: float = CONFIDENCE) -> tuple[float, float] | None:
+    """The bootstrap interval of Spearman's rho over items (an item carries its ratings), vectorised:
+    each resample is the items drawn (multinomial weights), rho the weighted Pearson correlation of
+    the weighted ranks, which is rho of the expanded sample. NaN (left out) under three pairs or
+    when a side is constant."""
+    import numpy as np
+
+    n = len(units)
+    if n < 2:
+        return None
+    xs = [p[0] for u in units for p in u]
+    ys = [p[1] for u in units for p in u]
+    owner = np.array([k for k, u in enumerate(units) for _ in u])
+    rng = np.random.default_rng(seed)
+    out = []
+    batch = max(1, min(n_resamples, 2_000_000 // max(len(xs), n)))
+    for start in range(0, n_resamples, batch):
+        w = rng.multinomial(n, np.full(n, 1 / n), size=min(batch, n_resamples - start))[:, owner].astype(float)
+        out.append(_rho(w, xs, ys))
+    flat = np.concatenate(out)
+    flat = flat[np.isfinite(flat)]
+    if len(flat) < n_resamples / 2:
+        return None
+    tail = (1 - confidence) / 2 * 100
+    low, high = np.percentile(flat, [tail, 100 - tail])
+    return float(low), float(high)
 
 
 def _counted(units: Sequence[Sequence[float]], stat: Callable[[Any], Any], n: int, *, seed: int) -> Figure:
@@ -191,7 +249,7 @@ def measure_label_agreement(
     rating_units = [u for u in rating_units if u]
     n_claims, n_answers = sum(len(v) for v in claims.values()), sum(len(v) for v in answers.values())
     rated = [p for u in rating_units for p in u]
-    rho_ci = cluster_bootstrap(rating_units, lambda sample: spearman([p for u in sample for p in u]), seed=seed)
+    rho_ci = _spearman_interval(rating_units, seed=seed)
     reviewers = sorted({lab.reviewer for lab in verdict_labels} | {lab.reviewer for lab in item_labels})
     return LabelAgreement(
         run=run,
