@@ -8,7 +8,6 @@ import pytest
 from sumjudge.analysis.labels import kappa, measure_label_agreement, render_label_agreement
 from sumjudge.analysis.review_queue import review_order
 from sumjudge.store.labels import ItemLabel, VerdictLabel
-from view_store import record
 
 
 def claim(item: str, index: int, judge_says: bool, correct: bool, reviewer: str = "ann", target: str = "claim") -> VerdictLabel:
@@ -81,11 +80,11 @@ def test_kappa_edge_cases():
 
 
 def test_review_order_puts_spread_then_the_gate_first_then_a_seeded_shuffle():
-    items = [record(f"doc-{i}", s) for i, s in enumerate((0.9, 0.52, 0.1, 0.3, 0.8, 0.7, 0.0))]
-    items.append(record("sampled", 0.95, spread=0.4))
+    items = [(f"doc-{i}", s, None) for i, s in enumerate((0.9, 0.52, 0.1, 0.3, 0.8, 0.7, 0.0))]
+    items += [("sampled", 0.95, 0.4), ("failed", None, None)]
     order = review_order(items, gate=0.5)
     assert order[:2] == ["sampled", "doc-1"]
-    assert sorted(order) == sorted(i.id for i in items)
+    assert sorted(order) == sorted(i for i, s, _ in items if s is not None)  # failed items have nothing to label
     assert order == review_order(list(reversed(items)), gate=0.5)  # input order does not matter
     shuffles = {tuple(review_order(items, gate=0.5, seed=s)[2:]) for s in range(5)}
     assert len(shuffles) > 1  # the rest really is shuffled, by the seed

@@ -13,32 +13,32 @@ import random
 from collections.abc import Iterable
 
 from ..stats import DEFAULT_SEED
-from ..store.records import ItemOutcome, ScoredItem
 
 DEFAULT_MARGIN = 0.1
 
 
 def review_order(
-    items: Iterable[ItemOutcome],
+    items: Iterable[tuple[str, float | None, float | None]],
     *,
     gate: float | None,
     scale: float = 1.0,
     margin: float = DEFAULT_MARGIN,
     seed: int = DEFAULT_SEED,
 ) -> list[str]:
-    """Ids of the scored ``items`` in review order (see the module's doc)."""
-    scored = [i for i in items if isinstance(i, ScoredItem)]
+    """Ids of the scored items in review order (see the module's doc). ``items`` are ``(id, score,
+    spread across samples)``, the score ``None`` for a failed item, the spread ``None`` without samples."""
+    scored = [(i, s, sp or 0.0) for i, s, sp in items if s is not None]
     near = margin * scale
 
-    def distance(item: ScoredItem) -> float:
-        return abs(item.score - gate) if gate is not None else float("inf")
+    def distance(score: float) -> float:
+        return abs(score - gate) if gate is not None else float("inf")
 
-    unsure = [i for i in scored if (i.score_spread or 0) > 0 or distance(i) <= near]
-    unsure.sort(key=lambda i: (-(i.score_spread or 0), distance(i), i.id))
-    taken = {i.id for i in unsure}
-    rest = sorted(i.id for i in scored if i.id not in taken)
+    unsure = [t for t in scored if t[2] > 0 or distance(t[1]) <= near]
+    unsure.sort(key=lambda t: (-t[2], distance(t[1]), t[0]))
+    taken = {t[0] for t in unsure}
+    rest = sorted(t[0] for t in scored if t[0] not in taken)
     random.Random(seed).shuffle(rest)
-    return [i.id for i in unsure] + rest
+    return [t[0] for t in unsure] + rest
 
 
 __all__ = ["DEFAULT_MARGIN", "review_order"]

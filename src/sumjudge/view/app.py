@@ -33,7 +33,7 @@ from ..analysis.review_queue import review_order
 from ..errors import InputError, MissingDependencyError, SumjudgeError
 from ..stats import DEFAULT_SEED
 from ..store.database import RunRecord, RunStore
-from ..store.item_lookup import get_item, neighbours
+from ..store.item_lookup import get_item, item_rows, neighbours
 from ..store.labels import TARGETS, LabelBook, check_reviewer
 from ..store.records import ScoredItem
 from ..store.run_stats import RunStats
@@ -199,7 +199,7 @@ class View:
                 return self._message(f"{run_kind(run)} run", f"run {run.id} is a {run_kind(run)} run of {run.model} over "
                                      f"{run.data}: its page is made by `sumjudge {run_kind(run)}`", 200)
             stats = self._run_stats(store, run)
-            items = list(store.iter_items(run.id))
+            items = item_rows(store, run.id)
             counts: dict[str, int] = {}
             for lab in LabelBook(store).verdict_labels(run.id):
                 counts[lab.item_id] = counts.get(lab.item_id, 0) + 1
@@ -252,7 +252,8 @@ class View:
                 gate = float(request.query_params.get("gate") or scale / 2)
             except ValueError:
                 return self._message("bad gate", "the gate is a number, such as 0.5", 400)
-            order = review_order((i.outcome for i in store.iter_items(run.id)), gate=gate, scale=scale, seed=self.s.seed)
+            order = review_order(((i.item_id, i.score, i.spread) for i in item_rows(store, run.id)), gate=gate,
+                                 scale=scale, seed=self.s.seed)
             done = LabelBook(store).labelled_items(run.id, reviewer)
         nxt = next((i for i in order if i not in done), None)
         if nxt is None:

@@ -7,8 +7,8 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ...store.database import ItemRecord, RunRecord
-from ...store.records import ScoredItem
+from ...store.database import RunRecord
+from ...store.item_lookup import ItemRow
 from ...store.run_stats import RunStats
 from ..charts import histogram_counts, histogram_svg, scatter_svg
 from ..html import e, figures, fmt, interval, url, when
@@ -53,23 +53,21 @@ class ItemFilter:
             show=int(query["show"]) if query.get("show", "").isdigit() else SHOWN,
         )
 
-    def keeps(self, item: ItemRecord) -> bool:
-        o = item.outcome
-        scored = isinstance(o, ScoredItem)
-        if (self.status == "ok" and not scored) or (self.status == "failed" and scored):
+    def keeps(self, item: ItemRow) -> bool:
+        if (self.status == "ok" and item.failed) or (self.status == "failed" and not item.failed):
             return False
         if self.q and self.q.lower() not in item.item_id.lower():
             return False
         if self.axis != "any" or self.score_min is not None or self.score_max is not None:
-            if not isinstance(o, ScoredItem):
+            if item.score is None or item.alignment is None or item.coverage is None:
                 return False
-            if self.axis == "alignment" and o.alignment_score > o.coverage_score:
+            if self.axis == "alignment" and item.alignment > item.coverage:
                 return False
-            if self.axis == "coverage" and o.coverage_score > o.alignment_score:
+            if self.axis == "coverage" and item.coverage > item.alignment:
                 return False
-            if self.score_min is not None and o.score < self.score_min:
+            if self.score_min is not None and item.score < self.score_min:
                 return False
-            if self.score_max is not None and o.score > self.score_max:
+            if self.score_max is not None and item.score > self.score_max:
                 return False
         return True
 
@@ -83,15 +81,14 @@ class ItemFilter:
         return {k: v for k, v in q.items() if v not in (None, "", "any", "row")}
 
 
-def _value(item: ItemRecord, sort: str, labels: Mapping[str, int]) -> object:
-    o = item.outcome
+def _value(item: ItemRow, sort: str, labels: Mapping[str, int]) -> object:
     return {
-        "row": item.row_number, "id": item.item_id, "score": o.score, "alignment": o.alignment_score,
-        "coverage": o.coverage_score, "spread": getattr(o, "score_spread", None), "labels": labels.get(item.item_id, 0),
+        "row": item.row_number, "id": item.item_id, "score": item.score, "alignment": item.alignment,
+        "coverage": item.coverage, "spread": item.spread, "labels": labels.get(item.item_id, 0),
     }[sort]
 
 
-def sort_items(items: Sequence[ItemRecord], sort: str, desc: bool, labels: Mapping[str, int]) -> list[ItemRecord]:
+def sort_items(items: Sequence[ItemRow], sort: str, desc: bool, labels: Mapping[str, int]) -> list[ItemRow]:
     """Items by one column; those without a value there (failed items, items without samples) last."""
     present = [i for i in items if _value(i, sort, labels) is not None]
     missing = [i for i in items if _value(i, sort, labels) is None]
@@ -99,12 +96,11 @@ def sort_items(items: Sequence[ItemRecord], sort: str, desc: bool, labels: Mappi
     return present + missing
 
 
-def run_body(run: RunRecord, stats: RunStats, items: Sequence[ItemRecord], *, flt: ItemFilter,
+def run_body(run: RunRecord, stats: RunStats, items: Sequence[ItemRow], *, flt: ItemFilter,
              labels: Mapping[str, int], reviewer: str, scale: float) -> str:
     base = "/run/" + run.id
-    scored = [i.outcome for i in items if isinstance(i.outcome, ScoredItem)]
-    counts = histogram_counts((o.score for o in scored), scale)
-    points = [(o.id, o.alignment_score, o.coverage_score) for o in scored]
+    counts = histogram_counts((i.score for i in items if i.score is not None), scale)
+    points = [(i.item_id, i.alignment, i.coverage) for i in items if i.alignment is not None and i.coverage is not None]
     shown = sort_items([i for i in items if flt.keeps(i)], flt.sort, flt.desc, labels)
     pct = f"{round(stats.confidence * 100)}% CI"
     head = (
@@ -165,20 +161,18 @@ def _select(name: str, label: str, values: Sequence[str], now: str) -> str:
     return f'<label>{e(label)} <select name="{e(name)}">{opts}</select></label>'
 
 
-def _row(run_id: str, item: ItemRecord, n_labels: int) -> str:
-    o = item.outcome
+def _row(run_id: str, item: ItemRow, n_labels: int) -> str:
     link = f'<a href="{url("/run/" + run_id + "/item", id=item.item_id)}">{e(item.item_id)}</a>'
-    if not isinstance(o, ScoredItem):
+    if item.failed:
         return (
             f'<tr class="item failed" data-id="{e(item.item_id)}"><td>{item.row_number}</td><td>{link}</td>'
-            f'<td colspan="7" class="error">{e(o.error)}</td><td class="bad">failed</td></tr>'
+            f'<td colspan="7" class="error">{e(item.error)}</td><td class="bad">failed</td></tr>'
         )
-    v = o.verdicts
-    claims = f"{v.claims_supported} / {len(v.alignment)}" if v else "–"
-    answers = f"{v.questions_answered} / {len(v.questions)}" if v else "–"
+    claims = f"{item.supported} / {item.claims}" if item.claims else "–"
+    answers = f"{item.answered} / {item.questions}" if item.questions else "–"
     return (
-        f'<tr class="item" data-id="{e(item.item_id)}" data-score="{o.score!r}"><td>{item.row_number}</td><td>{link}</td>'
-        f'<td class="num">{fmt(o.score, 2)}</td><td class="num">{fmt(o.alignment_score)}</td>'
-        f'<td class="num">{fmt(o.coverage_score)}</td><td class="num">{claims}</td><td class="num">{answers}</td>'
-        f'<td class="num">{fmt(o.score_spread)}</td><td class="num">{n_labels or ""}</td><td class="good">ok</td></tr>'
+        f'<tr class="item" data-id="{e(item.item_id)}" data-score="{item.score!r}"><td>{item.row_number}</td><td>{link}</td>'
+        f'<td class="num">{fmt(item.score, 2)}</td><td class="num">{fmt(item.alignment)}</td>'
+        f'<td class="num">{fmt(item.coverage)}</td><td class="num">{claims}</td><td class="num">{answers}</td>'
+        f'<td class="num">{fmt(item.spread)}</td><td class="num">{n_labels or ""}</td><td class="good">ok</td></tr>'
     )
