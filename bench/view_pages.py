@@ -82,7 +82,7 @@ def main() -> None:
     from sumjudge.analysis.labels import measure_label_agreement
     from sumjudge.store.database import RunStore
     from sumjudge.store.labels import LabelBook
-    from sumjudge.store.records import ScoredItem
+    from sumjudge.store.item_lookup import item_rows
     from sumjudge.view.app import ViewSettings, create_app
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -103,7 +103,7 @@ def main() -> None:
             book = LabelBook(s)
             t = time.perf_counter()
             verdicts, items = book.verdict_labels(a), book.item_labels(a)
-            scores = {i.item_id: i.outcome.score for i in s.iter_items(a) if isinstance(i.outcome, ScoredItem)}
+            scores = {i.item_id: i.score for i in item_rows(s, a) if i.score is not None}
             report = measure_label_agreement(a, verdicts, items, scores)
             out["agreement_s"] = round(time.perf_counter() - t, 1)
             out["agreement_labels"] = len(verdicts) + len(items)

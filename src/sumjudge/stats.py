@@ -307,6 +307,15 @@ def cluster_bootstrap(
     return float(low), float(high)
 
 
+def resample_weights(rng: Any, n: int, size: int) -> Any:
+    """``size`` bootstrap resamples of ``n`` units as weights (how often each unit was drawn), an
+    integer array of shape (size, n): draws with replacement counted by ``bincount``."""
+    import numpy as np
+
+    draws = rng.integers(0, n, size=(size, n)) + (np.arange(size) * n)[:, None]
+    return np.bincount(draws.ravel(), minlength=size * n).reshape(size, n)
+
+
 def bootstrap_totals(
     counts: Sequence[Sequence[float]],
     statistic: Callable[[Any], Any],
@@ -317,7 +326,7 @@ def bootstrap_totals(
 ) -> tuple[float, float] | None:
     """:func:`cluster_bootstrap` for figures made of additive counts (a confusion table, correct of
     total): each unit is a row of counts, a resample's totals are the counts of the units drawn
-    (``multinomial`` weights, the same as drawing with replacement), and ``statistic`` maps an array
+    (:func:`resample_weights`), and ``statistic`` maps an array
     of totals (resamples x columns) to one value per resample, NaN where undefined. Vectorised: many
     thousands of labels take milliseconds."""
     import numpy as np
@@ -330,7 +339,7 @@ def bootstrap_totals(
     values: list[Any] = []
     batch = max(1, min(n_resamples, 2_000_000 // n))  # weights held at once: flat memory for any n
     for start in range(0, n_resamples, batch):
-        weights = rng.multinomial(n, np.full(n, 1 / n), size=min(batch, n_resamples - start))
+        weights = resample_weights(rng, n, min(batch, n_resamples - start))
         values.append(np.asarray(statistic(weights @ table), dtype=float))
     flat = np.concatenate(values)
     flat = flat[np.isfinite(flat)]

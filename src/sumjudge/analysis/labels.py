@@ -30,7 +30,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..figures import number
-from ..stats import CONFIDENCE, DEFAULT_SEED, bootstrap_totals
+from ..stats import CONFIDENCE, DEFAULT_SEED, bootstrap_totals, resample_weights
 from ..store.labels import ItemLabel, VerdictLabel
 
 
@@ -199,7 +199,7 @@ def _spearman_interval(units: Sequence[Sequence[tuple[float, int]]], *, seed: in
     out = []
     batch = max(1, min(n_resamples, 2_000_000 // max(len(xs), n)))
     for start in range(0, n_resamples, batch):
-        w = rng.multinomial(n, np.full(n, 1 / n), size=min(batch, n_resamples - start))[:, owner].astype(float)
+        w = resample_weights(rng, n, min(batch, n_resamples - start))[:, owner].astype(float)
         out.append(_rho(w, xs, ys))
     flat = np.concatenate(out)
     flat = flat[np.isfinite(flat)]
@@ -243,10 +243,11 @@ def measure_label_agreement(
         (claims if lab.target == "claim" else answers).setdefault(lab.item_id, []).append(lab)
     claim_units = [_table(_claim_pairs(claims[i])) for i in ids if i in claims]
     answer_units = [[sum(lab.correct for lab in answers[i]), len(answers[i])] for i in ids if i in answers]
-    rating_units = [
-        [(scores[i], lab.rating) for lab in item_labels if lab.item_id == i and lab.rating is not None] for i in ids
-    ]
-    rating_units = [u for u in rating_units if u]
+    rated_by_item: dict[str, list[tuple[float, int]]] = {}
+    for lab in item_labels:
+        if lab.rating is not None:
+            rated_by_item.setdefault(lab.item_id, []).append((scores[lab.item_id], lab.rating))
+    rating_units = [rated_by_item[i] for i in ids if i in rated_by_item]
     n_claims, n_answers = sum(len(v) for v in claims.values()), sum(len(v) for v in answers.values())
     rated = [p for u in rating_units for p in u]
     rho_ci = _spearman_interval(rating_units, seed=seed)

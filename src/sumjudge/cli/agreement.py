@@ -89,8 +89,8 @@ def agreement(
 
 def _label_agreement(run_ref: str, store_path: str | None, as_json: bool) -> None:
     from ..analysis.labels import measure_label_agreement, render_label_agreement
+    from ..store.item_lookup import item_rows
     from ..store.labels import LabelBook
-    from ..store.records import ScoredItem
 
     with open_store(store_path) as store:
         try:
@@ -99,7 +99,7 @@ def _label_agreement(run_ref: str, store_path: str | None, as_json: bool) -> Non
             fail(str(exc.args[0]))
         book = LabelBook(store)
         verdicts, items = book.verdict_labels(run.id), book.item_labels(run.id)
-        scores = {i.item_id: i.outcome.score for i in store.iter_items(run.id) if isinstance(i.outcome, ScoredItem)}
+        scores = {i.item_id: i.score for i in item_rows(store, run.id) if i.score is not None}
     if not verdicts and not items:
         fail(f"run {run.id} has no labels yet: label its verdicts in `sumjudge view` first")
     report = measure_label_agreement(run.id, verdicts, items, scores)
