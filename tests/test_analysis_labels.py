@@ -107,3 +107,18 @@ def test_the_vectorised_spearman_resample_is_spearman_of_the_items_drawn():
         assert rho[r] == pytest.approx(spearmanr(np.repeat(xs, n), np.repeat(ys, n)).statistic)
     assert spearman(list(zip(xs, ys))) == pytest.approx(spearmanr(xs, ys).statistic)
     assert spearman([(0.1, 1), (0.2, 1), (0.3, 1)]) is None  # a constant side
+
+
+def test_bootstrap_totals_resamples_whole_items_and_is_seeded():
+    import numpy as np
+
+    from sumjudge.stats import bootstrap_totals, resample_weights
+
+    w = resample_weights(np.random.default_rng(1), 7, 50)
+    assert w.shape == (50, 7) and (w.sum(axis=1) == 7).all()  # each resample draws 7 items
+    units = [[1, 1], [0, 1], [1, 1], [1, 1], [0, 1], [1, 1], [1, 1], [0, 1]]  # correct of total, per item
+    share = lambda t: t[:, 0] / t[:, 1]  # noqa: E731
+    ci = bootstrap_totals(units, share, seed=5)
+    assert ci is not None and ci[0] < 5 / 8 < ci[1] and 0 <= ci[0] and ci[1] <= 1
+    assert bootstrap_totals(units, share, seed=5) == ci
+    assert bootstrap_totals(units[:1], share) is None  # one item says nothing about spread
