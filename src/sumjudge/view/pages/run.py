@@ -126,7 +126,7 @@ def run_body(run: RunRecord, stats: RunStats, items: Sequence[ItemRow], *, flt: 
     filt = (
         f'<form class="filter" method="get" action="{url(base)}">'
         f'<input type="hidden" name="sort" value="{e(flt.sort)}">'
-        + (f'<input type="hidden" name="order" value="desc">' if flt.desc else "")
+        + ('<input type="hidden" name="order" value="desc">' if flt.desc else "")
         + f'<label>id <input type="search" name="q" value="{e(flt.q)}"></label> '
         f'<label>score from <input name="score_min" size="5" value="{e("" if flt.score_min is None else flt.score_min)}"></label> '
         f'<label>to <input name="score_max" size="5" value="{e("" if flt.score_max is None else flt.score_max)}"></label> '
