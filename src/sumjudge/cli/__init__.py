@@ -6,6 +6,7 @@
 - :mod:`.agreement`: ``sumjudge agreement``;
 - :mod:`.compare`: ``sumjudge compare A B``;
 - :mod:`.estimate`: ``sumjudge estimate`` (calls, tokens and price before spending);
+- :mod:`.view`: ``sumjudge view`` (the run store as a local web page; labels);
 - :mod:`.common`: exit codes, consoles, the run-store option.
 
 A new command is a new module here with a ``click.command`` (or group), added to :func:`main` below.
@@ -22,6 +23,7 @@ from .compare import compare
 from .estimate import estimate
 from .runs import runs
 from .score import score
+from .view import view
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -36,5 +38,6 @@ main.add_command(runs)
 main.add_command(agreement)
 main.add_command(compare)
 main.add_command(estimate)
+main.add_command(view)
 
 __all__ = ["main"]

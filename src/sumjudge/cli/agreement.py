@@ -1,4 +1,6 @@
-"""``sumjudge agreement``: how far a judge agrees with human ratings (see :mod:`sumjudge.analysis.agreement`).
+"""``sumjudge agreement``: how far a judge agrees with human ratings (see :mod:`sumjudge.analysis.agreement`),
+or, with ``--run``, with the labels people left on a stored run's verdicts in ``sumjudge view``
+(see :mod:`sumjudge.analysis.labels`).
 
 Exit codes: 0 success, 2 bad input or configuration (a missing field, an unreadable file, an
 unknown judge, ``--no-judge`` without a ``--metric``).
@@ -14,12 +16,15 @@ import click
 
 from ..analysis import agreement as protocol
 from ..errors import InputError, SumjudgeError
-from .common import EXIT_USAGE
+from .common import EXIT_USAGE, fail, open_store, store_option
 
 
 @click.command()
-@click.argument("data", type=click.Path(dir_okay=False))
-@click.option("--human-field", required=True, help="Field holding the human score, e.g. consistency.")
+@click.argument("data", type=click.Path(dir_okay=False), required=False)
+@click.option("--human-field", default=None, help="Field holding the human score, e.g. consistency (needed with DATA).")
+@click.option("--run", "run_ref", default=None, metavar="RUN",
+              help="Instead of DATA: the labels people left on this stored run (id, prefix or 'latest') in `sumjudge view`.")
+@store_option
 @click.option("--docs", default=None, type=click.Path(dir_okay=False),
               help="JSONL of documents {doc_id, source, references|reference}, joined by doc_id.")
 @click.option("--group-field", default="doc_id", show_default=True, help="Rows with the same value form a group.")
@@ -33,8 +38,10 @@ from .common import EXIT_USAGE
 @click.option("--no-judge", is_flag=True, help="Measure only the --metric baselines.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def agreement(
-    data: str,
-    human_field: str,
+    data: str | None,
+    human_field: str | None,
+    run_ref: str | None,
+    store_path: str | None,
     docs: str | None,
     group_field: str,
     model: str | None,
@@ -45,7 +52,17 @@ def agreement(
     no_judge: bool,
     as_json: bool,
 ) -> None:
-    """Summary-level agreement of the summarization scorer (and ROUGE baselines) with human ratings in DATA (JSONL)."""
+    """Summary-level agreement of the summarization scorer (and ROUGE baselines) with human ratings in DATA (JSONL);
+    or, with --run, the judge against the labels of a stored run (precision, recall and F1 of
+    "unsupported", kappa, coverage answer accuracy, Spearman with ratings; reviewers with each other)."""
+    if run_ref is not None:
+        if data is not None:
+            fail("give DATA or --run, not both")
+        _label_agreement(run_ref, store_path, as_json)
+        return
+    if data is None or human_field is None:
+        fail("give DATA and --human-field (ratings in a file), or --run RUN (labels in the run store)")
+    assert data is not None and human_field is not None
     if no_judge and not metrics:
         click.echo("sumjudge agreement: --no-judge needs at least one --metric", err=True)
         sys.exit(EXIT_USAGE)
@@ -68,3 +85,22 @@ def agreement(
         click.echo(f"sumjudge agreement: {exc}", err=True)
         sys.exit(EXIT_USAGE)
     click.echo(json.dumps(report.as_dict(), indent=2) if as_json else protocol.render(report))
+
+
+def _label_agreement(run_ref: str, store_path: str | None, as_json: bool) -> None:
+    from ..analysis.labels import measure_label_agreement, render_label_agreement
+    from ..store.item_lookup import item_rows
+    from ..store.labels import LabelBook
+
+    with open_store(store_path) as store:
+        try:
+            run = store.get_run(run_ref)
+        except KeyError as exc:
+            fail(str(exc.args[0]))
+        book = LabelBook(store)
+        verdicts, items = book.verdict_labels(run.id), book.item_labels(run.id)
+        scores = {i.item_id: i.score for i in item_rows(store, run.id) if i.score is not None}
+    if not verdicts and not items:
+        fail(f"run {run.id} has no labels yet: label its verdicts in `sumjudge view` first")
+    report = measure_label_agreement(run.id, verdicts, items, scores)
+    click.echo(json.dumps(report.model_dump(), indent=2) if as_json else render_label_agreement(report))

@@ -104,7 +104,8 @@ def runs_show(run_ref: str, store_path: str | None, as_json: bool) -> None:
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "parquet"]), default="jsonl", show_default=True)
 @click.option("--out", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True)
 def runs_export(run_ref: str, store_path: str | None, fmt: str, out: str) -> None:
-    """Every item of a run, in input order, as JSON lines (the --out lines of `score`), CSV, or
+    """Every item of a run, in input order, as JSON lines (the --out lines of `score`, with the labels
+    people left in `sumjudge view` under "labels"), CSV, or
     Parquet (one row per item, verdicts in nested columns; needs pyarrow: pip install 'sumjudge[parquet]')."""
     from ..data.files import OutputPlan
 
@@ -134,9 +135,14 @@ def _export_text(store: Any, run_id: str, fmt: str, fh: IO[str]) -> None:
     from ..store.records import run_line
 
     if fmt == "jsonl":
+        from ..store.labels import LabelBook
+
         run = store.get_run(run_id)
+        labels = LabelBook(store).by_item(run_id)  # people's labels (sumjudge view), under "labels"
         for item in store.iter_items(run_id):
-            fh.write(run_line(item.outcome, run.model, run.options) + "\n")
+            extra = labels.get(item.item_id)
+            line = run_line(item.outcome, run.model, run.options, labels=extra)
+            fh.write(line + "\n")
     else:
         writer = csv.writer(fh)
         writer.writerow(CSV_COLUMNS)

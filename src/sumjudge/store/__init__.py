@@ -11,6 +11,7 @@ _EXPORTS = {
     **dict.fromkeys(["DEFAULT_STORE_PATH", "ItemRecord", "RunRecord", "RunStore"], ".database"),
     **dict.fromkeys(["FailedItem", "ItemOutcome", "ScoredItem"], ".records"),
     "RunStats": ".run_stats",
+    **dict.fromkeys(["ItemLabel", "LabelBook", "VerdictLabel"], ".labels"),
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
@@ -18,14 +19,18 @@ if TYPE_CHECKING:
     from .database import DEFAULT_STORE_PATH, ItemRecord, RunRecord, RunStore
     from .records import FailedItem, ItemOutcome, ScoredItem
     from .run_stats import RunStats
+    from .labels import ItemLabel, LabelBook, VerdictLabel
 
 __all__ = [
     "DEFAULT_STORE_PATH",
     "FailedItem",
+    "LabelBook",
+    "ItemLabel",
     "ItemOutcome",
     "ItemRecord",
     "RunRecord",
     "RunStats",
     "RunStore",
     "ScoredItem",
+    "VerdictLabel",
 ]

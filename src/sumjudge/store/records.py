@@ -152,12 +152,14 @@ def source_digest(source: str) -> str:
     return hashlib.sha256(source.encode("utf-8")).hexdigest()
 
 
-def run_line(outcome: ItemOutcome, judge: str, options: dict[str, Any]) -> str:
+def run_line(outcome: ItemOutcome, judge: str, options: dict[str, Any], *, labels: Any = None) -> str:
     """An item's ``--out`` / ``runs export`` line with the run's judge and scorer options added
     (``judge``, ``options``), so that ``sumjudge compare`` can refuse files scored differently, as it
     refuses such runs of the store. Readers of the item ignore the two keys; lines written before
-    they existed read as before (nothing known, nothing checked)."""
-    return json.dumps({**outcome.as_json(), "judge": judge, "options": options}, ensure_ascii=False)
+    they existed read as before (nothing known, nothing checked). ``labels``: what people said of its
+    verdicts in ``sumjudge view``, under ``"labels"`` when there are any."""
+    extra = {"labels": labels} if labels else {}
+    return json.dumps({**outcome.as_json(), "judge": judge, "options": options, **extra}, ensure_ascii=False)
 
 
 def outcome_from_json(data: dict[str, Any] | str) -> ItemOutcome:

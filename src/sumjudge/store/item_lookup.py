@@ -1,0 +1,73 @@
+"""Reading a stored run's items without reading every record: one item and its neighbours by key
+(the viewer's item page and its label checks), and every item's figures as light rows (the run
+page's table and the review queue), which SQLite pulls out of the JSON records itself."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .database import ItemRecord, RunStore
+from .records import outcome_from_json
+
+
+def get_item(store: RunStore, run_id: str, item_id: str) -> ItemRecord | None:
+    row = store._db.execute(
+        "SELECT item_id, row_number, record FROM items WHERE run_id = ? AND item_id = ?", (run_id, item_id)
+    ).fetchone()
+    return None if row is None else ItemRecord(item_id=row[0], row_number=row[1], outcome=outcome_from_json(row[2]))
+
+
+def neighbours(store: RunStore, run_id: str, row_number: int) -> tuple[str | None, str | None]:
+    """The ids of the items just before and just after ``row_number`` in the input (``None`` at the ends)."""
+    before = store._db.execute(
+        "SELECT item_id FROM items WHERE run_id = ? AND row_number < ? ORDER BY row_number DESC LIMIT 1",
+        (run_id, row_number),
+    ).fetchone()
+    after = store._db.execute(
+        "SELECT item_id FROM items WHERE run_id = ? AND row_number > ? ORDER BY row_number LIMIT 1",
+        (run_id, row_number),
+    ).fetchone()
+    return (before[0] if before else None, after[0] if after else None)
+
+
+@dataclass(frozen=True)
+class ItemRow:
+    """An item's figures and verdict counts (``None`` for a failed item's figures)."""
+
+    item_id: str
+    row_number: int
+    score: float | None
+    alignment: float | None
+    coverage: float | None
+    error: str | None
+    spread: float | None
+    claims: int
+    supported: int
+    questions: int
+    answered: int
+
+    @property
+    def failed(self) -> bool:
+        return self.score is None
+
+
+_ROWS = (
+    "SELECT item_id, row_number, score, alignment_score, coverage_score, error,"
+    " json_extract(record, '$.score_spread'),"
+    " COALESCE(json_array_length(record, '$.verdicts.alignment'), 0),"
+    " (SELECT COUNT(*) FROM json_each(record, '$.verdicts.alignment') WHERE json_extract(value, '$.supported')),"
+    " COALESCE(json_array_length(record, '$.verdicts.questions'), 0),"
+    " (SELECT COUNT(*) FROM json_each(record, '$.verdicts.coverage') WHERE json_extract(value, '$.answered'))"
+    " FROM items WHERE run_id = ? ORDER BY row_number"
+)
+
+
+def item_rows(store: RunStore, run_id: str) -> list[ItemRow]:
+    """Every item of the run, in input order, as an :class:`ItemRow`."""
+    return [
+        ItemRow(r[0], int(r[1]), r[2], r[3], r[4], r[5], r[6], int(r[7]), int(r[8]), int(r[9]), int(r[10]))
+        for r in store._db.execute(_ROWS, (run_id,))
+    ]
+
+
+__all__ = ["ItemRow", "get_item", "item_rows", "neighbours"]
