@@ -9,7 +9,6 @@ import regex
 
 from .analysis import Document, Sentence
 from .evidence import Evidence
-from .lexicon import IRREGULAR_EN
 from .support import Window, quote, same_slot, substitutions
 
 
@@ -115,8 +114,8 @@ def predicates(claim: Sentence) -> frozenset[str]:
 def in_slot(claim: Sentence, unit: str, ev: Evidence) -> bool:
     """Whether ``unit`` stands in a passage word's slot: a passage word that is neither in the claim
     nor a number has ``unit``'s neighbours in the claim (content words) right before and right after
-    it, or the one neighbour there when ``unit`` opens or ends the claim ("sings Galaxy Song" /
-    "recreate Galaxy Song"); a claim of one word always does."""
+    it, or the one neighbour there when ``unit`` opens or ends the claim ("grew up in a small choir" /
+    "grew up in a small town"); a claim of one word always does."""
     seq = claim.sequence
     for i, u in enumerate(seq):
         if u != unit:

@@ -40,7 +40,7 @@ from .evidence import Evidence, dangling_pronoun, derived_forms, light_units, na
 from .lexicon import CORE, WORDFREQ
 from .questions import FactRanking, fact_of_question, phrase_question, select_facts
 from .segment import detect_language, split_sentences
-from .extrinsic import additions, extrinsic_problems, in_slot, predicates, slot_word, intrinsic_problems, passage_form
+from .extrinsic import additions, extrinsic_problems, in_slot, intrinsic_problems, passage_form, predicates, slot_word
 from .support import loose_pairs, polarity_conflict, quote, role_swap, substitutions
 
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
@@ -213,7 +213,7 @@ class LexicalJudge:
         if light >= claim.units:
             light = frozenset()  # a claim of nothing but such words still has to be found
         found = passages(claim, doc, doc.aliases, derived, cfg.window, cfg.passages)
-        added = frozenset()
+        added: frozenset[str] = frozenset()
         if cfg.addition_share is not None:
             added = additions(claim, doc, found[0], derived, light, self._analyser(doc.lang).antonyms)
         problems = extrinsic_problems(claim, doc, found[0], derived, light, cfg.strict_words, added)
