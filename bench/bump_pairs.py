@@ -73,9 +73,15 @@ def main() -> None:
         verdicts = judge.align(source, summary).alignment  # type: ignore[attr-defined]
         return (sum(v.supported for v in verdicts) / len(verdicts) if verdicts else 0.0), verdicts
 
+    if args.half in ("tune", "held"):
+        rows = [r for r in rows if half_of(r["article_id"]) == args.half]  # score only the half asked for
+    references: dict[tuple[str, str], tuple[float, list]] = {}
     scored = []
     for r in rows:
-        ref, ref_v = alignment(r["source"], r["reference_summary"])
+        key = (r["source"], r["reference_summary"])
+        if key not in references:  # an article's reference recurs in each of its pairs
+            references[key] = alignment(*key)
+        ref, ref_v = references[key]
         edi, edi_v = alignment(r["source"], r["edited_summary"])
         scored.append((r, ref, edi, ref_v, edi_v))
 

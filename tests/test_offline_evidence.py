@@ -148,3 +148,22 @@ def test_a_judge_has_an_identity_for_the_run_key(judge: LexicalJudge) -> None:
 
     assert judge_identity(Remote()) == "openai/gpt-4o-mini"  # type: ignore[arg-type]
     assert identity != judge_identity(LexicalJudge(type(judge.settings)(window=3)))
+
+
+def test_a_word_added_in_no_slot_of_the_passage_passes_while_most_of_the_claim_is_found(judge: LexicalJudge) -> None:
+    # issue 21, second round: "iconic" stands between "posed" and "painting", which the passage has side
+    # by side: an addition (what paraphrase adds), not a substitution
+    [(supported, reason)] = _verdicts(judge, "As a 19-year-old telephone operator, Keefe posed for the iconic painting in 1943.")
+    assert supported, reason
+    # three added words leave half of the claim's weight found: below the share that tolerates them
+    [(supported, reason)] = _verdicts(judge, "Keefe posed for the iconic, glamorous, celebrated painting.")
+    assert not supported and "'iconic'" in reason, reason
+
+
+def test_a_source_word_put_in_another_words_slot_fails_with_the_word_it_displaced(judge: LexicalJudge) -> None:
+    # "choir" is in the source (sentence 4), but here it stands where the passage has "town"
+    [(supported, reason)] = _verdicts(judge, "Keefe grew up in a small choir.")
+    assert not supported
+    assert "'choir' stands where the passage has 'town'" in reason, reason
+    [(supported, reason)] = _verdicts(judge, "Keefe grew up in a quiet small town.")
+    assert supported, reason

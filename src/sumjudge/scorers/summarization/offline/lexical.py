@@ -40,12 +40,12 @@ from .evidence import Evidence, dangling_pronoun, derived_forms, light_units, na
 from .lexicon import CORE, WORDFREQ
 from .questions import FactRanking, fact_of_question, phrase_question, select_facts
 from .segment import detect_language, split_sentences
-from .extrinsic import extrinsic_problems, intrinsic_problems, passage_form
+from .extrinsic import additions, extrinsic_problems, in_slot, intrinsic_problems, passage_form, predicates, slot_word
 from .support import loose_pairs, polarity_conflict, quote, role_swap, substitutions
 
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
 
-RULES_VERSION = "21.1"
+RULES_VERSION = "21.2"
 """The version of the judge's rules and its own word lists: raise it with any change that can move
 a verdict, so that a stored run is never resumed with another judge's verdicts."""
 
@@ -62,7 +62,13 @@ class LexicalSettings:
     """An English content word that the source has in no form makes the claim unsupported (off: it
     only counts against ``support_threshold``, as numbers and names never do)."""
     support_threshold: float = 0.9
-    """Share of a claim's weight that the window must hold (found or substituted)."""
+    """Share of a claim's weight that the window must hold (found, substituted or added)."""
+    addition_share: float | None = 0.7
+    """English (issue 21): a claim word missing from the passage (a name or number aside) that stands
+    in no passage word's slot (:func:`.extrinsic.in_slot`) is an *addition* (an adjective, a
+    summarising noun, a connective: what paraphrase adds) and counts as held when the found words
+    carry at least this share of the claim's weight; one in a slot is a substitution and makes the
+    claim unsupported. ``None``: the rules before (every word the source lacks is extrinsic)."""
     pair_threshold: float = 0.6
     """Share of the claim's neighbouring word pairs that must stand close together in the one
     window sentence that holds both (catches words re-combined into a different fact)."""
@@ -207,12 +213,15 @@ class LexicalJudge:
         if light >= claim.units:
             light = frozenset()  # a claim of nothing but such words still has to be found
         found = passages(claim, doc, doc.aliases, derived, cfg.window, cfg.passages)
-        problems = extrinsic_problems(claim, doc, found[0], derived, light, cfg.strict_words)
+        added: frozenset[str] = frozenset()
+        if cfg.addition_share is not None:
+            added = additions(claim, doc, found[0], derived, light, self._analyser(doc.lang).antonyms)
+        problems = extrinsic_problems(claim, doc, found[0], derived, light, cfg.strict_words, added)
         if problems:
             return AlignmentVerdict(claim=claim.text, supported=False, reason="; ".join(problems))
         first: list[str] = []
         for ev in found:
-            problems = self._check(claim, doc, ev, light)
+            problems = self._check(claim, doc, ev, light, added)
             if not problems:
                 return AlignmentVerdict(
                     claim=claim.text, supported=True, reason=f'stated in source {ev.where}: "{quote(ev.text)}"'
@@ -220,12 +229,20 @@ class LexicalJudge:
             first = first or problems
         return AlignmentVerdict(claim=claim.text, supported=False, reason="; ".join(first))
 
-    def _check(self, claim: Sentence, doc: Document, ev: Evidence, light: frozenset[str]) -> list[str]:
+    def _check(
+        self, claim: Sentence, doc: Document, ev: Evidence, light: frozenset[str], added: frozenset[str] = frozenset()
+    ) -> list[str]:
         """What keeps the passage ``ev`` from supporting the claim (nothing: it does)."""
         cfg = self.settings
         problems = intrinsic_problems(claim, doc, ev)
         subs = substitutions(claim, ev)
         covered = ev.found | ev.names_before | frozenset(subs) | light
+        if cfg.addition_share is not None and doc.lang == "en" and claim.mass:
+            problems += self._additions(claim, ev, covered, added)
+            missing = {u for u in claim.units - covered if not u.startswith("#") and u not in claim.names}
+            missing -= predicates(claim)  # a verb the passage lacks counts against the threshold, as before
+            if not problems and claim.weight_of(covered) / claim.mass >= cfg.addition_share:
+                covered |= missing  # none of them is in a slot: additions
         share = claim.weight_of(covered) / claim.mass if claim.mass else 0.0
         if share < cfg.support_threshold:
             missing_names = {claim.name_forms.get(x, "") for x in claim.names}
@@ -261,6 +278,20 @@ class LexicalJudge:
             if judged and 1 - len(loose) / judged < cfg.pair_threshold:
                 shown = ", ".join(f"{claim.forms.get(a, a)!r} with {claim.forms.get(b, b)!r}" for a, b in loose[:3])
                 return [f"the words occur in the source ({ev.where}) but not together as the claim puts them: {shown}"]
+        return []
+
+    @staticmethod
+    def _additions(claim: Sentence, ev: Evidence, covered: frozenset[str], added: frozenset[str]) -> list[str]:
+        """The first claim word (not a name or number) that the source has but the passage lacks and
+        that stands in another passage word's slot: a substitution, not an addition."""
+        missing = sorted(u for u in claim.units - covered - added if not u.startswith("#") and u not in claim.names)
+        for u in missing:
+            if in_slot(claim, u, ev):
+                there = slot_word(claim, u, ev)
+                return [
+                    f"{claim.forms.get(u, u)!r} stands where the passage has {passage_form(ev, there or u)!r} "
+                    f'({ev.where}: "{quote(ev.text, 100)}")'
+                ]
         return []
 
     # ---------------------------------------------------------------------------------------------
