@@ -9,7 +9,7 @@ resident memory when a quarter, half, three quarters and all of the items were c
 the outputs were written (after scoring: the end-of-run statistics, --out and the report).
 
     .venv/bin/python bench/memory_bound.py                         # 2,000, 8,000 and 50,000 items
-    .venv/bin/python bench/memory_bound.py --sizes 2000 --workers 1
+    .venv/bin/python bench/memory_bound.py --sizes 2000 --workers 2 --sentences 20
 """
 
 from __future__ import annotations
@@ -64,9 +64,9 @@ def committed(db: Path) -> int:
         return 0
 
 
-def measure(n: int, base: Path, workers: int) -> dict[str, object]:
+def measure(n: int, base: Path, workers: int, sentences: int) -> dict[str, object]:
     data = base / "data.jsonl"
-    make_data(data, n)
+    make_data(data, n, sentences)
     cmd = [sys.executable, "-m", "sumjudge.cli", "score", str(data), "--model", "offline/lexical",
            "--workers", str(workers), "--store", str(base / "runs.db"), "--out", str(base / "out.jsonl"),
            "--report", str(base / "report.html"), "--quiet"]
@@ -98,16 +98,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[2000, 8000, 50000])
     parser.add_argument("--workers", type=int, default=1, help="--workers of the command (1: the owner scores)")
+    parser.add_argument("--sentences", type=int, default=6, help="sentences per source (fewer: a quicker run)")
     args = parser.parse_args()
     print(f"machine: {platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}; "
-          f"offline/lexical, --workers {args.workers}, --out and --report written")
+          f"offline/lexical, --workers {args.workers}, {args.sentences} sentences a source, --out and --report written")
     print("| items | wall (s) | peak RSS, owner (MiB) | peak RSS, largest worker (MiB) | owner RSS as items commit (MiB) |")
     print("|---:|---:|---:|---:|:---|")
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.sizes:
             base = Path(tmp) / str(n)
             base.mkdir()
-            r = measure(n, base, args.workers)
+            r = measure(n, base, args.workers, args.sentences)
             marks = ", ".join(f"{k}: {v}" for k, v in r["marks"].items())  # type: ignore[union-attr]
             worker = r["worker"] if args.workers > 1 else "-"
             print(f"| {n:,} | {r['seconds']:.0f} | {r['owner']} | {worker} | {marks} |", flush=True)

@@ -20,7 +20,9 @@ from .lexicon import SNOWBALL
 from .polarity import antonym_map
 from .weights import Informativeness
 
-_MAX_WORDS = 200_000
+MAX_WORDS = 50_000
+"""Words each memo keeps (least recently used dropped first): a run's memory stays flat however many
+new words (names, numbers) its items bring, while the words a corpus repeats stay remembered."""
 _HANGUL = regex.compile(r"\p{Hangul}")
 _stem_lock = threading.Lock()
 
@@ -34,7 +36,7 @@ def _stemmer(lang: str) -> Any:
     return snowballstemmer.stemmer(SNOWBALL[lang])
 
 
-@lru_cache(maxsize=_MAX_WORDS)
+@lru_cache(maxsize=MAX_WORDS)
 def stem(lang: str, word: str) -> str:
     """The Snowball stem of ``word`` (lower case) in ``lang``; the word itself without a stemmer."""
     stemmer = _stemmer(lang)
@@ -44,7 +46,7 @@ def stem(lang: str, word: str) -> str:
         return str(stemmer.stemWord(word))
 
 
-@lru_cache(maxsize=_MAX_WORDS)
+@lru_cache(maxsize=MAX_WORDS)
 def lemma(lang: str, word: str) -> str:
     """The dictionary form of ``word`` (lower case) in ``lang`` by simplemma's lists ("fell" ->
     "fall", "bought" -> "buy"); the word itself without simplemma or for a language it lacks."""
@@ -63,7 +65,7 @@ def informativeness(lang: str) -> Informativeness:
     return Informativeness(lang)
 
 
-@lru_cache(maxsize=_MAX_WORDS)
+@lru_cache(maxsize=MAX_WORDS)
 def weight(lang: str, word: str) -> float:
     """How informative ``word`` is in ``lang`` (:mod:`.weights`)."""
     return informativeness(lang).weight(word)
