@@ -149,13 +149,14 @@ def alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the process tree from /proc")
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
-def test_a_killed_multi_worker_run_resumes_with_nothing_lost_and_no_process_left(tmp_path, sig):
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm", "sigkill"])
+def test_a_killed_multi_worker_run_resumes_with_nothing_lost_and_no_process_left(tmp_path, how):
     data = write_items(tmp_path / "d.jsonl", 150)
     store, out = tmp_path / "runs.db", tmp_path / "out.jsonl"
     cmd = [sys.executable, "-m", "sumjudge.cli", "score", str(data), "--model", "offline/lexical", "--workers", "2",
            "--store", str(store), "--out", str(out), "--quiet"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # its own process group, as a command typed in a terminal: Ctrl-C reaches every process in it
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     try:
         deadline = time.monotonic() + 300
         while finished(store) < 32:
@@ -164,21 +165,24 @@ def test_a_killed_multi_worker_run_resumes_with_nothing_lost_and_no_process_left
             time.sleep(0.05)
         workers = descendants(proc.pid)
         assert len(workers) >= 2  # the workers (and the forkserver)
-        proc.send_signal(sig)
+        if how == "ctrl-c":
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            proc.send_signal(signal.SIGTERM if how == "sigterm" else signal.SIGKILL)
         proc.wait(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
         if proc.stderr:
             proc.stderr.close()
-    assert proc.returncode == (143 if sig == signal.SIGTERM else -signal.SIGKILL)
+    assert proc.returncode == {"ctrl-c": 130, "sigterm": 143, "sigkill": -signal.SIGKILL}[how]
     deadline = time.monotonic() + 30
     while any(alive(p) for p in workers):
         assert time.monotonic() < deadline, f"processes left behind: {[p for p in workers if alive(p)]}"
         time.sleep(0.1)
     saved = finished(store)
     assert 32 <= saved < 450
-    if sig == signal.SIGTERM:  # --out is written with what was saved
+    if how != "sigkill":  # --out is written with what was saved
         assert len(out.read_text().splitlines()) == saved
 
     again = subprocess.run(cmd, capture_output=True, timeout=600)

@@ -17,6 +17,7 @@ skipped. An item whose judge keeps failing is recorded with its error; the other
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -159,7 +160,7 @@ async def run_batch(
     meter = meter or Meter()
     scorer = build_scorer(model, options, concurrency=concurrency, timeout=timeout, cache=cache, meter=meter,
                           judge_factory=judge_factory)
-    recipe = WorkerRecipe(model, tuple(sorted(options.items())), concurrency, timeout, cache, judge_factory)
+    recipe = WorkerRecipe(model, json.dumps(dict(options)), concurrency, timeout, cache, judge_factory)
     files: dict[str, AtomicFile] = {}
     try:
         for option, path in (("--out", outputs.out), ("--report", outputs.report), ("--junit", outputs.junit)):

@@ -16,6 +16,7 @@ from processes: they stay in one process with async concurrency.
 from __future__ import annotations
 
 import asyncio
+import json
 import multiprocessing
 import os
 import signal
@@ -59,7 +60,8 @@ class WorkerRecipe:
     :func:`~sumjudge.runs.scoring.build_scorer`, in a form that crosses processes."""
 
     model: str
-    options: tuple[tuple[str, Any], ...]
+    options: str
+    """The scorer's options as JSON (so that a recipe is hashable whatever the options hold)."""
     concurrency: int
     timeout: float | None = None
     cache: bool | str | None = None
@@ -227,7 +229,7 @@ async def score_in_processes(
 def _worker_scorer(recipe: WorkerRecipe) -> tuple[GuardedScorer, Meter]:
     """A worker process's scorer, built on its first task (one recipe per run, so once per process)."""
     meter = Meter()
-    scorer = build_scorer(recipe.model, dict(recipe.options), concurrency=recipe.concurrency,
+    scorer = build_scorer(recipe.model, json.loads(recipe.options), concurrency=recipe.concurrency,
                           timeout=recipe.timeout, cache=recipe.cache, meter=meter, judge_factory=recipe.judge_factory)
     return GuardedScorer(scorer), meter
 

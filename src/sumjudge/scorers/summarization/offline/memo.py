@@ -20,7 +20,7 @@ from .lexicon import SNOWBALL
 from .polarity import antonym_map
 from .weights import Informativeness
 
-MAX_WORDS = 50_000
+MAX_WORDS = 20_000
 """Words each memo keeps (least recently used dropped first): a run's memory stays flat however many
 new words (names, numbers) its items bring, while the words a corpus repeats stay remembered."""
 _HANGUL = regex.compile(r"\p{Hangul}")
