@@ -26,10 +26,10 @@ OPTIONS = {"max_questions": 10, "scale": 1.0}
 PLACES = ("bridge", "library", "harbour", "museum", "station", "market", "school", "garden")
 
 
-def source_of(i: int) -> str:
+def source_of(i: int, sentences: int = 6) -> str:
     return " ".join(
         f"In {1900 + i + k}, the {PLACES[(i + k) % len(PLACES)]} of Town{i} was rebuilt for {i * 10 + k} "
-        f"million dollars by the firm of Ada Lind{k}." for k in range(6)
+        f"million dollars by the firm of Ada Lind{k}." for k in range(sentences)
     )
 
 
@@ -42,14 +42,14 @@ def summaries_of(i: int) -> list[str]:
     ]
 
 
-def write_items(path: Path, n_sources: int, *, broken: set[int] = frozenset()) -> Path:
+def write_items(path: Path, n_sources: int, *, broken: set[int] = frozenset(), sentences: int = 6) -> Path:
     """Three summaries per source, the sources interleaved (a source's items are not next to each other)."""
     rows = []
     for k in range(3):
         for i in range(n_sources):
             number = len(rows)
             summary = summaries_of(i)[k] + (f" {MARK}." if number in broken else "")
-            rows.append({"id": f"doc-{number:04d}", "source": source_of(i), "summary": summary})
+            rows.append({"id": f"doc-{number:04d}", "source": source_of(i, sentences), "summary": summary})
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return path
 
@@ -151,7 +151,8 @@ def alive(pid: int) -> bool:
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the process tree from /proc")
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm", "sigkill"])
 def test_a_killed_multi_worker_run_resumes_with_nothing_lost_and_no_process_left(tmp_path, how):
-    data = write_items(tmp_path / "d.jsonl", 150)
+    # long sources: the tasks waiting for a worker fill the pipe to it (a stop must not hang on that)
+    data = write_items(tmp_path / "d.jsonl", 50, sentences=40)
     store, out = tmp_path / "runs.db", tmp_path / "out.jsonl"
     cmd = [sys.executable, "-m", "sumjudge.cli", "score", str(data), "--model", "offline/lexical", "--workers", "2",
            "--store", str(store), "--out", str(out), "--quiet"]
@@ -181,7 +182,7 @@ def test_a_killed_multi_worker_run_resumes_with_nothing_lost_and_no_process_left
         assert time.monotonic() < deadline, f"processes left behind: {[p for p in workers if alive(p)]}"
         time.sleep(0.1)
     saved = finished(store)
-    assert 32 <= saved < 450
+    assert 32 <= saved < 150
     if how != "sigkill":  # --out is written with what was saved
         assert len(out.read_text().splitlines()) == saved
 

@@ -8,8 +8,9 @@ back; the owner commits them as they come, so resuming, the run lock, ``--out`` 
 store, in input order) and the progress display work as with one process. At most two tasks per
 worker are in flight, so memory does not grow with the data.
 
-Interrupted (Ctrl-C, SIGTERM, cancelled), the owner stops the workers at once (they ignore SIGINT, so
-only the owner decides) and keeps what was committed. Judges that wait on a server (HTTP) gain nothing
+Interrupted (Ctrl-C, SIGTERM, cancelled), the owner drops the tasks not started, lets the running ones
+end (at once on Python 3.14+) and keeps what was committed; the workers ignore SIGINT (only the owner
+decides), and a worker whose owner was killed ends too. Judges that wait on a server (HTTP) gain nothing
 from processes: they stay in one process with async concurrency.
 """
 
@@ -179,18 +180,15 @@ async def run_in_processes(
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
-    """Stop the workers now, whatever they are doing (an interrupted run keeps only what was committed)."""
-    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
+    """Stop the workers: the tasks not started are dropped; an interrupted run keeps what was committed."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+: at once, mid-task
     if terminate is not None:
         terminate()
         return
-    processes: dict[int, Any] = dict(getattr(pool, "_processes", None) or {})
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes.values():
-        if process.is_alive():
-            process.terminate()
-    for process in processes.values():
-        process.join(timeout=5)
+    # Before 3.14 a worker killed from outside can leave the pool's thread that sends tasks blocked on
+    # a full pipe, and the process then never exits; so the tasks already running (CHUNK_ITEMS items
+    # each, SOURCE_ITEMS at most) finish first, and their results are dropped.
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 # -- the batch: this process commits, the workers score ---------------------------------------------
