@@ -11,7 +11,9 @@ the :class:`BatchResult` say, and picks the exit code.
 :func:`sumjudge.evals.run_evals` (which pulls items lazily, ``concurrency`` at a time); each finished
 item is committed to the store as a typed :class:`~sumjudge.store.records.ScoredItem` or
 :class:`~sumjudge.store.records.FailedItem` as soon as it finishes. Items the run already finished are
-skipped. An item whose judge keeps failing is recorded with its error; the others go on.
+skipped. An item whose judge keeps failing is recorded with its error; the others go on. A judge that
+computes on the CPU (the offline judge) is run on several processes instead (:mod:`.workers`); this
+process still commits every record. The scorer and an item's record are built in :mod:`.scoring`.
 """
 
 from __future__ import annotations
