@@ -47,7 +47,8 @@ BCA_MAX_N = 2000
 EXACT_MAX_N = 50
 """Up to this many non-zero differences the signed-rank p-value is exact (ties included); above it,
 scipy's normal approximation with its tie correction."""
-_BATCH = 500  # resamples held in memory at once: flat memory for runs of any size
+_BATCH = 500  # resamples held in memory at once, at most ...
+_BATCH_VALUES = 1_000_000  # ... and at most this many values (8 MB an array): flat memory for runs of any size
 
 Direction = Literal["higher", "lower", "same"]
 
@@ -154,7 +155,7 @@ def _bootstrap_mean(
                 method=method,
                 vectorized=True,
                 axis=-1,
-                batch=_BATCH,
+                batch=max(1, min(_BATCH, _BATCH_VALUES // len(xs))),
                 **_rng_kwargs(seed),
             )
         low, high = float(res.confidence_interval.low), float(res.confidence_interval.high)

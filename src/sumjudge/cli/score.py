@@ -28,6 +28,9 @@ from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail
 @scorer_options_decorator  # --max-questions --scale --samples --reducer --sample-temperature (shared with check)
 @click.option("--concurrency", "-c", type=click.IntRange(min=1), default=8, show_default=True,
               help="Items in flight, and the most judge requests in flight (lowered on 429).")
+@click.option("--workers", "-w", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Processes that score with a judge that computes on this machine (offline/lexical); "
+                   "default: the cores available (one per 100 items at most). Judges over HTTP use one process.")
 @click.option("--out", "-o", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               help="Write one JSON line per item here ('-' for standard output), in input order, when the run "
                    "ends (or is interrupted); the file is replaced whole.")
@@ -81,6 +84,7 @@ def score(
     reducer: str,
     sample_temperature: float | None,
     concurrency: int,
+    workers: int | None,
     out: str | None,
     report: str | None,
     fail_under: float | None,
@@ -152,7 +156,7 @@ def score(
             _score(
                 dataset, info, console,
                 model_id=model_id, options=scorer_options(max_questions, scale, samples, reducer, sample_temperature),
-                concurrency=concurrency,
+                concurrency=concurrency, workers=workers,
                 out=out, report=report, junit=junit, gates=gates, store_path=store_path, fresh=fresh, timeout=timeout,
                 cache=cache_path or use_cache, quiet=quiet,
                 batch={"poll_interval": poll_interval, "fallback": batch_fallback} if use_batch else None,
@@ -209,6 +213,7 @@ async def _score(
     cache: bool | str,
     quiet: bool,
     batch: dict[str, Any] | None = None,
+    workers: int | None = None,
 ) -> int:
     """Run the batch (:func:`sumjudge.runs.run_batch`) and say how it ended; the exit code."""
     from ..runs.batch import BatchOutputs, Meter, run_batch
@@ -227,7 +232,7 @@ async def _score(
         result = await run_batch(
             dataset, info, model=model_id, options=options, concurrency=concurrency, timeout=timeout, cache=cache,
             store_path=store_path, fresh=fresh, outputs=BatchOutputs(out=out, report=report, junit=junit),
-            gates=gates, meter=meter, events=events, batch=rounds,
+            gates=gates, meter=meter, events=events, batch=rounds, workers=workers,
         )
     except (SumjudgeError, ValueError) as exc:
         fail(str(exc))

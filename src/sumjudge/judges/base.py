@@ -198,6 +198,17 @@ class WrappedJudge:
     def config(self) -> ModelConfig | None:
         return getattr(self.inner, "config", None)
 
+    @property
+    def cpu_bound(self) -> bool:
+        """Whether the inner judge does its work on this machine's CPU (see :func:`is_cpu_bound`)."""
+        return is_cpu_bound(self.inner)
+
+
+def is_cpu_bound(judge: object) -> bool:
+    """Whether ``judge`` computes its answers on the local CPU (a class attribute ``cpu_bound = True``),
+    so a batch is faster on several processes; judges that wait on a server say nothing (``False``)."""
+    return bool(getattr(judge, "cpu_bound", False))
+
 
 class ModelConfig(BaseModel):
     """A judge model named by ``"provider/model"`` with explicit settings.

@@ -157,7 +157,17 @@ class OpenAICompatJudge(HTTPJudge):
         return body
 
     async def send(self, client: Any, body: dict[str, Any]) -> Any:
-        return await client.chat.completions.create(**body)
+        # The SDK's own POST, as `chat.completions.create` ends: the body is built above in the API's
+        # shape already, so create()'s walk of it against the typed parameters (about 0.6 ms a call,
+        # most of it in the schema) had nothing to change. Auth, errors and the Azure URLs are the SDK's.
+        # ModelConfig.extra goes where create(extra_body=...) puts it: merged into the JSON body.
+        extra = body.get("extra_body")
+        if extra:
+            body = {k: v for k, v in body.items() if k != "extra_body"}
+        options = {"extra_json": extra} if extra else {}
+        return await client.post(
+            "/chat/completions", body=body, options=options, cast_to=self._openai.types.chat.ChatCompletion
+        )
 
     def parse_reply(self, response: Any, prepared: _Prepared) -> Completion:
         usage = getattr(response, "usage", None)

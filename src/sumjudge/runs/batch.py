@@ -11,27 +11,30 @@ the :class:`BatchResult` say, and picks the exit code.
 :func:`sumjudge.evals.run_evals` (which pulls items lazily, ``concurrency`` at a time); each finished
 item is committed to the store as a typed :class:`~sumjudge.store.records.ScoredItem` or
 :class:`~sumjudge.store.records.FailedItem` as soon as it finishes. Items the run already finished are
-skipped. An item whose judge keeps failing is recorded with its error; the others go on.
+skipped. An item whose judge keeps failing is recorded with its error; the others go on. A judge that
+computes on the CPU (the offline judge) is run on several processes instead (:mod:`.workers`); this
+process still commits every record. The scorer and an item's record are built in :mod:`.scoring`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
-import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..data.datasets import Dataset, DatasetInfo
-from ..errors import describe_failure
-from ..evals import is_interrupt, run_evals
-from ..judges.base import JudgeModel, JudgeReply, JudgeRequest, OutputT, WrappedJudge, judge_identity
-from ..store.records import FailedItem, ItemOutcome, ScoredItem, run_line, source_digest
+from ..evals import run_evals
+from ..judges.base import JudgeModel, is_cpu_bound, judge_identity
+from ..store.records import FailedItem, ItemOutcome, run_line
 from ..store.run_stats import RunStats
 from ..store.database import ItemRecord, RunRecord, RunStore
+from .scoring import GuardedScorer, Meter, MeteredJudge, build_scorer, outcome_of
 from .outputs import STEP_SUMMARY, output_plan
+from .workers import WorkerRecipe, score_in_processes, worker_count
 
 if TYPE_CHECKING:
     from ..data.files import OutputPlan
@@ -52,83 +55,6 @@ class JudgeRounds(Protocol):
     ) -> None: ...
 
 
-@dataclass
-class Meter:
-    """Live counters of a batch run, for the progress display."""
-
-    started: float = field(default_factory=time.monotonic)
-    done: int = 0
-    errors: int = 0
-    calls: int = 0
-    failed_calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cached_tokens: int = 0
-
-    @property
-    def tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
-
-
-class MeteredJudge(WrappedJudge):
-    """A judge wrapper that counts calls and tokens as they happen (wrap it inside any cache,
-    so that only real calls are counted)."""
-
-    def __init__(self, inner: JudgeModel, meter: Meter) -> None:
-        super().__init__(inner)
-        self.meter = meter
-
-    async def generate(self, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
-        try:
-            reply = await self.inner.generate(request)
-        except Exception:
-            self.meter.failed_calls += 1
-            raise
-        self.meter.calls += 1
-        self.meter.prompt_tokens += reply.usage.prompt_tokens
-        self.meter.completion_tokens += reply.usage.completion_tokens
-        self.meter.cached_tokens += reply.usage.cached_tokens
-        return reply
-
-
-@dataclass(frozen=True)
-class _Failure:
-    """What the guarded scorer returns for an item that failed (run_evals sees a zero score)."""
-
-    error: str
-    score: float = 0.0
-
-
-class _GuardedScorer:
-    """Turns an item's failure into a value, so the store records the error text with the item."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.id = inner.id
-        self._secrets = _judge_secrets(inner)
-
-    async def run(self, input: Any = None, output: Any = None, *, run_id: str | None = None) -> Any:
-        try:
-            return await self.inner.run(input=input, output=output)
-        except BaseException as exc:  # one failing item must not stop the others
-            if is_interrupt(exc):
-                raise
-            return _Failure(error=describe_failure(exc, self._secrets))
-
-
-def _judge_secrets(scorer: Any) -> list[str]:
-    """The API keys configured on the scorer's judge and the judges it wraps (to hide them)."""
-    found: list[str] = []
-    judge = getattr(scorer, "judge", None)
-    while judge is not None:
-        config = getattr(judge, "config", None)
-        key = getattr(config, "api_key", None)
-        if key is not None:
-            found.append(key.get_secret_value() if hasattr(key, "get_secret_value") else str(key))
-        judge = getattr(judge, "inner", None)
-    return found
-
-
 async def score_dataset(
     dataset: Dataset,
     scorer: Any,
@@ -141,7 +67,7 @@ async def score_dataset(
 ) -> None:
     """Score every row of ``dataset`` that ``run`` has not finished; commit each as it finishes."""
     finished = store.finished_ids(run.id)
-    guarded = _GuardedScorer(scorer)
+    guarded = GuardedScorer(scorer)
 
     def pending() -> Iterator[dict[str, Any]]:
         for row in dataset.rows():
@@ -150,13 +76,7 @@ async def score_dataset(
 
     async def complete(item: dict[str, Any], _output: Any, results: dict[str, Any]) -> None:
         row = item["row"]
-        result = results[guarded.id]
-        outcome: ItemOutcome
-        digest = source_digest(row.source)
-        if isinstance(result, _Failure):
-            outcome = FailedItem(id=row.id, error=result.error, source_sha256=digest)
-        else:
-            outcome = ScoredItem.from_result(row.id, result, source_sha256=digest)
+        outcome = outcome_of(row, results[guarded.id])
         store.record_item(run.id, row.number, outcome)
         if meter is not None:
             meter.done += 1
@@ -218,31 +138,6 @@ class BatchResult:
     """Things that went wrong without deciding the outcome (the job summary could not be appended)."""
 
 
-def build_scorer(
-    model: str, options: Mapping[str, Any], *, concurrency: int, timeout: float | None = None,
-    cache: bool | str | None = None, meter: Meter | None = None,
-    wrap: Callable[[JudgeModel], JudgeModel] | None = None,
-) -> Any:
-    """The summarization scorer of a batch: its judge built once from ``model`` (a registry id),
-    metered inside the reply cache (so that only real calls are counted). Raises
-    :class:`~sumjudge.errors.SumjudgeError` (or ``ValueError``) for an unknown model or bad options."""
-    from ..judges.base import ModelConfig
-    from ..judges.cache import with_cache
-    from ..judges.registry import resolve_judge
-    from ..scorers.summarization import create_summarization_scorer
-
-    settings: dict[str, Any] = {"max_concurrency": concurrency}
-    if timeout is not None:
-        settings["timeout"] = timeout
-    judge: JudgeModel = resolve_judge(ModelConfig(id=model, **settings))
-    if wrap is not None:  # provider batch jobs (--batch): requests gathered into rounds
-        judge = wrap(judge)
-    if meter is not None:
-        judge = MeteredJudge(judge, meter)
-    judge = with_cache(judge, cache)
-    return create_summarization_scorer(model=judge, options=dict(options))
-
-
 async def run_batch(
     dataset: Dataset,
     info: DatasetInfo,
@@ -259,6 +154,8 @@ async def run_batch(
     meter: Meter | None = None,
     events: BatchEvents | None = None,
     batch: JudgeRounds | None = None,
+    workers: int | None = None,
+    judge_factory: Callable[[], JudgeModel] | None = None,
 ) -> BatchResult:
     """Score ``dataset`` (validated: ``info`` is what :meth:`Dataset.validate` said) into the run store.
 
@@ -267,8 +164,13 @@ async def run_batch(
     and claimed for this process; every unfinished row is scored and committed as it finishes; the
     outputs are written (also after an interruption: ``--out`` with what was saved); the gates are
     judged. With ``batch`` (``ProviderRounds(BatchMode())``) the judge's requests go into provider batch
-    jobs, round by round (:mod:`sumjudge.runs.provider_batch`). Raises :class:`~sumjudge.errors.SumjudgeError` for a bad model, an unwritable output, a
+    jobs, round by round (:mod:`sumjudge.runs.provider_batch`). Raises
+    :class:`~sumjudge.errors.SumjudgeError` for a bad model, an unwritable output, a
     damaged store or a run held by another process, before any judge call.
+
+    ``workers``: processes that score a CPU-bound judge's items (:mod:`.workers`; default: the cores
+    available, one per 100 pending items at most); other judges score in this process.
+    ``judge_factory``: an importable function that builds the judge (named ``model`` in the store).
     """
     from ..data.files import AtomicFile
     from ..store.database import DEFAULT_STORE_PATH
@@ -279,7 +181,8 @@ async def run_batch(
                        step_summary=outputs.step_summary)
     plan.check(appends=False)  # a job summary it may not write is a note at the end, not a failure
     scorer = build_scorer(model, options, concurrency=concurrency, timeout=timeout, cache=cache, meter=meter,
-                          wrap=batch.wrap if batch is not None else None)
+                          judge_factory=judge_factory, wrap=batch.wrap if batch is not None else None)
+    recipe = WorkerRecipe(model, json.dumps(dict(options)), concurrency, timeout, cache, judge_factory)
     files: dict[str, AtomicFile] = {}
     try:
         for option in ("--out", "--report", "--junit"):
@@ -294,8 +197,7 @@ async def run_batch(
             return await _score_run(
                 dataset, info, scorer, store, run, resumed=resumed, concurrency=concurrency, outputs=outputs,
                 files=files, gates=gates, meter=meter, events=events, scale=float(options.get("scale", 1.0)),
-                plan=plan,
-                rounds=batch,
+                workers=(recipe, workers), plan=plan, rounds=batch,
             )
     finally:
         for f in files.values():
@@ -306,14 +208,20 @@ async def run_batch(
 async def _score_run(
     dataset: Dataset, info: DatasetInfo, scorer: Any, store: RunStore, run: RunRecord, *, resumed: bool,
     concurrency: int, outputs: BatchOutputs, files: Mapping[str, Any], gates: Gates | None, meter: Meter,
-    events: BatchEvents, scale: float, plan: OutputPlan | None = None,
+    events: BatchEvents, scale: float, workers: tuple[WorkerRecipe, int | None], plan: OutputPlan | None = None,
     rounds: JudgeRounds | None = None,
 ) -> BatchResult:
-    events.started(run, resumed=resumed, already_done=len(store.finished_ids(run.id)), total=info.count)
+    already_done = len(store.finished_ids(run.id))
+    events.started(run, resumed=resumed, already_done=already_done, total=info.count)
     interrupted = False
+    recipe, requested = workers
+    processes = worker_count(requested, cpu_bound=is_cpu_bound(scorer.judge), pending=info.count - already_done)
     try:
-        if rounds is not None:
+        if rounds is not None:  # provider batch jobs: the judge's requests go out round by round
             await rounds.score(dataset, scorer, store, run, on_record=events.item_done, meter=meter)
+        elif processes > 1:
+            await score_in_processes(dataset, recipe, store, run, workers=processes, on_record=events.item_done,
+                                     meter=meter)
         else:
             await score_dataset(dataset, scorer, store, run, concurrency=concurrency, on_record=events.item_done,
                                 meter=meter)
@@ -356,9 +264,9 @@ def _write_reports(
     gates: Gates, failures: list[str], scale: float, plan: OutputPlan | None = None,
 ) -> list[str]:
     """The HTML report, the JUnit XML and the job summary; the items are streamed from the store."""
+    from ..errors import InputError
     from ..report import write_report
     from ..report.junit import write_junit
-    from ..errors import InputError
     from ..report.markdown import append_step_summary, run_markdown
 
     def items() -> Iterator[ItemRecord]:
@@ -400,3 +308,9 @@ def run_batch_sync(dataset: Dataset, info: DatasetInfo, **kwargs: Any) -> BatchR
     from .._aio import run_sync
 
     return run_sync(lambda: run_batch(dataset, info, **kwargs))
+
+
+__all__ = [
+    "BatchEvents", "BatchOutputs", "BatchResult", "JudgeRounds", "Meter", "MeteredJudge", "build_scorer", "run_batch",
+    "run_batch_sync", "score_dataset",
+]

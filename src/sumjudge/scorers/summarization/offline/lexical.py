@@ -82,6 +82,7 @@ class LexicalJudge:
     """The offline lexical judge. Safe to share: it keeps only memos of pure functions."""
 
     _MAX_DOCS = 256
+    cpu_bound = True  # all its work is CPU: `sumjudge score --workers` spreads a batch over processes
 
     def __init__(self, settings: LexicalSettings | None = None, data: str = CORE) -> None:
         if data not in (CORE, WORDFREQ):

@@ -23,7 +23,9 @@ from .lexicon import CORE, IRREGULAR_EN, SNOWBALL, WORDFREQ
 from .polarity import antonym_map
 from .weights import Informativeness
 
-_MAX_WORDS = 200_000
+MAX_WORDS = 20_000
+"""Words each memo keeps (least recently used dropped first): a run's memory stays flat however many
+new words (names, numbers) its items bring, while the words a corpus repeats stay remembered."""
 _HANGUL = regex.compile(r"\p{Hangul}")
 _stem_lock = threading.Lock()
 
@@ -37,7 +39,7 @@ def _stemmer(lang: str) -> Any:
     return snowballstemmer.stemmer(SNOWBALL[lang])
 
 
-@lru_cache(maxsize=_MAX_WORDS)
+@lru_cache(maxsize=MAX_WORDS)
 def stem(lang: str, word: str) -> str:
     """The Snowball stem of ``word`` (lower case) in ``lang``; the word itself without a stemmer."""
     stemmer = _stemmer(lang)
@@ -47,7 +49,7 @@ def stem(lang: str, word: str) -> str:
         return str(stemmer.stemWord(word))
 
 
-@lru_cache(maxsize=_MAX_WORDS)
+@lru_cache(maxsize=MAX_WORDS)
 def lemma(lang: str, word: str, data: str = CORE) -> str:
     """The dictionary form of ``word`` (lower case) in ``lang``: English irregular forms from the
     core's own table ("sang" -> "sing", "fell" -> "fall"); with ``data == WORDFREQ`` then
@@ -69,7 +71,7 @@ def informativeness(lang: str, data: str = CORE) -> Informativeness:
     return Informativeness(lang, frequencies=data == WORDFREQ)
 
 
-@lru_cache(maxsize=_MAX_WORDS)
+@lru_cache(maxsize=MAX_WORDS)
 def weight(lang: str, word: str, data: str = CORE) -> float:
     """How informative ``word`` is in ``lang`` (:mod:`.weights`)."""
     return informativeness(lang, data).weight(word)

@@ -22,6 +22,7 @@ from typing import Any
 import regex
 
 from .lexicon import STOPWORDS
+from .memo import MAX_WORDS
 
 _HANGUL = regex.compile(r"\p{Hangul}")
 _HAN = regex.compile(r"\p{Han}")
@@ -185,7 +186,7 @@ _AFTER_TERMINAL = 3
 _BRACKET_SCAN = 54  # the bracket, the 50 tokens syntok scans past it, and the three after those
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=MAX_WORDS)
 def _run_tokens(run: str) -> tuple[tuple[str, str, int], ...]:
     """(spacing, value, offset in the run) of the tokens syntok makes of one run of non-space text."""
     from syntok.tokenizer import Tokenizer

@@ -74,7 +74,7 @@ def strip_particle(word: str) -> str:
     return word
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=memo.MAX_WORDS)
 def word_info(lang: str, tok: str, data: str = CORE) -> WordInfo:
     """What the word token ``tok`` (as written) is in a text of ``lang``, by the word data ``data``."""
     return _word_info(lang, tok, data)._replace(opener=tok.lower() in PHRASE_OPENERS.get(lang, ()))
