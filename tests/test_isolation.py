@@ -4,11 +4,15 @@ its signal, and the tests after it still run."""
 from __future__ import annotations
 
 import signal
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from isolation import describe_exit
+from llamacpp_fixtures import ServerProcess
 
 TESTS_DIR = Path(__file__).parent
 
@@ -57,3 +61,28 @@ def test_exit_descriptions_name_the_signal() -> None:
     assert describe_exit(-signal.SIGSEGV, "llama.cpp") == "SIGSEGV in the llama.cpp subprocess (signal 11)"
     assert describe_exit(-signal.SIGILL, "llama.cpp").startswith("SIGILL in the llama.cpp subprocess")
     assert describe_exit(3, "llama.cpp") == "the llama.cpp subprocess exited with 3"
+
+
+def test_a_server_that_died_is_reported_with_its_signal_and_log() -> None:
+    # what the llama.cpp server fixture tells a test when the server crashed (instead of a closed connection)
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", "import os, signal; print('loaded the model', flush=True); os.kill(os.getpid(), signal.SIGSEGV)"],
+            stdout=log, stderr=subprocess.STDOUT,
+        )
+        server = ServerProcess("http://127.0.0.1:9", proc, log)
+        proc.wait()
+        death = server.death()
+    assert death is not None
+    assert death.startswith("SIGSEGV in the llama.cpp server subprocess (signal 11)")
+    assert "loaded the model" in death
+
+
+def test_a_running_server_is_not_reported() -> None:
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], stdout=log)
+        try:
+            assert ServerProcess("http://127.0.0.1:9", proc, log).death() is None
+        finally:
+            proc.kill()
+            proc.wait()
