@@ -99,3 +99,10 @@ def test_score_help_names_every_format_it_reads() -> None:
         assert ext in text, ext
     estimate_text = " ".join(CliRunner().invoke(main, ["estimate", "--help"], terminal_width=200).output.split())
     assert ".tsv" in estimate_text and ".parquet" in estimate_text and "--encoding" in estimate_text
+
+
+def test_a_model_on_your_own_hardware_has_no_price_but_its_tokens(tmp_path: Path) -> None:
+    jsonl = tmp_path / "d.jsonl"
+    jsonl.write_text("".join(json.dumps(r) + "\n" for r in ROWS), encoding="utf-8")
+    got = _estimate(str(jsonl), "--model", "ollama/qwen2.5:7b")
+    assert got["prompt_tokens"] > 0 and got["price_usd"] == 0.0

@@ -154,6 +154,10 @@ class Forecaster:
         return n
 
 
+LOCAL_PROVIDERS = frozenset({"local", "ollama", "llamacpp", "lmstudio", "vllm"})
+"""Providers that run the model on the user's machine or server: no per-token price."""
+
+
 def is_offline(model_id: str) -> bool:
     """Whether ``model_id`` names an offline judge, which calls no model and spends nothing."""
     return model_id.partition("/")[0] == "offline"
@@ -164,6 +168,8 @@ def price(model_id: str, prompt_tokens: int, completion_tokens: int) -> tuple[De
     for the offline judge."""
     if is_offline(model_id):
         return Decimal(0), "the offline judge calls no model: no tokens, no price"
+    if model_id.partition("/")[0] in LOCAL_PROVIDERS:
+        return Decimal(0), "a model on your own hardware: its tokens cost time, not a per-token price"
     try:
         from genai_prices import Usage as PriceUsage
         from genai_prices import calc_price
