@@ -119,7 +119,7 @@ class ContextWindow:
             "judge": "the loaded model's context",
             "context_window": "set by context_window",
             "model table": "the model table",
-            "fallback": f"fallback for an unknown model: {DEFAULT_CONTEXT_WINDOW:,}",
+            "fallback": "fallback for a model the table does not know",
         }.get(self.origin, self.origin)
         if self.detail:
             what = f"{what}: {self.detail}"
