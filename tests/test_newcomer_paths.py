@@ -54,9 +54,12 @@ def _sumjudge_lines(doc: Path) -> list[str]:
     return lines
 
 
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 PLACEHOLDERS = ("RUN_A", "RUN_B")
 """Words an example says stand for the reader's own values (run ids)."""
+DOCS = [
+    doc for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    if any(not any(word in ln for word in PLACEHOLDERS) for ln in _sumjudge_lines(doc))
+]
 
 
 @pytest.mark.integration
@@ -65,8 +68,6 @@ def test_shell_examples_run_from_a_fresh_checkout(
     doc: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lines = [ln for ln in _sumjudge_lines(doc) if not any(word in ln for word in PLACEHOLDERS)]
-    if not lines:
-        pytest.skip(f"{doc.name} has no sumjudge shell example")
     shutil.copytree(ROOT / "examples", tmp_path / "examples")  # a checkout's files, nothing else
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("SUMJUDGE_MODEL", raising=False)
