@@ -18,8 +18,19 @@ $(VENV)/.demo-installed: pyproject.toml | $(BIN)/python
 	$(PIP) install -e '.[wordfreq,lemmas,speed]'
 	@touch $@
 
+# llama.cpp (llama-cpp-python, the `local` extra) is compiled here, portably: a build tuned to the
+# compiling CPU (GGML_NATIVE, the default) crashes on others, e.g. with SIGSEGV in grammar-constrained
+# generation on an AVX-512/AMX Xeon. pip reuses a wheel it built before whatever CMAKE_ARGS say, so
+# the build gets a pip cache of its own that only portable builds ever use: a wheel found there was
+# built portably, and a fresh .venv reuses it instead of compiling again (--force-reinstall replaces a
+# llama-cpp-python built otherwise; --no-deps: its dependencies come with the install after it).
+LLAMA_CPP_VERSION := 0.3.36
+PORTABLE_PIP_CACHE ?= $(HOME)/.cache/sumjudge-portable-pip
+PORTABLE_BUILD    := CMAKE_ARGS="-DGGML_NATIVE=OFF" PIP_CACHE_DIR="$(PORTABLE_PIP_CACHE)"
+
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[test,local,anthropic,agreement,wordfreq,lemmas,speed,prices,tokens,pandas,parquet,hf,ray,otel]' 'llama-cpp-python[server]'
+	$(PORTABLE_BUILD) $(PIP) install --force-reinstall --no-deps 'llama-cpp-python==$(LLAMA_CPP_VERSION)'
+	$(PIP) install -e '.[test,local,anthropic,agreement,wordfreq,lemmas,speed,prices,tokens,pandas,parquet,hf,ray,otel]' 'llama-cpp-python[server]==$(LLAMA_CPP_VERSION)'
 	@touch $@ $(VENV)/.demo-installed
 
 demo: $(VENV)/.demo-installed

@@ -85,14 +85,42 @@ def _findings(result: dict[str, Any]) -> list[str]:
 
 
 NEXT_STEPS = """
-Next:
-  sumjudge check --source doc.txt --summary summary.txt     one pair from the shell, with every verdict
-  sumjudge score data.jsonl --out results.jsonl --report report.html
-                                                             many items, resumable, with an HTML report
-  sumjudge score data.jsonl --model openai/gpt-4o-mini       a capable LLM judge (OPENAI_API_KEY), or
-      --model ollama/qwen2.5:7b                              one on your own hardware
+Next ({how}):
+  {sumjudge} check --source examples/report.txt --summary examples/summary.txt
+      one pair from the shell, with every verdict (a file or the text itself)
+  {sumjudge} score examples/summaries.jsonl --out results.jsonl --report report.html
+      many items, resumable, with an HTML report
+  {sumjudge} score examples/summaries.jsonl --model openai/gpt-4o-mini
+      a capable LLM judge (OPENAI_API_KEY), or --model ollama/qwen2.5:7b on your own hardware
 See README.md, "Choosing a judge".
 """
+
+
+def sumjudge_command() -> tuple[str, str]:
+    """How to call the ``sumjudge`` command from here: (command, what to know about it).
+
+    ``make demo`` runs this script with ``.venv/bin/python`` without activating the environment, so a
+    bare ``sumjudge`` is "command not found" in the user's shell: name the script in the environment
+    that runs this demo, relative to the working folder when it is inside it.
+    """
+    import shutil
+
+    here = Path(sys.executable).parent / "sumjudge"
+    if not here.exists():  # sumjudge imported from a source tree: the module runs the command too
+        return f"{sys.executable} -m sumjudge.cli", "the sumjudge command of this Python"
+    found = shutil.which("sumjudge")
+    if found and Path(found).resolve() == here.resolve():
+        return "sumjudge", "sumjudge is on your PATH"
+    try:
+        shown = str(here.relative_to(Path.cwd()))
+    except ValueError:
+        shown = str(here)
+    activate = here.parent / "activate"
+    try:
+        act = str(activate.relative_to(Path.cwd()))
+    except ValueError:
+        act = str(activate)
+    return shown, f"copy as is, or run `source {act}` first and type plain `sumjudge`"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,7 +136,8 @@ def main(argv: list[str] | None = None) -> int:
         for r in records:
             fh.write(json.dumps(r, ensure_ascii=False) + "\n")
     print(f"\nwrote {len(records)} results to {args.out}")
-    print(NEXT_STEPS)
+    command, how = sumjudge_command()
+    print(NEXT_STEPS.format(sumjudge=command, how=how))
     return 0
 
 

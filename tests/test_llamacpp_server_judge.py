@@ -15,7 +15,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from llamacpp_fixtures import llamacpp_server  # noqa: F401 - a pytest fixture
+from llamacpp_fixtures import llamacpp_process, llamacpp_server  # noqa: F401 - pytest fixtures
 
 from sumjudge import create_summarization_scorer
 from sumjudge.judges.base import JudgeRequest, ModelConfig, ReplyBounds, StepInputs
@@ -69,11 +69,15 @@ def test_server_refuses_json_schema_and_accepts_json_object_with_schema(llamacpp
     assert set(reply) == {"a"} and len(reply["a"]) <= 8
 
 
-@pytest.mark.parametrize("where", ["server", "in-process"])
-async def test_scoring_through_llamacpp_gives_a_valid_result(llamacpp_server: str, where: str) -> None:
+@pytest.mark.parametrize(
+    "where", ["server", pytest.param("in-process", marks=pytest.mark.in_subprocess(what="llama.cpp"))]
+)
+async def test_scoring_through_llamacpp_gives_a_valid_result(request: pytest.FixtureRequest, where: str) -> None:
     if where == "server":
+        llamacpp_server = request.getfixturevalue("llamacpp_server")
         model = ModelConfig(id="llamacpp/smollm2", base_url=f"{llamacpp_server}/v1", timeout=300)
-    else:
+    else:  # llama.cpp in this process: run in a child process (tests/isolation.py), no server needed
+        pytest.importorskip("llama_cpp", reason="install the local extra (pip install 'sumjudge[local]')")
         model = ModelConfig(id="local/smollm2")
     scorer = create_summarization_scorer(model=model, options={"max_questions": 3})
     result = await scorer.run(input=SOURCE, output=SUMMARY)

@@ -35,6 +35,10 @@ SOURCE = (
 SUMMARY = "Springfield's council approved a new downtown library that will cost 12 million dollars."
 QUESTIONS = ["Did the council vote 7 to 2?", "Will the library open in 2027?", "Did Mayor Ana Lopez speak?"]
 
+in_child = pytest.mark.in_subprocess(what="llama.cpp")
+"""Tests that generate with llama.cpp run in a child process (tests/isolation.py): a native crash, such
+as a build for another CPU, fails that test naming the signal instead of killing the whole suite."""
+
 needs_llama = pytest.mark.skipif(
     importlib.util.find_spec("llama_cpp") is None,
     reason="llama_cpp is not importable: install the local extra (pip install 'sumjudge[local]') to run these",
@@ -120,6 +124,7 @@ def test_local_gguf_path_loads_that_file() -> None:
 
 
 @needs_llama
+@in_child
 async def test_scorer_with_smollm2_returns_valid_verdict_lists() -> None:
     scorer = create_summarization_scorer(model="local/smollm2", options={"max_questions": 3})
     result = await scorer.run(input=SOURCE, output=SUMMARY)
@@ -138,6 +143,7 @@ async def test_scorer_with_smollm2_returns_valid_verdict_lists() -> None:
 
 
 @needs_llama
+@in_child
 async def test_replies_respect_the_schema_bounds() -> None:
     judge = resolve_judge(ModelConfig(id="local/smollm2", extra={"max_items": 2, "max_string_chars": 30}))
 
@@ -156,6 +162,7 @@ async def test_replies_respect_the_schema_bounds() -> None:
 
 
 @needs_llama
+@in_child
 async def test_a_tight_token_budget_still_ends_with_valid_json() -> None:
     # 120 output tokens cannot hold 10 claims of 200 characters: the bounds shrink to fit,
     # so the reply closes its JSON instead of being cut off.
@@ -167,6 +174,7 @@ async def test_a_tight_token_budget_still_ends_with_valid_json() -> None:
 
 
 @needs_llama
+@in_child
 async def test_model_is_shared_and_calls_are_serialized_off_the_event_loop() -> None:
     first = resolve_judge("local/smollm2")
     second = resolve_judge("local/smollm2")
@@ -199,6 +207,7 @@ async def test_model_is_shared_and_calls_are_serialized_off_the_event_loop() -> 
 
 
 @needs_llama
+@in_child
 def test_run_sync_works_with_the_local_judge() -> None:
     scorer = create_summarization_scorer(model="local/smollm2", options={"max_questions": 2})
     result = scorer.run_sync(input=SOURCE, output=SUMMARY)
@@ -206,6 +215,7 @@ def test_run_sync_works_with_the_local_judge() -> None:
 
 
 @needs_llama
+@in_child
 def test_budget_uses_the_loaded_context_and_llama_cpps_tokenizer() -> None:
     from sumjudge.judges.budget import TokenBudget, conservative_tokens
 

@@ -19,6 +19,7 @@ import click
 
 from .agreement import agreement
 from .check import check
+from .common import CHECK_EXIT_CODES, COMPARE_EXIT_CODES
 from .compare import compare
 from .estimate import estimate
 from .runs import runs
@@ -31,6 +32,11 @@ from .view import view
 def main() -> None:
     """Score LLM summaries against their source: alignment (claims supported) and coverage (facts kept)."""
 
+
+# The exit codes of `check` and `compare` in their --help (those of `score` and `estimate` are set
+# where they are defined).
+check.epilog = check.epilog or CHECK_EXIT_CODES
+compare.epilog = compare.epilog or COMPARE_EXIT_CODES
 
 main.add_command(score)
 main.add_command(check)

@@ -82,6 +82,54 @@ def store_errors(store_path: str | None) -> Iterator[None]:
         fail(str(exc))
 
 
+FORMATS_HELP = "JSONL (.jsonl, .ndjson), a JSON array (.json), CSV (.csv), TSV (.tsv), Parquet (.parquet, .pq)"
+"""Every format the one row reader (:mod:`sumjudge.data.datasets`) takes, for help texts."""
+
+
+def input_options(command: Any) -> Any:
+    """The flags that say how to read DATA, for every command that reads a dataset (``score``,
+    ``estimate``): field names, format, encoding and delimiter. The command takes them as the keyword
+    arguments ``source_field, summary_field, id_field, fmt, encoding, delimiter`` and opens the data
+    with :func:`open_dataset`."""
+    from ..data.datasets import FORMATS
+
+    options = [
+        click.option("--source-field", default="source", show_default=True,
+                     help="Field (or CSV/TSV/Parquet column) holding the source text."),
+        click.option("--summary-field", default="summary", show_default=True,
+                     help="Field (or column) holding the summary."),
+        click.option("--id-field", default="id", show_default=True,
+                     help="Field (or column) holding the item id (else the row number)."),
+        click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default=None,
+                     help="Input format (default: from the extension; sniffed for standard input)."),
+        click.option("--encoding", default=None, metavar="NAME",
+                     help="Text encoding of DATA (default utf-8, a byte-order mark is skipped), e.g. cp1252."),
+        click.option("--delimiter", default=None, metavar="CHAR",
+                     help="CSV delimiter (default: sniffed among , ; tab |; tab for .tsv)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def open_dataset(
+    data: str, *, source_field: str, summary_field: str, id_field: str,
+    fmt: str | None, encoding: str | None, delimiter: str | None,
+) -> Any:
+    """DATA opened with the :func:`input_options` flags (a :class:`~sumjudge.data.Dataset`); exit 2 with
+    one line when the flags or the file cannot be used."""
+    from ..data.datasets import Dataset, Fields
+    from ..errors import SumjudgeError
+
+    try:
+        return Dataset(
+            data, fields=Fields(source=source_field, summary=summary_field, id=id_field),
+            format=fmt, encoding=encoding, delimiter=delimiter,  # type: ignore[arg-type]
+        )
+    except SumjudgeError as exc:
+        fail(str(exc))
+
+
 def default_databases(store_path: str | None) -> dict[str, Any]:
     """The SQLite files no command may write over: the run store (``--store`` or the default) and the
     default reply cache (each with its sidecars, see :class:`sumjudge.data.files.OutputPlan`)."""
@@ -89,3 +137,30 @@ def default_databases(store_path: str | None) -> dict[str, Any]:
     from ..store.database import DEFAULT_STORE_PATH
 
     return {"the run store": store_path or DEFAULT_STORE_PATH, "the reply cache": DEFAULT_CACHE_PATH}
+
+
+def exit_codes(*codes: str) -> str:
+    """A command's exit codes as the epilog of its ``--help`` (``\\b``: click keeps the lines as written)."""
+    return "\b\nExit codes:\n" + "\n".join(f"  {code}" for code in codes)
+
+
+SCORE_EXIT_CODES = exit_codes(
+    "0    scored, every gate passed",
+    "1    a gate failed: --fail-under, --min-item-score, --pass-rate, failed items beyond",
+    "     --allow-errors, or no item could be scored",
+    "2    bad input or usage (one line naming the row, field or file)",
+    "130  interrupted (Ctrl-C): what finished is saved; the same command resumes",
+    "143  terminated (SIGTERM): saved and resumable likewise",
+)
+CHECK_EXIT_CODES = exit_codes(
+    "0    judged (and at or above --fail-under, when given)",
+    "1    the score is below --fail-under, or the judge failed",
+    "2    bad input or usage",
+)
+COMPARE_EXIT_CODES = exit_codes(
+    "0    compared",
+    "1    the verdict is 'worse' and --fail-if-worse was given",
+    "2    the runs cannot be compared (no such run or file, an empty run, different data,",
+    "     judges or options)",
+)
+ESTIMATE_EXIT_CODES = exit_codes("0    forecast printed", "2    bad input or usage")

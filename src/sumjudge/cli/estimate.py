@@ -1,4 +1,8 @@
-"""``sumjudge estimate``: the calls, tokens and price of scoring a dataset, without calling the judge."""
+"""``sumjudge estimate``: the calls, tokens and price of scoring a dataset, without calling the judge.
+
+It reads DATA with the same reader and the same input flags as ``sumjudge score``
+(:func:`~sumjudge.cli.common.input_options`), so whatever ``score`` reads, ``estimate`` forecasts.
+"""
 
 from __future__ import annotations
 
@@ -7,21 +11,30 @@ import json
 import click
 
 from ..errors import SumjudgeError
-from .common import fail, stdout_console
+from .common import ESTIMATE_EXIT_CODES, FORMATS_HELP, fail, input_options, open_dataset, stdout_console
 
 
-@click.command()
+HELP = f"""Forecast what `sumjudge score DATA --model M` would spend: judge calls, prompt and completion
+tokens, and the price for models with known prices. Sends nothing to the judge; the offline judge
+spends no tokens and costs nothing.
+
+DATA is read as `sumjudge score` reads it: {FORMATS_HELP}, or '-' for standard input."""
+
+
+@click.command(help=HELP, epilog=ESTIMATE_EXIT_CODES)
 @click.argument("data", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--model", "-m", default=None, metavar="PROVIDER/MODEL",
               help="The judge to forecast for (default: SUMJUDGE_MODEL, else offline/lexical). No key needed.")
 @click.option("--context-window", type=click.IntRange(min=512), default=None, metavar="TOKENS",
-              help="The judge's context window, when the built-in table does not know it.")
-@click.option("--max-questions", type=click.IntRange(min=1), default=10, show_default=True)
-@click.option("--max-claims", type=click.IntRange(min=1), default=100, show_default=True)
-@click.option("--source-field", default="source", show_default=True)
-@click.option("--summary-field", default="summary", show_default=True)
-@click.option("--id-field", default="id", show_default=True)
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv"]), default=None)
+              help="The judge's context window: the window a local server (Ollama, llama.cpp, LM Studio) loads "
+                   "the model with, or a model the built-in table does not know. Default: see the first line.")
+@click.option("--max-questions", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Upper bound on coverage questions per source, as for `sumjudge score`.")
+@click.option("--max-claims", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Claims judged at most per summary, as the scorer's max_claims.")
+@click.option("--samples", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
+              help="Independent evaluations per summary, as for `sumjudge score --samples`: K times the calls.")
+@input_options
 @click.option("--json", "as_json", is_flag=True, help="The forecast as one JSON object on standard output.")
 @click.option("--batch", "batch", is_flag=True, help="Also the price through provider batch jobs (`score --batch`).")
 def estimate(
@@ -30,41 +43,50 @@ def estimate(
     context_window: int | None,
     max_questions: int,
     max_claims: int,
+    samples: int,
     source_field: str,
     summary_field: str,
     id_field: str,
     fmt: str | None,
+    encoding: str | None,
+    delimiter: str | None,
     as_json: bool,
     batch: bool = False,
 ) -> None:
-    """Forecast what `sumjudge score DATA --model M` would spend: judge calls, prompt and completion
-    tokens, and the price for models with known prices. Sends nothing to the judge."""
-    from ..data.datasets import Dataset, Fields
+    """See :data:`HELP`."""
     from ..judges.base import ModelConfig
     from ..judges.registry import default_model_id
     from ..scorers.summarization.forecast import Forecaster, price
 
     model_id = model or default_model_id()
+    dataset = open_dataset(
+        data, source_field=source_field, summary_field=summary_field, id_field=id_field,
+        fmt=fmt, encoding=encoding, delimiter=delimiter,
+    )
     try:
         config = ModelConfig(id=model_id, context_window=context_window)
-        forecaster = Forecaster(config, max_questions=max_questions, max_claims=max_claims)
-        with Dataset(data, fields=Fields(source=source_field, summary=summary_field, id=id_field), format=fmt) as ds:  # type: ignore[arg-type]
-            ds.validate()
-            for row in ds.rows():
+        forecaster = Forecaster(config, max_questions=max_questions, max_claims=max_claims, samples=samples)
+        with dataset:
+            dataset.validate()
+            for row in dataset.rows():
                 forecaster.item(row.source, row.summary)
     except SumjudgeError as exc:
         fail(str(exc))
     f = forecaster.total
     cost, note = price(model_id, f.prompt_tokens, f.completion_tokens)
+    window = forecaster.budget.window
     figures = {
         "model": model_id,
         "items": f.items,
+        "samples": samples,
         "calls": f.calls,
         "calls_by_step": f.by_step,
         "prompt_tokens": f.prompt_tokens,
         "completion_tokens": f.completion_tokens,
         "long_sources": f.long_sources,
         "context_window": forecaster.budget.context_window,
+        "context_window_origin": window.origin if window else None,
+        "context_window_note": window.describe() if window else None,
         "counted_by": forecaster.budget.counter.name,
         "price_usd": None if cost is None else float(cost),
         "price_note": note,
@@ -77,8 +99,10 @@ def estimate(
         click.echo(json.dumps(figures))
         return
     console = stdout_console()
-    console.print(f"forecast for {model_id} (context {figures['context_window']:,} tokens, counted by {figures['counted_by']})")
-    console.print(f"items              {f.items:,}")
+    console.print(f"forecast for {model_id}")
+    console.print(f"context window     {figures['context_window_note']}")
+    console.print(f"tokens counted by  {figures['counted_by']}")
+    console.print(f"items              {f.items:,}" + (f" x {samples} samples" if samples > 1 else ""))
     steps = ", ".join(f"{k} {v:,}" for k, v in sorted(f.by_step.items()))
     console.print(f"judge calls        {f.calls:,} ({steps})")
     console.print(f"prompt tokens      {f.prompt_tokens:,}")

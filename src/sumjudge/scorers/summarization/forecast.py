@@ -7,6 +7,10 @@ offline judge's claim split stands in for it. Prompt tokens are the budget's cen
 model's tokenizer when one is at hand, else four bytes a token); completion tokens are estimated
 from the claims and questions the replies will hold (:data:`REASON_TOKENS` and the like).
 
+With ``samples=k`` every evaluation is made k times (its own alignment, questions and coverage), so
+calls and tokens are k times one sample's. The offline judge (``offline/...``) answers in process: its
+calls are counted, its tokens and price are 0.
+
 Prices come from the ``genai-prices`` package (``pip install 'sumjudge[prices]'``), a maintained
 table read from its bundled snapshot, without a network call.
 """
@@ -54,25 +58,30 @@ class Forecast:
     long_sources: int = 0
     """Items whose source takes the long path with this judge."""
     by_step: dict[str, int] = field(default_factory=dict)
+    repeat: int = 1
+    """Evaluations per item (``samples``): each call is made this many times."""
+    spends_tokens: bool = True
+    """False for a judge that sends nothing anywhere (the offline judge): its tokens are 0."""
 
     def add(self, step: str, prompt: int, completion: int) -> None:
-        self.calls += 1
-        self.prompt_tokens += prompt
-        self.completion_tokens += completion
-        self.by_step[step] = self.by_step.get(step, 0) + 1
+        self.calls += self.repeat
+        if self.spends_tokens:
+            self.prompt_tokens += prompt * self.repeat
+            self.completion_tokens += completion * self.repeat
+        self.by_step[step] = self.by_step.get(step, 0) + self.repeat
 
 
 class Forecaster:
     """Forecasts one scorer configuration over items (sources seen once are not asked again)."""
 
-    def __init__(self, config: ModelConfig, max_questions: int = 10, max_claims: int = 100) -> None:
+    def __init__(self, config: ModelConfig, max_questions: int = 10, max_claims: int = 100, samples: int = 1) -> None:
         self.budget = TokenBudget.for_config(config)
         self.long = LongSource(self.budget, max_questions, max_claims)
         self.max_questions = max_questions
         self.max_claims = max_claims
         self._claims = LexicalJudge()
         self._sources: set[str] = set()
-        self.total = Forecast()
+        self.total = Forecast(repeat=samples, spends_tokens=not is_offline(config.id))
 
     def _tokens(self, text: str) -> int:
         return self.budget.counter.central(text)
@@ -145,8 +154,22 @@ class Forecaster:
         return n
 
 
+LOCAL_PROVIDERS = frozenset({"local", "ollama", "llamacpp", "lmstudio", "vllm"})
+"""Providers that run the model on the user's machine or server: no per-token price."""
+
+
+def is_offline(model_id: str) -> bool:
+    """Whether ``model_id`` names an offline judge, which calls no model and spends nothing."""
+    return model_id.partition("/")[0] == "offline"
+
+
 def price(model_id: str, prompt_tokens: int, completion_tokens: int) -> tuple[Decimal | None, str]:
-    """(price in USD or ``None``, a note): from genai-prices' bundled table, never a network call."""
+    """(price in USD or ``None``, a note): from genai-prices' bundled table, never a network call; 0
+    for the offline judge."""
+    if is_offline(model_id):
+        return Decimal(0), "the offline judge calls no model: no tokens, no price"
+    if model_id.partition("/")[0] in LOCAL_PROVIDERS:
+        return Decimal(0), "a model on your own hardware: its tokens cost time, not a per-token price"
     try:
         from genai_prices import Usage as PriceUsage
         from genai_prices import calc_price

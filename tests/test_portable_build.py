@@ -1,0 +1,58 @@
+"""llama.cpp is installed at the tested version and built portably wherever the project installs it.
+
+A llama-cpp-python compiled for the build machine's CPU (GGML_NATIVE, its default) crashed with SIGSEGV
+in grammar-constrained generation on another CPU, and an unpinned version changes with the registry.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _pinned_version() -> str:
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")  # (tomllib is 3.11+)
+    local = re.search(r"^local\s*=\s*\[(.*)\]\s*$", pyproject, re.M)
+    assert local, "pyproject.toml has no 'local' extra"
+    (spec,) = [s.strip().strip('"') for s in local.group(1).split(",") if "llama-cpp-python" in s]
+    match = re.fullmatch(r"llama-cpp-python==([0-9.]+)", spec.replace(" ", ""))
+    assert match, f"the local extra must pin llama-cpp-python to the tested version, not {spec!r}"
+    return match.group(1)
+
+
+def test_the_makefile_builds_the_pinned_version_portably_before_anything_else_installs_it() -> None:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(rf"^LLAMA_CPP_VERSION\s*:?=\s*{re.escape(_pinned_version())}\s*$", makefile, re.M)
+    recipe = makefile.split("$(VENV)/.test-installed:", 1)[1].split("\n\n", 1)[0]
+    installs = [line.strip() for line in recipe.splitlines() if " install " in line]
+    first, rest = installs[0], installs[1:]
+    # the first install is the portable build, with a cache no other build uses (or none)
+    assert "llama-cpp-python==$(LLAMA_CPP_VERSION)" in first and "$(PORTABLE_BUILD)" in first
+    portable = re.search(r"^PORTABLE_BUILD\s*:?=(.*)$", makefile, re.M)
+    assert portable and 'CMAKE_ARGS="-DGGML_NATIVE=OFF"' in portable.group(1)
+    assert "PIP_CACHE_DIR=" in portable.group(1) or "--no-cache-dir" in first
+    assert "--force-reinstall" in first  # a llama-cpp-python built natively before is replaced
+    # what installs the local extra afterwards asks for the same version, so pip keeps the portable one
+    assert all("llama-cpp-python" not in line or "==$(LLAMA_CPP_VERSION)" in line for line in rest)
+
+
+def test_ci_and_the_readme_build_it_the_same_way() -> None:
+    assert "make test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    install_local = [ln for ln in readme.splitlines() if "sumjudge[local]" in ln and "pip install" in ln]
+    assert install_local and all('CMAKE_ARGS="-DGGML_NATIVE=OFF"' in ln and "--no-cache-dir" in ln for ln in install_local)
+    rebuild = f"pip install --no-cache-dir --force-reinstall --no-deps 'llama-cpp-python=={_pinned_version()}'"
+    assert rebuild in readme
+
+
+def test_the_installed_llama_cpp_python_is_the_pinned_one() -> None:
+    try:
+        installed = importlib.metadata.version("llama-cpp-python")
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("llama-cpp-python is not installed (the local extra)")
+    assert installed == _pinned_version()
