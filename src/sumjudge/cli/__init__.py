@@ -6,6 +6,7 @@
 - :mod:`.agreement`: ``sumjudge agreement``;
 - :mod:`.compare`: ``sumjudge compare A B``;
 - :mod:`.estimate`: ``sumjudge estimate`` (calls, tokens and price before spending);
+- :mod:`.probe`: ``sumjudge probe`` (what a judge catches, from controlled variants);
 - :mod:`.common`: exit codes, consoles, the run-store option.
 
 A new command is a new module here with a ``click.command`` (or group), added to :func:`main` below.
@@ -20,6 +21,7 @@ from .agreement import agreement
 from .check import check
 from .compare import compare
 from .estimate import estimate
+from .probe import probe
 from .runs import runs
 from .score import score
 
@@ -36,5 +38,6 @@ main.add_command(runs)
 main.add_command(agreement)
 main.add_command(compare)
 main.add_command(estimate)
+main.add_command(probe)
 
 __all__ = ["main"]
