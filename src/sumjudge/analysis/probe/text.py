@@ -118,6 +118,15 @@ def calendar_words(text: str) -> list[Piece]:
     return out
 
 
+def script(text: str) -> str:
+    """The writing system most of the letters are in (``LATIN``, ``ARABIC``, ``CJK``...)."""
+    import unicodedata
+    from collections import Counter
+
+    counts = Counter(unicodedata.name(c, "?").split(" ")[0] for c in text if c.isalpha())
+    return counts.most_common(1)[0][0] if counts else ""
+
+
 def replace(text: str, start: int, end: int, new: str) -> str:
     return text[:start] + new + text[end:]
 

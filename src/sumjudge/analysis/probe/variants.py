@@ -175,7 +175,7 @@ def name_swap(row: ProbeRow, _others: Sequence[str], rng: random.Random) -> Vari
     for piece in mine:
         others = sorted(
             n for n in source_names
-            if not (tx.name_words(n) & summary_words) and len(tx.name_words(n)) == len(tx.name_words(piece.text))
+            if not (tx.name_words(n) & summary_words)
         )
         if others:
             return _swap(row, "name_swap", piece.start, piece.end, str(_pick(rng, others)))
@@ -292,6 +292,7 @@ def added_claim(row: ProbeRow, others: Sequence[str], rng: random.Random) -> Var
     if not others:
         return None
     mine = tx.content_words(row.source)
+    script = tx.script(row.summary)
     my_names = {w.lower() for p in tx.names(row.source) for w in p.text.split()}
     order = list(range(len(others)))
     rng.shuffle(order)
@@ -300,7 +301,7 @@ def added_claim(row: ProbeRow, others: Sequence[str], rng: random.Random) -> Var
         rng.shuffle(candidates)
         for s in candidates:
             facts = tx.content_words(s.text)
-            if not facts or len(facts & mine) / len(facts) > 0.3:
+            if not facts or len(facts & mine) / len(facts) > 0.3 or tx.script(s.text) != script:
                 continue
             if any(w.text.lower() in my_names for w in tx.words(s.text) if w.text[:1].isupper()):
                 continue
