@@ -197,3 +197,15 @@ def test_a_killed_probe_resumes_and_scores_only_what_was_left(tmp_path):
     total = doc["items"]
     assert _finished(store) >= done_at_kill and len(_finished(store)) == total
     assert asked_after == total - len(done_at_kill)  # nothing that finished was judged again
+
+
+def test_estimate_counts_the_evaluations_a_probe_makes(tmp_path):
+    data = write_rows(tmp_path / "rows.jsonl")
+    est = subprocess.run([sys.executable, "-m", "sumjudge.cli", "estimate", str(data), "--probe", "number,rescore",
+                          "--per-kind", "2", "--json"], capture_output=True, text=True, timeout=120)
+    assert est.returncode == 0, est.stderr
+    proc = run_cli(str(data), "--kinds", "number,rescore", "--per-kind", "2", "--store", str(tmp_path / "runs.db"), "--json")
+    assert proc.returncode == 0, proc.stderr
+    items = json.loads(proc.stdout)["items"]
+    assert json.loads(est.stdout)["items"] == items >= 5  # the originals used and two variants per kind
+    assert json.loads(est.stdout)["calls_by_step"]["alignment"] == items

@@ -23,6 +23,9 @@ from .common import fail, stdout_console
 @click.option("--id-field", default="id", show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "csv"]), default=None)
 @click.option("--json", "as_json", is_flag=True, help="The forecast as one JSON object on standard output.")
+@click.option("--probe", "probe_kinds", default=None, metavar="all|K,...",
+              help="Forecast `sumjudge probe DATA` (these variant kinds) instead of `score`.")
+@click.option("--per-kind", type=click.IntRange(min=1), default=None, metavar="N", help="With --probe: its --per-kind.")
 def estimate(
     data: str,
     model: str | None,
@@ -34,6 +37,8 @@ def estimate(
     id_field: str,
     fmt: str | None,
     as_json: bool,
+    probe_kinds: str | None = None,
+    per_kind: int | None = None,
 ) -> None:
     """Forecast what `sumjudge score DATA --model M` would spend: judge calls, prompt and completion
     tokens, and the price for models with known prices. Sends nothing to the judge."""
@@ -46,10 +51,17 @@ def estimate(
     try:
         config = ModelConfig(id=model_id, context_window=context_window)
         forecaster = Forecaster(config, max_questions=max_questions, max_claims=max_claims)
-        with Dataset(data, fields=Fields(source=source_field, summary=summary_field, id=id_field), format=fmt) as ds:  # type: ignore[arg-type]
-            ds.validate()
-            for row in ds.rows():
-                forecaster.item(row.source, row.summary)
+        fields = Fields(source=source_field, summary=summary_field, id=id_field)
+        if probe_kinds is not None:  # the originals and variants a probe would score
+            from ..runs.probe import probe_items
+
+            for source, summary in probe_items(data, fields, kinds=probe_kinds, per_kind=per_kind, format=fmt):
+                forecaster.item(source, summary)
+        else:
+            with Dataset(data, fields=fields, format=fmt) as ds:  # type: ignore[arg-type]
+                ds.validate()
+                for row in ds.rows():
+                    forecaster.item(row.source, row.summary)
     except SumjudgeError as exc:
         fail(str(exc))
     f = forecaster.total

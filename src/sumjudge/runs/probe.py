@@ -109,9 +109,21 @@ def _cap_pairs(plan: ProbePlan, per_kind: int) -> ProbePlan:
 
 
 def probe_evaluations(plan: ProbePlan) -> Iterator[tuple[str, str]]:
-    """The (source, summary) of every evaluation a probe makes: what ``sumjudge estimate --probe`` counts."""
+    """The (source, summary) of every evaluation a probe makes."""
     for row in ProbeDataset(plan, "-").rows():
         yield row.source, row.summary
+
+
+def probe_items(
+    path: str, fields: Fields, *, kinds: str = "all", per_kind: int | None = None, seed: int = 0, **reader: Any
+) -> Iterator[tuple[str, str]]:
+    """What ``sumjudge estimate --probe`` counts: the (source, summary) of every evaluation that
+    ``sumjudge probe DATA --kinds K --per-kind N`` would make (``kinds`` ``"all"``, or a list)."""
+    from ..analysis.probe.plan import parse_kinds
+
+    plan = make_plan(read_rows(path, fields, **reader), kinds=parse_kinds(None if kinds == "all" else kinds),
+                     per_kind=per_kind, seed=seed)
+    return probe_evaluations(plan)
 
 
 @dataclass(frozen=True)
