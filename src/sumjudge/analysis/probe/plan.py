@@ -4,12 +4,27 @@ same seed; and the same plan for pairs made by people (``--pairs``)."""
 from __future__ import annotations
 
 import hashlib
+import random
 from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
 from ...errors import InputError
-from .variants import KINDS, ProbeRow, Variant, axis_of, make_variant
+from . import controls, rules
+from .variants import KINDS, ProbeRow, Rule, Variant, axis_of
+
+RULES: dict[str, Rule] = {
+    "number": rules.number, "date": rules.date, "name_swap": rules.name_swap, "name_new": rules.name_new,
+    "negation": rules.negation, "antonym": rules.antonym, "role_swap": rules.role_swap,
+    "added_claim": rules.added_claim, "dropped_fact": rules.dropped_fact,
+    "reorder": controls.reorder, "rescore": controls.rescore, "format": controls.format_,
+}
+
+
+def make_variant(kind: str, row: ProbeRow, others: Sequence[str], *, seed: int) -> Variant | None:
+    """The variant of ``kind`` for ``row``, the same for the same seed; ``None`` when not applicable."""
+    rng = random.Random(f"{seed}\x00{row.id}\x00{kind}")
+    return RULES[kind](row, others, rng)
 
 
 class ProbePlan(BaseModel):
@@ -133,4 +148,4 @@ def plan_pairs(pairs: Sequence[Pair]) -> ProbePlan:
                      originals=list(originals.values()), variants=variants)
 
 
-__all__ = ["Pair", "ProbePlan", "axis_of", "parse_kinds", "plan_pairs", "plan_probe"]
+__all__ = ["Pair", "ProbePlan", "axis_of", "make_variant", "parse_kinds", "plan_pairs", "plan_probe"]
