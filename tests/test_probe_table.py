@@ -77,3 +77,21 @@ def test_paired_kinds_count_what_each_judge_caught_alone():
     b = {"r": scored("r", 1, 1, 1), "r/number/0": scored("r/number/0", 1, 1, 1)}
     [pk] = paired_kinds(plan, a, b)
     assert (pk.pairs, pk.only_a, pk.only_b, pk.p_value) == (1, 1, 0, 1.0)
+
+
+def test_the_report_draws_each_rate_and_escapes_what_the_data_and_the_judge_wrote(tmp_path):
+    from sumjudge.report.probe_html import write_probe_report
+
+    row = ProbeRow(id="r", source="s", summary="Tom won. <script>alert(1)</script> lost.")
+    v = Variant(row_id="r", kind="antonym", axis="alignment", summary="Tom lost. <script>alert(1)</script> lost.",
+                original_span=(4, 7), variant_span=(4, 8), change="'won' -> 'lost'")
+    plan = ProbePlan(seed=0, kinds=["antonym"], per_kind=None, applicable={"antonym": 1}, originals=[row], variants=[v])
+    outcomes = {"r": scored("r", 1, 1, 1), "r/antonym/0": scored("r/antonym/0", 0.5, 0.5, 1, unsupported=("<img src=x>",))}
+    table = probe_table(plan, outcomes, {"model": "<judge>", "data": "d"}, min_detection=0.9)
+    path = tmp_path / "probe.html"
+    write_probe_report(path, plan, [(table, outcomes)])
+    page = path.read_text(encoding="utf-8")
+    assert "<script>alert" not in page and "<img src=x>" not in page and "&lt;judge&gt;" in page
+    assert page.count('class="rate"') == 1 and 'class="gate"' in page
+    assert '<del class="change">won</del>' in page and '<ins class="change">lost</ins>' in page
+    assert "caught" in page
