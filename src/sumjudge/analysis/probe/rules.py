@@ -90,7 +90,17 @@ def date(row: ProbeRow, _others: Sequence[str], rng: random.Random) -> Variant |
 
 
 def _summary_names(row: ProbeRow) -> list[tx.Piece]:
-    return tx.names(row.summary, also_seen_in=row.source)
+    """The summary's names that stand alone: a name beside another capitalised word (``Radamel`` before
+    ``Falcao`` at a sentence's start) may be part of a longer one, and is left alone."""
+    text = row.summary
+    out = []
+    for p in tx.names(text, also_seen_in=row.source):
+        before = text[:p.start].rstrip(" ").rsplit(" ", 1)[-1] if text[:p.start].endswith(" ") else ""
+        after = text[p.end:].lstrip(" ").split(" ", 1)[0] if text[p.end:].startswith(" ") else ""
+        if before[:1].isupper() or after[:1].isupper():
+            continue
+        out.append(p)
+    return out
 
 
 def name_swap(row: ProbeRow, _others: Sequence[str], rng: random.Random) -> Variant | None:
@@ -162,6 +172,10 @@ for _a, _b in ANTONYMS:
     _OPPOSITE.setdefault(_b, _a)
 
 
+def lowered_prev(ws: list[tx.Piece], i: int) -> str:
+    return ws[i - 1].text.lower()
+
+
 def antonym(row: ProbeRow, _others: Sequence[str], rng: random.Random) -> Variant | None:
     """A word replaced by its opposite (the probe's own list), where the opposite is not in the same sentence."""
     options: list[tuple[int, int, str]] = []
@@ -174,6 +188,8 @@ def antonym(row: ProbeRow, _others: Sequence[str], rng: random.Random) -> Varian
                 continue
             if w.text[:1].isupper() and i > 0:
                 continue  # part of a name (New York, Good Friday)
+            if i > 0 and lowered_prev(ws, i) in ("a", "an") and (w.text[:1].lower() in "aeiou") != (opposite[:1] in "aeiou"):
+                continue  # "a new book" must not become "a old book"
             options.append((s.start + w.start, s.start + w.end, tx.match_case(w.text, opposite)))
     choice = pick(rng, options)
     if choice is None:
