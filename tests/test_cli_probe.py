@@ -209,3 +209,17 @@ def test_estimate_counts_the_evaluations_a_probe_makes(tmp_path):
     items = json.loads(proc.stdout)["items"]
     assert json.loads(est.stdout)["items"] == items >= 5  # the originals used and two variants per kind
     assert json.loads(est.stdout)["calls_by_step"]["alignment"] == items
+
+
+def test_the_library_function_scores_the_plan_into_the_store_and_resumes_it(tmp_path):
+    from sumjudge.runs import make_plan, run_probe_sync
+
+    plan = make_plan(ENGLISH, kinds=["number", "rescore"], seed=0)
+    options = {"max_questions": 10, "scale": 1.0}
+    first = run_probe_sync(plan, data_name="rows", model="offline/lexical", options=options, store_path=tmp_path / "r.db")
+    again = run_probe_sync(plan, data_name="rows", model="offline/lexical", options=options, store_path=tmp_path / "r.db")
+    assert first.table is not None and again.table is not None
+    assert again.run.id == first.run.id and again.table == first.table
+    assert set(first.outcomes) == {r.id for r in plan.originals} | {v.id for v in plan.variants}
+    rescore = first.table.controls[0]
+    assert (rescore.kind, rescore.flagged, rescore.probes) == ("rescore", 0, len(ENGLISH))  # a deterministic judge agrees with itself

@@ -11,12 +11,14 @@ from .._lazy import lazy_exports
 _EXPORTS = {
     **dict.fromkeys(["BatchEvents", "BatchOutputs", "BatchResult", "run_batch", "run_batch_sync"], ".batch"),
     **dict.fromkeys(["ErrorAllowance", "Gates", "PassRate"], ".gates"),
+    **dict.fromkeys(["ProbeResult", "make_plan", "run_probe", "run_probe_sync"], ".probe"),
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
     from .batch import BatchEvents, BatchOutputs, BatchResult, run_batch, run_batch_sync
     from .gates import ErrorAllowance, Gates, PassRate
+    from .probe import ProbeResult, make_plan, run_probe, run_probe_sync
 
 __all__ = [
     "BatchEvents",
@@ -25,6 +27,10 @@ __all__ = [
     "ErrorAllowance",
     "Gates",
     "PassRate",
+    "ProbeResult",
+    "make_plan",
     "run_batch",
     "run_batch_sync",
+    "run_probe",
+    "run_probe_sync",
 ]
