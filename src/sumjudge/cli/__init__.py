@@ -7,6 +7,7 @@
 - :mod:`.compare`: ``sumjudge compare A B``;
 - :mod:`.estimate`: ``sumjudge estimate`` (calls, tokens and price before spending);
 - :mod:`.view`: ``sumjudge view`` (the run store as a local web page; labels);
+- :mod:`.probe`: ``sumjudge probe`` (what a judge catches, from controlled variants);
 - :mod:`.common`: exit codes, consoles, the run-store option.
 
 A new command is a new module here with a ``click.command`` (or group), added to :func:`main` below.
@@ -22,6 +23,7 @@ from .check import check
 from .common import CHECK_EXIT_CODES, COMPARE_EXIT_CODES
 from .compare import compare
 from .estimate import estimate
+from .probe import probe
 from .runs import runs
 from .score import score
 from .view import view
@@ -45,5 +47,6 @@ main.add_command(agreement)
 main.add_command(compare)
 main.add_command(estimate)
 main.add_command(view)
+main.add_command(probe)
 
 __all__ = ["main"]

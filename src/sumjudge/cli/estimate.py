@@ -37,6 +37,9 @@ DATA is read as `sumjudge score` reads it: {FORMATS_HELP}, or '-' for standard i
 @input_options
 @click.option("--json", "as_json", is_flag=True, help="The forecast as one JSON object on standard output.")
 @click.option("--batch", "batch", is_flag=True, help="Also the price through provider batch jobs (`score --batch`).")
+@click.option("--probe", "probe_kinds", default=None, metavar="all|K,...",
+              help="Forecast `sumjudge probe DATA` (these variant kinds) instead of `score`.")
+@click.option("--per-kind", type=click.IntRange(min=1), default=None, metavar="N", help="With --probe: its --per-kind.")
 def estimate(
     data: str,
     model: str | None,
@@ -52,6 +55,8 @@ def estimate(
     delimiter: str | None,
     as_json: bool,
     batch: bool = False,
+    probe_kinds: str | None = None,
+    per_kind: int | None = None,
 ) -> None:
     """See :data:`HELP`."""
     from ..judges.base import ModelConfig
@@ -66,10 +71,18 @@ def estimate(
     try:
         config = ModelConfig(id=model_id, context_window=context_window)
         forecaster = Forecaster(config, max_questions=max_questions, max_claims=max_claims, samples=samples)
-        with dataset:
-            dataset.validate()
-            for row in dataset.rows():
-                forecaster.item(row.source, row.summary)
+        if probe_kinds is not None:  # the originals and variants a probe would score
+            from ..data.datasets import Fields
+            from ..runs.probe import probe_items
+
+            fields = Fields(source=source_field, summary=summary_field, id=id_field)
+            for source, summary in probe_items(data, fields, kinds=probe_kinds, per_kind=per_kind, format=fmt):
+                forecaster.item(source, summary)
+        else:
+            with dataset:
+                dataset.validate()
+                for row in dataset.rows():
+                    forecaster.item(row.source, row.summary)
     except SumjudgeError as exc:
         fail(str(exc))
     f = forecaster.total

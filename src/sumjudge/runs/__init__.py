@@ -12,6 +12,7 @@ _EXPORTS = {
     **dict.fromkeys(["BatchEvents", "BatchOutputs", "BatchResult", "run_batch", "run_batch_sync"], ".batch"),
     **dict.fromkeys(["ErrorAllowance", "Gates", "PassRate"], ".gates"),
     **dict.fromkeys(["BatchMode", "ProviderRounds"], ".provider_batch"),
+    **dict.fromkeys(["ProbeResult", "make_plan", "run_probe", "run_probe_sync"], ".probe"),
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from .batch import BatchEvents, BatchOutputs, BatchResult, run_batch, run_batch_sync
     from .gates import ErrorAllowance, Gates, PassRate
     from .provider_batch import BatchMode, ProviderRounds
+    from .probe import ProbeResult, make_plan, run_probe, run_probe_sync
 
 __all__ = [
     "BatchEvents",
@@ -29,6 +31,10 @@ __all__ = [
     "Gates",
     "PassRate",
     "ProviderRounds",
+    "ProbeResult",
+    "make_plan",
     "run_batch",
     "run_batch_sync",
+    "run_probe",
+    "run_probe_sync",
 ]

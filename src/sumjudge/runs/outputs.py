@@ -28,7 +28,7 @@ def output_plan(
 
     summary = os.environ.get("GITHUB_STEP_SUMMARY", "").strip() if step_summary else ""
     return OutputPlan(
-        inputs={"the data file": dataset.path},
+        inputs={"the data file": getattr(dataset, "path", None)},  # rows made in memory (a probe) have none
         databases={
             "the run store": store_path or DEFAULT_STORE_PATH,
             "the reply cache": (DEFAULT_CACHE_PATH if cache is True else cache) or None,

@@ -33,11 +33,12 @@ ALIGNMENT = """Check every claim of the SUMMARY against the SOURCE.
 1. Break the summary into atomic claims: one fact each. Split compound sentences; keep the \
 numbers, dates, names and terms exactly as the summary states them. Leave out nothing the \
 summary asserts.
-2. For each claim decide "supported": true only if the source states it or directly implies it. \
-A claim that is absent from the source, or contradicted by it, is unsupported. Exact numbers, \
-dates, names and terms must match (an approximation of a precise figure is a deviation). A \
-paraphrase with the same meaning matches; a weaker or stronger claim does not.
-3. Give a short reason for each verdict, quoting the source or naming what differs or is missing.
+2. For each claim first write a short reason, quoting the source or naming what differs or is \
+missing.
+3. Then decide "supported": true only if the source states it or directly implies it. A claim \
+that is absent from the source, or contradicted by it, is unsupported. Exact numbers, dates, \
+names and terms must match (an approximation of a precise figure is a deviation). A paraphrase \
+with the same meaning matches; a weaker or stronger claim does not.
 
 Write each claim and reason in the language of the summary.
 
@@ -49,7 +50,7 @@ ALIGNMENT_SUMMARY = """<<<SUMMARY {summary_fence}>>>
 {summary}
 <<<END SUMMARY {summary_fence}>>>
 
-Return a JSON object whose "alignment" array has one entry per claim, each with the claim's text ("claim"), a boolean verdict ("supported") and a one-sentence "reason"."""
+Return a JSON object whose "alignment" array has one entry per claim, each with the claim's text ("claim"), a one-sentence "reason", then a boolean verdict ("supported")."""
 
 QUESTIONS = """Write at most {max_questions} closed yes/no questions about the SOURCE that test \
 whether a summary kept its information.
@@ -69,10 +70,10 @@ Return a JSON object whose "questions" array holds the questions as strings."""
 COVERAGE = """Answer each QUESTION using only the SUMMARY. You do not have any other text, and you \
 must not use outside knowledge.
 
-For each question, in the order given, set "answered": true only if the summary states the \
+For each question, in the order given, copy the question as given, write a short reason, quoting \
+the summary or naming what is missing, and then set "answered": true only if the summary states the \
 information needed to answer it with "yes"; if the summary leaves it out, is vaguer, or says \
-something different, set false. Copy each question as given and give a short reason, quoting \
-the summary or naming what is missing. Write reasons in the language of the question.
+something different, set false. Write reasons in the language of the question.
 Return exactly {count} verdicts, one per question.
 
 <<<SUMMARY {summary_fence}>>>
@@ -83,7 +84,7 @@ Return exactly {count} verdicts, one per question.
 {questions}
 <<<END QUESTIONS {questions_fence}>>>
 
-Return a JSON object whose "coverage" array has one entry per question, in order, each with the question ("question"), a boolean verdict ("answered") and a one-sentence "reason"."""
+Return a JSON object whose "coverage" array has one entry per question, in order, each with the question ("question"), a one-sentence "reason", then a boolean verdict ("answered")."""
 
 COVERAGE_COUNT_RETRY = """You returned {got} verdicts, but there are {count} questions. Return \
 exactly {count} verdicts, one per question, in the order the questions were given."""

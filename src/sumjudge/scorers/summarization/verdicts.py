@@ -2,6 +2,10 @@
 
 These pydantic models are both the JSON schema sent to the judge and the shape stored in
 the result. Step names are constants so judges that read no prompt can dispatch on them.
+
+Each verdict asks for its reason before its verdict (``claim``, ``reason``, ``supported``;
+``question``, ``reason``, ``answered``): providers generate keys in schema order, so a model writes
+why before it commits to yes or no, rather than justifying a verdict already given.
 """
 
 from __future__ import annotations
@@ -34,8 +38,8 @@ class EvidenceSpan(BaseModel):
 
 class AlignmentVerdict(_Strict):
     claim: str = Field(description="one atomic claim from the summary, in the summary's language")
-    supported: bool = Field(description="true only if the source states or directly implies the claim")
     reason: str = Field(description="why, quoting the source or naming what differs or is missing")
+    supported: bool = Field(description="true only if the source states or directly implies the claim")
     evidence: SkipJsonSchema[list[EvidenceSpan] | None] = None
     """Set by the scorer, never asked of the judge: on a long source, the passages (character offsets
     into the source) that the claim was judged against. Left out of the result when ``None``."""
@@ -50,8 +54,8 @@ class AlignmentVerdict(_Strict):
 
 class CoverageVerdict(_Strict):
     question: str = Field(description="the question, copied as given")
-    answered: bool = Field(description="true only if the summary alone answers the question with yes")
     reason: str = Field(description="why, quoting the summary or naming what is missing")
+    answered: bool = Field(description="true only if the summary alone answers the question with yes")
 
 
 class AlignmentOutput(_Strict):
