@@ -36,9 +36,10 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 demo: $(VENV)/.demo-installed
 	$(BIN)/python examples/demo.py
 
+# The suite runs on every core (pytest-xdist): each test owns its servers, ports and files.
 test: $(VENV)/.test-installed
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 clean:
 	rm -rf $(VENV) .pytest_cache out
