@@ -223,3 +223,32 @@ def test_the_library_function_scores_the_plan_into_the_store_and_resumes_it(tmp_
     assert set(first.outcomes) == {r.id for r in plan.originals} | {v.id for v in plan.variants}
     rescore = first.table.controls[0]
     assert (rescore.kind, rescore.flagged, rescore.probes) == ("rescore", 0, len(ENGLISH))  # a deterministic judge agrees with itself
+
+
+def _kinds(proc: subprocess.CompletedProcess[str]) -> list[dict[str, Any]]:
+    doc = json.loads(proc.stdout)
+    return [{k: row.get(k) for k in ("kind", "probes", "detected", "flagged", "localized")}
+            for row in doc["kinds"] + doc["controls"]]
+
+
+def test_a_probe_through_provider_batch_jobs_finds_what_live_calls_find(tmp_path):
+    """`probe --batch` (issue 24) sends its originals and variants as batch jobs and makes the same table."""
+    data = write_rows(tmp_path / "rows.jsonl")
+    with JudgeServer(SummarizationBrain()) as server:
+        env = {"OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": "k"}
+        live = run_cli(str(data), "--model", "openai/m", "--store", str(tmp_path / "live.db"), "--json", env=env)
+        batch = run_cli(str(data), "--model", "openai/m", "--store", str(tmp_path / "batch.db"), "--json",
+                        "--batch", "--poll-interval", "0.05", env=env)
+    assert live.returncode == batch.returncode == 0, batch.stderr
+    assert _kinds(batch) == _kinds(live)
+    with sqlite3.connect(tmp_path / "batch.db") as db:
+        assert db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name LIKE '%job%'").fetchone()[0] > 0
+
+
+def test_a_probe_on_two_worker_processes_makes_the_table_of_one(tmp_path):
+    """`probe --workers` (issue 25): the offline judge's probe on two processes gives the one-process table."""
+    data = write_rows(tmp_path / "rows.jsonl")
+    one = run_cli(str(data), "--store", str(tmp_path / "one.db"), "--json", "--workers", "1")
+    two = run_cli(str(data), "--store", str(tmp_path / "two.db"), "--json", "--workers", "2")
+    assert one.returncode == two.returncode and one.returncode in (0, 1), two.stderr
+    assert _kinds(two) == _kinds(one)

@@ -61,4 +61,16 @@ def batch_usage(store_path: Any, run_id: str) -> Any:
         return jobs.usage(run_id)
 
 
-__all__ = ["JobPrinter", "batch_usage", "cost_lines", "waited"]
+
+
+def provider_rounds(batch: dict[str, Any] | None, console: Any, *, quiet: bool) -> Any:
+    """The rounds of ``--batch`` (``{"poll_interval", "fallback"}``), printing each job's state unless
+    quiet; ``None`` for live calls."""
+    if batch is None:
+        return None
+    from ..runs.provider_batch import BatchMode, ProviderRounds
+
+    return ProviderRounds(BatchMode(**batch, on_job=None if quiet else JobPrinter(console)))
+
+
+__all__ = ["JobPrinter", "batch_usage", "cost_lines", "provider_rounds", "waited"]

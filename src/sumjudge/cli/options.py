@@ -1,5 +1,6 @@
-"""The click options that ``score`` and ``check`` share (one definition each, so the two never drift):
-the judge, the scorer's options, repeated samples, the reply cache and the reply timeout."""
+"""The click options that ``score``, ``check`` and ``probe`` share (one definition each, so they never
+drift): the judge, the scorer's options, repeated samples, the reply cache, the reply timeout, worker
+processes and provider batch jobs."""
 
 from __future__ import annotations
 
@@ -112,3 +113,22 @@ __all__ = [
     "Finite", "PositiveNumber", "Seconds", "cache_options", "model_option", "scorer_options", "scorer_options_decorator",
     "timeout_option",
 ]
+
+
+workers_option = click.option(
+    "--workers", "-w", type=click.IntRange(min=1), default=None, metavar="N",
+    help="Processes that score with a judge that computes on this machine (offline/lexical); "
+         "default: the cores available (one per 100 items at most). Judges over HTTP use one process.")
+
+batch_options = _stack(
+    click.option("--batch", "use_batch", is_flag=True,
+                 help="Send the judge requests as provider batch jobs (openai/, azure/, anthropic/): half the "
+                      "price, answers within 24 hours; the same command resumes waiting after an interruption."),
+    click.option("--poll-interval", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
+                 metavar="SECONDS", help="With --batch: seconds between two polls of the jobs in flight."),
+    click.option("--batch-fallback", type=click.Choice(["rebatch", "live"]), default="rebatch", show_default=True,
+                 help="With --batch: what an invalid, refused, errored or expired request gets: the next batch "
+                      "round, or a live call."),
+)
+"""``--batch``, ``--poll-interval``, ``--batch-fallback``: the keyword arguments ``use_batch,
+poll_interval, batch_fallback``, turned into the run's rounds by :func:`sumjudge.cli.batch_view.provider_rounds`."""

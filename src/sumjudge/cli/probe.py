@@ -18,6 +18,7 @@ import click
 from ..data.datasets import FORMATS
 from ..errors import SumjudgeError
 from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail, stderr_console, stdout_console
+from .options import batch_options, workers_option
 
 
 def _rate(text: str | None, option: str) -> float | None:
@@ -67,13 +68,16 @@ def _rate(text: str | None, option: str) -> float | None:
 @click.option("--cache", "use_cache", is_flag=True, help="Answer repeated judge requests from a local cache.")
 @click.option("--cache-path", type=click.Path(dir_okay=False), default=None)
 @click.option("--quiet", "-q", is_flag=True, help="No progress.")
+@workers_option
+@batch_options
 def probe(
     data: str | None, pairs_file: str | None, models: tuple[str, ...], kinds: str | None, per_kind: int | None,
     seed: int, as_json: bool, report: str | None, min_detection: str | None, max_false_alarm: str | None,
     max_questions: int, scale: float, concurrency: int, source_field: str, summary_field: str | None,
     edited_field: str, type_field: str, id_field: str, fmt: str | None, encoding: str | None,
     delimiter: str | None, timeout: float | None, store_path: str | None, fresh: bool, use_cache: bool,
-    cache_path: str | None, quiet: bool,
+    cache_path: str | None, quiet: bool, workers: int | None = None, use_batch: bool = False,
+    poll_interval: float = 30.0, batch_fallback: str = "rebatch",
 ) -> None:
     """Probe a judge: score faithful summaries of DATA and controlled variants of them (a changed number,
     date or name, a negation, a swapped role, an added claim, a dropped fact; and controls that must not
@@ -115,7 +119,8 @@ def probe(
     code = asyncio.run(_probe(
         plan, console, models=list(models) or [default_model_id()], data_name=path, options=options,
         concurrency=concurrency, timeout=timeout, cache=cache_path or use_cache, store_path=store_path, fresh=fresh,
-        quiet=quiet, as_json=as_json, report=report, **gates,
+        quiet=quiet, as_json=as_json, report=report, workers=workers,
+        batch={"poll_interval": poll_interval, "fallback": batch_fallback} if use_batch else None, **gates,
     ))
     sys.exit(code)
 
@@ -123,11 +128,13 @@ def probe(
 async def _probe(
     plan: Any, console: Any, *, models: list[str], data_name: str, options: dict[str, Any], concurrency: int,
     timeout: float | None, cache: bool | str, store_path: str | None, fresh: bool, quiet: bool, as_json: bool,
-    report: str | None, min_detection: float | None, max_false_alarm: float | None,
+    report: str | None, min_detection: float | None, max_false_alarm: float | None, workers: int | None = None,
+    batch: dict[str, Any] | None = None,
 ) -> int:
     from ..analysis.probe.table import paired_kinds
     from ..runs.batch import Meter
     from ..runs.probe import run_probe
+    from .batch_view import provider_rounds
     from .score import _cancel_on_sigterm, _ShownEvents
 
     terminated = _cancel_on_sigterm()
@@ -139,7 +146,8 @@ async def _probe(
             result = await run_probe(
                 plan, data_name=data_name, model=model, options=options, concurrency=concurrency, timeout=timeout,
                 cache=cache, store_path=store_path, fresh=fresh, min_detection=min_detection,
-                max_false_alarm=max_false_alarm, meter=meter, events=events,
+                max_false_alarm=max_false_alarm, meter=meter, events=events, workers=workers,
+                batch=provider_rounds(batch, console, quiet=quiet),
             )
         except (SumjudgeError, ValueError) as exc:
             fail(str(exc))

@@ -17,7 +17,10 @@ from typing import Any
 import click
 
 from ..errors import SumjudgeError
-from .options import cache_options, model_option, scorer_options, scorer_options_decorator, timeout_option
+from .options import (
+    batch_options, cache_options, model_option, scorer_options, scorer_options_decorator, timeout_option,
+    workers_option,
+)
 from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail, say, stderr_console
 from .common import SCORE_EXIT_CODES, input_options
 
@@ -28,9 +31,7 @@ from .common import SCORE_EXIT_CODES, input_options
 @scorer_options_decorator  # --max-questions --scale --samples --reducer --sample-temperature (shared with check)
 @click.option("--concurrency", "-c", type=click.IntRange(min=1), default=8, show_default=True,
               help="Items in flight, and the most judge requests in flight (lowered on 429).")
-@click.option("--workers", "-w", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Processes that score with a judge that computes on this machine (offline/lexical); "
-                   "default: the cores available (one per 100 items at most). Judges over HTTP use one process.")
+@workers_option
 @click.option("--out", "-o", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               help="Write one JSON line per item here ('-' for standard output), in input order, when the run "
                    "ends (or is interrupted); the file is replaced whole.")
@@ -59,14 +60,7 @@ from .common import SCORE_EXIT_CODES, input_options
 @click.option("--fresh", is_flag=True, help="Start a new run instead of resuming the same command's last run.")
 @cache_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress and no summary table.")
-@click.option("--batch", "use_batch", is_flag=True,
-              help="Send the judge requests as provider batch jobs (openai/, azure/, anthropic/): half the price, "
-                   "answers within 24 hours; the same command resumes waiting after an interruption.")
-@click.option("--poll-interval", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
-              metavar="SECONDS", help="With --batch: seconds between two polls of the jobs in flight.")
-@click.option("--batch-fallback", type=click.Choice(["rebatch", "live"]), default="rebatch", show_default=True,
-              help="With --batch: what an invalid, refused, errored or expired request gets: the next batch "
-                   "round, or a live call.")
+@batch_options
 def score(
     data: str,
     model: str | None,
@@ -215,12 +209,9 @@ async def _score(
     meter = Meter()
     events = _ShownEvents(console, meter, model_id=model_id, quiet=quiet)
     terminated = _cancel_on_sigterm()
-    rounds = None
-    if batch is not None:  # provider batch jobs (--batch)
-        from ..runs.provider_batch import BatchMode, ProviderRounds
-        from .batch_view import JobPrinter
+    from .batch_view import provider_rounds
 
-        rounds = ProviderRounds(BatchMode(**batch, on_job=None if quiet else JobPrinter(console)))
+    rounds = provider_rounds(batch, console, quiet=quiet)
     try:
         result = await run_batch(
             dataset, info, model=model_id, options=options, concurrency=concurrency, timeout=timeout, cache=cache,

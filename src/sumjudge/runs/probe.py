@@ -23,7 +23,7 @@ from ..data.datasets import Dataset, DatasetInfo, Fields, Row
 from ..errors import InputError
 from ..store.database import RunRecord, RunStore
 from ..store.records import ItemOutcome
-from .batch import BatchEvents, Meter, run_batch
+from .batch import BatchEvents, JudgeRounds, Meter, run_batch
 
 
 class ProbeDataset:
@@ -142,10 +142,12 @@ async def run_probe(
     plan: ProbePlan, *, data_name: str, model: str, options: Mapping[str, Any], concurrency: int = 8,
     timeout: float | None = None, cache: bool | str | None = None, store_path: str | Path | None = None,
     fresh: bool = False, min_detection: float | None = None, max_false_alarm: float | None = None,
-    meter: Meter | None = None, events: BatchEvents | None = None,
+    meter: Meter | None = None, events: BatchEvents | None = None, workers: int | None = None,
+    batch: JudgeRounds | None = None,
 ) -> ProbeResult:
     """Score the plan's originals and variants into the run store (resumed when the same probe ran
-    before) and make the table. Raises :class:`~sumjudge.errors.SumjudgeError` as :func:`run_batch` does."""
+    before) and make the table. ``workers`` and ``batch`` are :func:`run_batch`'s: processes for a
+    CPU-bound judge, provider batch jobs for an LLM judge (``score --batch``). Raises :class:`~sumjudge.errors.SumjudgeError` as :func:`run_batch` does."""
     from ..runs.gates import ErrorAllowance, Gates
     from ..store.database import DEFAULT_STORE_PATH
 
@@ -155,6 +157,7 @@ async def run_probe(
         dataset, info, model=model, options=options, concurrency=concurrency,  # type: ignore[arg-type]
         timeout=timeout, cache=cache, store_path=store_path, fresh=fresh, meter=meter, events=events,
         gates=Gates(allow_errors=ErrorAllowance(share=1.0)),  # failed items are left out of the table
+        workers=workers, batch=batch,
     )
     with RunStore(store_path or DEFAULT_STORE_PATH, readonly=True) as store:
         outcomes = {item.item_id: item.outcome for item in store.iter_items(result.run.id)}
