@@ -317,6 +317,20 @@ def resample_weights(rng: Any, n: int, size: int) -> Any:
     return np.bincount(draws.ravel(), minlength=size * n).reshape(size, n)
 
 
+def percentile_interval(values: Sequence[Any], n_resamples: int, confidence: float) -> tuple[float, float] | None:
+    """The percentile interval of bootstrap statistics (arrays drawn in batches); ``None`` when fewer than
+    half of the ``n_resamples`` are finite (the statistic is undefined on most resamples)."""
+    import numpy as np
+
+    flat = np.concatenate(values)
+    flat = flat[np.isfinite(flat)]
+    if len(flat) < n_resamples / 2:
+        return None
+    tail = (1 - confidence) / 2 * 100
+    low, high = np.percentile(flat, [tail, 100 - tail])
+    return float(low), float(high)
+
+
 def bootstrap_totals(
     counts: Sequence[Sequence[float]],
     statistic: Callable[[Any], Any],
@@ -342,13 +356,7 @@ def bootstrap_totals(
     for start in range(0, n_resamples, batch):
         weights = resample_weights(rng, n, min(batch, n_resamples - start))
         values.append(np.asarray(statistic(weights @ table), dtype=float))
-    flat = np.concatenate(values)
-    flat = flat[np.isfinite(flat)]
-    if len(flat) < n_resamples / 2:
-        return None
-    tail = (1 - confidence) / 2 * 100
-    low, high = np.percentile(flat, [tail, 100 - tail])
-    return float(low), float(high)
+    return percentile_interval(values, n_resamples, confidence)
 
 
 Verdict = Literal["better", "worse", "no difference"]

@@ -30,7 +30,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..figures import number
-from ..stats import CONFIDENCE, DEFAULT_SEED, bootstrap_totals, resample_weights
+from ..stats import CONFIDENCE, DEFAULT_SEED, bootstrap_totals, percentile_interval, resample_weights
 from ..store.labels import ItemLabel, VerdictLabel
 
 
@@ -201,13 +201,7 @@ def _spearman_interval(units: Sequence[Sequence[tuple[float, int]]], *, seed: in
     for start in range(0, n_resamples, batch):
         w = resample_weights(rng, n, min(batch, n_resamples - start))[:, owner].astype(float)
         out.append(_rho(w, xs, ys))
-    flat = np.concatenate(out)
-    flat = flat[np.isfinite(flat)]
-    if len(flat) < n_resamples / 2:
-        return None
-    tail = (1 - confidence) / 2 * 100
-    low, high = np.percentile(flat, [tail, 100 - tail])
-    return float(low), float(high)
+    return percentile_interval(out, n_resamples, confidence)
 
 
 def _counted(units: Sequence[Sequence[float]], stat: Callable[[Any], Any], n: int, *, seed: int) -> Figure:

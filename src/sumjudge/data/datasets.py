@@ -101,6 +101,15 @@ def _sniff_format(path: Path, encoding: str) -> Format:
                 return "json" if ch == "[" else "jsonl" if ch == "{" else "csv"
 
 
+def add_to_fingerprint(digest: Any, row: Row) -> None:
+    """Feed one row (id, source, summary, each length-prefixed) to a sha256: a data set's fingerprint,
+    which keys its run in the store."""
+    for part in (row.id, row.source, row.summary):
+        data = part.encode("utf-8")
+        digest.update(len(data).to_bytes(8, "little"))
+        digest.update(data)
+
+
 class Dataset:
     """An input file (or ``-`` for standard input) of rows with a source and a summary."""
 
@@ -182,10 +191,7 @@ class Dataset:
             if row.id in seen:
                 raise InputError(f"{self.display_name}: row {row.number}: duplicate id {row.id!r}")
             seen.add(row.id)
-            for part in (row.id, row.source, row.summary):
-                data = part.encode("utf-8")
-                digest.update(len(data).to_bytes(8, "little"))
-                digest.update(data)
+            add_to_fingerprint(digest, row)
             count += 1
         if count == 0:
             raise InputError(f"{self.display_name}: no rows to score")

@@ -19,7 +19,7 @@ from typing import Any
 from ..analysis.probe.plan import Pair, ProbePlan, plan_pairs, plan_probe
 from ..analysis.probe.table import ProbeTable, probe_table
 from ..analysis.probe.variants import KINDS, ProbeRow
-from ..data.datasets import Dataset, DatasetInfo, Fields, Row
+from ..data.datasets import Dataset, DatasetInfo, Fields, Row, add_to_fingerprint
 from ..errors import InputError
 from ..store.database import RunRecord, RunStore
 from ..store.records import ItemOutcome
@@ -50,10 +50,7 @@ class ProbeDataset:
             if row.id in seen:
                 raise InputError(f"{self.display_name}: two probe items have the id {row.id!r}; give the rows plain ids")
             seen.add(row.id)
-            for part in (row.id, row.source, row.summary):
-                data = part.encode("utf-8")
-                digest.update(len(data).to_bytes(8, "little"))
-                digest.update(data)
+            add_to_fingerprint(digest, row)
         return DatasetInfo(count=len(self._rows), fingerprint=digest.hexdigest())
 
 
