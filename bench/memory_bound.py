@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from procs import tree  # noqa: E402
 from scale_data import make_data  # noqa: E402
 
 
@@ -37,20 +38,6 @@ def mib(pid: int, field: str) -> int | None:
         if line.startswith(field + ":"):
             return int(line.split()[1]) // 1024
     return None
-
-
-def tree(pid: int) -> set[int]:
-    found: set[int] = set()
-    todo = [pid]
-    while todo:
-        for task in Path(f"/proc/{todo.pop()}/task").glob("*"):
-            try:
-                children = {int(c) for c in (task / "children").read_text().split()}
-            except OSError:
-                continue
-            todo.extend(children - found)
-            found |= children
-    return found
 
 
 def committed(db: Path) -> int:

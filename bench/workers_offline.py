@@ -26,23 +26,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from procs import tree  # noqa: E402
 from scale_data import make_data  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
-
-
-def tree(pid: int) -> set[int]:
-    found: set[int] = set()
-    todo = [pid]
-    while todo:
-        for task in Path(f"/proc/{todo.pop()}/task").glob("*"):
-            try:
-                children = {int(c) for c in (task / "children").read_text().split()}
-            except OSError:
-                continue
-            todo.extend(children - found)
-            found |= children
-    return found
 
 
 def cpu_seconds(pid: int) -> float | None:
