@@ -8,7 +8,8 @@ import json
 import pytest
 
 from sumjudge.store.records import FailedItem, outcome_from_json
-from sumjudge.analysis.compare import ComparisonError, RunItems, compare_runs, read_result_file, render_text, run_items_from_store
+from sumjudge.analysis.compare import ComparisonError, RunItems, compare_runs, read_result_file, run_items_from_store
+from sumjudge.analysis.compare_text import render_text
 from sumjudge.store.database import RunStore
 
 

@@ -63,7 +63,8 @@ def compare(
     verdict (better, worse, no difference at --alpha), the same for alignment and coverage, the
     items present in one run only, and the items whose score moved most with both reasons.
     """
-    from ..analysis.compare import compare_runs, render_text
+    from ..analysis.compare import compare_runs
+    from ..analysis.compare_text import render_text
     from ..data.files import OutputPlan
     from ..errors import SumjudgeError
 

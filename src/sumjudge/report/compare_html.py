@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from ..analysis.compare import ComparisonResult, disagreement_note
+from ..analysis.compare import ComparisonResult
+from ..analysis.compare_text import disagreement_note
 from ..figures import number, p_value
 from .html import _asset, _csp_hash, _e
 
