@@ -7,16 +7,15 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from killed_runs import finished_ids, kill_once_finished
 from probe_rows import ROWS
 from sumjudge.testing.brains import SummarizationBrain
 from sumjudge.testing.judge_server import JudgeServer
@@ -152,18 +151,6 @@ def test_pairs_made_by_people_give_the_table_per_error_type(tmp_path):
     assert doc["items"] == 3 and all(k["probes"] == 1 for k in doc["kinds"])
 
 
-def _finished(db: Path) -> set[str]:
-    if not db.exists():
-        return set()
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
-    try:
-        return {r[0] for r in con.execute("SELECT item_id FROM items WHERE status = 'ok'")}
-    except sqlite3.OperationalError:
-        return set()
-    finally:
-        con.close()
-
-
 @pytest.mark.slow
 def test_a_killed_probe_resumes_and_scores_only_what_was_left(tmp_path):
     data = write_rows(tmp_path / "rows.jsonl")
@@ -172,21 +159,8 @@ def test_a_killed_probe_resumes_and_scores_only_what_was_left(tmp_path):
         env = {**os.environ, "OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": "k"}
         cmd = [sys.executable, "-m", "sumjudge.cli", "probe", str(data), "--model", "openai/test-model",
                "--concurrency", "2", "--store", str(store), "--json"]
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        try:
-            deadline = time.monotonic() + 120
-            while len(_finished(store)) < 6:
-                assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
-                assert time.monotonic() < deadline, "the probe made no progress"
-                time.sleep(0.02)
-            proc.send_signal(signal.SIGKILL)
-            proc.wait(timeout=10)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-            if proc.stderr:
-                proc.stderr.close()
-        done_at_kill = _finished(store)
+        kill_once_finished(cmd, env, store, 6, within=120)
+        done_at_kill = finished_ids(store)
         asked_before = len(server.chat_requests("alignment"))
         assert asked_before < 40  # it was stopped well before the end
         again = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
@@ -195,7 +169,7 @@ def test_a_killed_probe_resumes_and_scores_only_what_was_left(tmp_path):
     assert f"{len(done_at_kill)} of" in again.stderr or "resuming run" in again.stderr
     doc = json.loads(again.stdout)
     total = doc["items"]
-    assert _finished(store) >= done_at_kill and len(_finished(store)) == total
+    assert finished_ids(store) >= done_at_kill and len(finished_ids(store)) == total
     assert asked_after == total - len(done_at_kill)  # nothing that finished was judged again
 
 

@@ -6,14 +6,12 @@ import json
 import os
 import re
 import signal
-import sqlite3
 import subprocess
 import sys
-import time
-from pathlib import Path
 
 import pytest
 
+from killed_runs import finished_ids, kill_once_finished
 from sumjudge.testing.judge_server import JudgeServer
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
@@ -21,18 +19,6 @@ pytestmark = [pytest.mark.integration, pytest.mark.slow]
 N = 16
 CONCURRENCY = 2
 MARK = re.compile(r"ITEM-(\d{3})")
-
-
-def finished_ids(db: Path) -> set[str]:
-    if not db.exists():
-        return set()
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
-    try:
-        return {r[0] for r in con.execute("SELECT item_id FROM items WHERE status = 'ok'")}
-    except sqlite3.OperationalError:  # tables not created yet
-        return set()
-    finally:
-        con.close()
 
 
 def items_asked_about(server: JudgeServer, start: int = 0) -> set[str]:
@@ -58,20 +44,7 @@ def test_a_killed_run_resumes_and_judges_again_only_what_was_in_flight(tmp_path)
         env = {**os.environ, "OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": "k"}
         cmd = [sys.executable, "-m", "sumjudge.cli", "score", str(data), "--model", "openai/test-model",
                "--concurrency", str(CONCURRENCY), "--store", str(store), "--out", str(out)]
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        try:
-            deadline = time.monotonic() + 60
-            while len(finished_ids(store)) < 4:
-                assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
-                assert time.monotonic() < deadline, "the run made no progress"
-                time.sleep(0.02)
-            proc.send_signal(signal.SIGKILL)
-            proc.wait(timeout=10)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-            if proc.stderr:
-                proc.stderr.close()
+        proc = kill_once_finished(cmd, env, store, 4)
         assert proc.returncode == -signal.SIGKILL
 
         done_at_kill = finished_ids(store)
