@@ -267,6 +267,7 @@ class JudgeServer:
         return 200, headers, _json(payload), delay
 
     def _handle(self, handler: BaseHTTPRequestHandler, method: str) -> None:
+        arrived = time.monotonic()
         length = int(handler.headers.get("Content-Length") or 0)
         raw = handler.rfile.read(length) if length else b""
         try:
@@ -288,8 +289,11 @@ class JudgeServer:
             self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
         try:
             status, headers, payload, delay = self._answer(request)
-            if delay > 0:
-                self._stop.wait(delay)
+            # the delay counts from the request's arrival, as a provider's latency does: the time this
+            # server spends reading and answering is part of it, not added to it
+            left = delay - (time.monotonic() - arrived)
+            if left > 0:
+                self._stop.wait(left)
             if payload is None:  # drop the connection without an answer
                 handler.close_connection = True
                 return
@@ -329,6 +333,9 @@ def _make_handler(server: JudgeServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         server_version = "sumjudge-judge-server"
+        # the headers and the body go out as two writes: with Nagle's algorithm on, the body waits for
+        # the client's (delayed, up to 40 ms) ACK of the headers, a stall no real provider adds
+        disable_nagle_algorithm = True
 
         def do_POST(self) -> None:  # noqa: N802 - http.server's naming
             server._handle(self, "POST")
