@@ -422,3 +422,59 @@ async def test_coverage_schema_round_trip(server):
     )
     reply = await make_judge(server).generate(request)
     assert [v.question for v in reply.output.coverage] == ["Does the source state fact 1?", "Does the source state fact 2?"]
+
+
+# -- the HTTP transport (issue 25) ------------------------------------------------------------------
+
+def without_aiohttp(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "aiohttp", None)  # `import aiohttp` now raises ImportError
+
+
+async def test_calls_go_through_aiohttp_and_work_the_same_over_httpx_without_it(server, monkeypatch):
+    import openai
+
+    fast = make_judge(server)
+    assert fast._http_client_class is openai.DefaultAioHttpClient
+    without_aiohttp(monkeypatch)
+    plain = make_judge(server)
+    assert plain._http_client_class is openai.DefaultAsyncHttpxClient
+    for judge in (fast, plain):
+        reply = await ask(judge)
+        assert reply.output.questions and reply.usage.calls == 1
+    assert len(server.chat_requests()) == 2
+
+
+async def test_a_base_url_with_credentials_keeps_httpx_which_accepts_them(server):
+    import openai
+
+    url = server.base_url.replace("http://", "http://user:secret@")
+    cfg = ModelConfig(id="openai/test-model", base_url=url, api_key="k", timeout=5)
+    judge = OpenAICompatJudge(PROVIDERS["openai"], "test-model", cfg, sleep=Sleeps())
+    assert judge._http_client_class is openai.DefaultAsyncHttpxClient
+    assert (await ask(judge)).output.questions
+
+
+async def test_a_refused_connection_is_named_a_connection_failure_over_either_transport(monkeypatch):
+    with JudgeServer() as gone:
+        url = gone.base_url
+    for transport in ("aiohttp", "httpx"):
+        if transport == "httpx":
+            without_aiohttp(monkeypatch)
+        cfg = ModelConfig(id="openai/test-model", base_url=url, api_key="k", max_retries=0)
+        judge = OpenAICompatJudge(PROVIDERS["openai"], "test-model", cfg, sleep=Sleeps())
+        with pytest.raises(JudgeUnavailableError) as info:
+            await ask(judge)
+        assert "connection failed" in str(info.value) and "timeout" not in str(info.value), transport
+
+
+def test_a_reply_sent_as_text_is_read_as_json_and_garbage_is_an_empty_reply(server):
+    judge = make_judge(server)
+    prepared = judge.prepare(questions_request())
+    body = {"choices": [{"message": {"content": "{}"}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 7, "completion_tokens": 2}}
+    read = judge.parse_reply(json.dumps(body), prepared)  # what the SDK hands back for text/plain
+    assert (read.text, read.finish_reason, read.usage.prompt_tokens, read.usage.completion_tokens) == ("{}", "stop", 7, 2)
+    empty = judge.parse_reply("<html>502 Bad Gateway</html>", prepared)
+    assert empty.text is None and empty.usage.calls == 1

@@ -48,7 +48,7 @@ class AzureOpenAIJudge(OpenAICompatJudge):
             timeout=self.config.timeout,
             max_retries=0,
             default_headers=dict(self.config.headers) or None,
-            http_client=openai.DefaultAsyncHttpxClient(verify=self._ssl()),
+            http_client=self._http_client_class(verify=self._ssl()),
         )
 
 

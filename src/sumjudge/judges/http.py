@@ -79,6 +79,10 @@ class HTTPJudge(ABC):
         self._form = self.first_form()
         self._clients: LoopClients[Any] = LoopClients(self.make_client)
         self._budget: TokenBudget | None = None
+        # One client made and dropped now (it opens nothing until a request): the SDK imports its HTTP
+        # transport and the TLS context is loaded on the first client made, about 0.2 s here, so they
+        # happen when the judge is built, not while a batch's first requests wait.
+        self.make_client()
 
     # -- the JudgeModel protocol -----------------------------------------------------------------
 
