@@ -16,6 +16,7 @@ most own time (FILE keeps the pstats).
 
     .venv/bin/python bench/client_overhead.py
     .venv/bin/python bench/client_overhead.py --profile /tmp/client.pstats
+    .venv/bin/python bench/client_overhead.py --client-src /tmp/old/src     # an older checkout as the client
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ from sim_brain import SizedBrain  # noqa: E402
 from sumjudge.testing.judge_server import JudgeServer  # noqa: E402
 
 
-def side(items: list[dict[str, str]], base_url: str, concurrency: int, work: Path, profile: Path | None = None) -> dict:
+def side(items: list[dict[str, str]], base_url: str, concurrency: int, work: Path, profile: Path | None = None,
+         client_src: Path | None = None) -> dict:
     path = work / "items.jsonl"
     path.write_text("".join(json.dumps(it) + "\n" for it in items), encoding="utf-8")
     cmd = [sys.executable]
@@ -49,7 +51,10 @@ def side(items: list[dict[str, str]], base_url: str, concurrency: int, work: Pat
         cmd += ["-m", "cProfile", "-o", str(profile)]
     cmd += [str(HERE / "side_sumjudge.py"), "--items", str(path), "--base-url", base_url,
             "--concurrency", str(concurrency), "--max-questions", "10"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=offline_env(), cwd=work, timeout=900)
+    env = offline_env()
+    if client_src is not None:  # another checkout's sumjudge on the client side; the server stays this one
+        env["PYTHONPATH"] = str(client_src)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=work, timeout=900)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
     if proc.returncode != 0 or not lines:
         raise SystemExit(f"side_sumjudge failed:\n{proc.stderr[-3000:]}")
@@ -67,6 +72,9 @@ def main() -> None:
     p.add_argument("--latency", type=float, default=0.2)
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--profile", type=Path, default=None)
+    p.add_argument("--client-src", type=Path, default=None,
+                   help="score with the sumjudge package under this src/ folder (another checkout: a before/after "
+                        "comparison against the same server)")
     args = p.parse_args()
 
     items = item_sets(args.data_dir, max(args.items, args.wall_items))["one-per-source"]
@@ -78,10 +86,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="sumjudge-bench-") as tmp, JudgeServer(brain, record=False) as server:
         work = Path(tmp)
         server.latency, server.token_delay = 0.0, 0.0
-        cpu = [side(items[: args.items], server.base_url, args.concurrency, work)["cpu_s"] / args.items * 1000
+        cpu = [side(items[: args.items], server.base_url, args.concurrency, work, client_src=args.client_src)["cpu_s"]
+               / args.items * 1000
                for _ in range(args.repeats)]
         server.latency = args.latency
-        walls = [side(items[: args.wall_items], server.base_url, args.concurrency, work)["wall_s"]
+        walls = [side(items[: args.wall_items], server.base_url, args.concurrency, work, client_src=args.client_src)["wall_s"]
                  for _ in range(args.repeats)]
         limit = math.ceil(args.wall_items / args.concurrency) * 2 * args.latency
         print(f"client CPU per item at zero latency ({args.items} items, concurrency {args.concurrency}): "
