@@ -478,3 +478,13 @@ def test_a_reply_sent_as_text_is_read_as_json_and_garbage_is_an_empty_reply(serv
     assert (read.text, read.finish_reason, read.usage.prompt_tokens, read.usage.completion_tokens) == ("{}", "stop", 7, 2)
     empty = judge.parse_reply("<html>502 Bad Gateway</html>", prepared)
     assert empty.text is None and empty.usage.calls == 1
+
+
+@pytest.mark.parametrize("url", ["::::", "http://[::1", "http://user:secret@[::1"])
+def test_a_base_url_the_sdk_refuses_fails_when_the_judge_is_built_naming_it_without_the_password(url):
+    from sumjudge.errors import ConfigurationError
+
+    cfg = ModelConfig(id="openai/test-model", base_url=url, api_key="k")
+    with pytest.raises(ConfigurationError, match="base URL") as info:
+        OpenAICompatJudge(PROVIDERS["openai"], "test-model", cfg, sleep=Sleeps())
+    assert "secret" not in str(info.value)

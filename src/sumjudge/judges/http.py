@@ -35,7 +35,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from ..errors import ContextOverflowError
+from ..errors import ConfigurationError, ContextOverflowError, SumjudgeError
 from ..redact import redact, scrub_exception
 from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT
 from .budget import TokenBudget
@@ -81,8 +81,16 @@ class HTTPJudge(ABC):
         self._budget: TokenBudget | None = None
         # One client made and dropped now (it opens nothing until a request): the SDK imports its HTTP
         # transport and the TLS context is loaded on the first client made, about 0.2 s here, so they
-        # happen when the judge is built, not while a batch's first requests wait.
-        self.make_client()
+        # happen when the judge is built, not while a batch's first requests wait. A base URL the SDK
+        # cannot use fails here too, by name, rather than at the first call.
+        try:
+            self.make_client()
+        except SumjudgeError:
+            raise
+        except Exception as exc:  # httpx's InvalidURL, urllib's ValueError: settings the SDK refuses
+            raise ConfigurationError(
+                f"{self.model_id}: the SDK cannot use the base URL {redact(str(self._base_url))!r}: {exc}"
+            ) from exc
 
     # -- the JudgeModel protocol -----------------------------------------------------------------
 

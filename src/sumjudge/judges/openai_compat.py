@@ -79,7 +79,11 @@ def http_client_class(openai: Any, base_url: str | None) -> Any:
     credentials in it (``https://user:pass@host``) keeps httpx, which turns them into Basic auth where
     aiohttp refuses them beside the API key's header."""
     aio = getattr(openai, "DefaultAioHttpClient", None)
-    if aio is None or (base_url and "@" in urlsplit(base_url).netloc):
+    try:
+        credentials = bool(base_url) and "@" in urlsplit(base_url).netloc
+    except ValueError:  # the SDK's client refuses the URL, by name, when the judge is built
+        credentials = False
+    if aio is None or credentials:
         return openai.DefaultAsyncHttpxClient
     try:
         import aiohttp  # noqa: F401 - only whether it is there
