@@ -148,6 +148,10 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _sigint_as_in_a_terminal() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the process tree from /proc")
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm", "sigkill"])
 def test_a_killed_multi_worker_run_resumes_with_nothing_lost_and_no_process_left(tmp_path, how):
@@ -156,8 +160,11 @@ def test_a_killed_multi_worker_run_resumes_with_nothing_lost_and_no_process_left
     store, out = tmp_path / "runs.db", tmp_path / "out.jsonl"
     cmd = [sys.executable, "-m", "sumjudge.cli", "score", str(data), "--model", "offline/lexical", "--workers", "2",
            "--store", str(store), "--out", str(out), "--quiet"]
-    # its own process group, as a command typed in a terminal: Ctrl-C reaches every process in it
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    # its own process group, as a command typed in a terminal: Ctrl-C reaches every process in it; and
+    # SIGINT as a terminal leaves it: a test run started in the background by a non-interactive shell
+    # (`make test &`) inherits SIGINT ignored, and the command would rightly ignore the Ctrl-C too
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=_sigint_as_in_a_terminal)
     try:
         deadline = time.monotonic() + 300
         while finished(store) < 32:
