@@ -27,6 +27,16 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def _drop_none(data: Any, keys: tuple[str, ...]) -> Any:
+    """A verdict's serialised form without the judge-set fields that are absent, so results of judges
+    that set none of them keep their shape."""
+    if isinstance(data, dict):
+        for key in keys:
+            if data.get(key) is None:
+                data.pop(key, None)
+    return data
+
+
 class EvidenceSpan(BaseModel):
     """A passage of the source a claim was judged against: ``source[start:end]``."""
 
@@ -44,18 +54,27 @@ class AlignmentVerdict(_Strict):
     """Set by the scorer, never asked of the judge: on a long source, the passages (character offsets
     into the source) that the claim was judged against. Left out of the result when ``None``."""
 
+    probability: SkipJsonSchema[float | None] = None
+    """Set by a judge that can read it, never asked of the model in words: the probability that the
+    claim is supported (the reader's next-token distribution; an OpenAI-compatible judge's token
+    log-probabilities). Left out of the result when ``None`` (the judge cannot give one)."""
+
     @model_serializer(mode="wrap")
-    def _drop_absent_evidence(self, handler: SerializerFunctionWrapHandler) -> Any:
-        data = handler(self)
-        if isinstance(data, dict) and data.get("evidence") is None:
-            data.pop("evidence", None)
-        return data
+    def _drop_absent(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return _drop_none(handler(self), ("evidence", "probability"))
 
 
 class CoverageVerdict(_Strict):
     question: str = Field(description="the question, copied as given")
     reason: str = Field(description="why, quoting the summary or naming what is missing")
     answered: bool = Field(description="true only if the summary alone answers the question with yes")
+    probability: SkipJsonSchema[float | None] = None
+    """The probability that the summary answers the question with yes, where the judge can read one
+    (as :attr:`AlignmentVerdict.probability`). Left out of the result when ``None``."""
+
+    @model_serializer(mode="wrap")
+    def _drop_absent(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return _drop_none(handler(self), ("probability",))
 
 
 class AlignmentOutput(_Strict):
