@@ -62,9 +62,14 @@ def test_detected_needs_the_score_and_the_expected_axis_lower_and_failures_are_l
     assert (rows["antonym"].detected, rows["antonym"].axis_lower) == (0, 1)
     assert (rows["negation"].probes, rows["negation"].failed) == (0, 1)
     assert rows["reorder"].flagged == 1
-    assert [(g.kind, g.passed) for g in table.gates] == [("number", True), ("dropped_fact", False),
-                                                         ("antonym", False), ("reorder", False)]
-    assert table.passed is False
+    # one probe a kind: 1 of 1 and 0 of 1 leave the Wilson interval across 0.5 (inconclusive); a control
+    # flagged 1 of 1 has its whole interval above a 0.0 bar (fail)
+    assert [(g.kind, g.outcome) for g in table.gates] == [("number", "inconclusive"), ("dropped_fact", "inconclusive"),
+                                                          ("antonym", "inconclusive"), ("reorder", "fail")]
+    assert table.passed is False and table.outcome == "fail"
+    assert "more probes" in table.gates[0].line
+    assert [g.outcome for g in probe_table(plan, outcomes, {"model": "m"}, min_detection=0.5, max_false_alarm=0.0,
+                                           on_inconclusive="pass").gates] == ["pass", "pass", "pass", "fail"]
     doc = table.as_json()
     assert "flagged" in doc["controls"][0] and "detected" not in doc["controls"][0]
     assert "detected" in doc["kinds"][0] and "flagged" not in doc["kinds"][0]
