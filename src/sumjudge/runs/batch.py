@@ -282,7 +282,8 @@ def _write_reports(
     threshold = gates.pass_rate.threshold if gates.pass_rate else None
     if "--report" in files:
         files["--report"].fh.close()
-        write_report(files["--report"].tmp, run, stats, items, scale=scale, extra_figures=_batch_figures(store, run))
+        write_report(files["--report"].tmp, run, stats, items, scale=scale,
+                     extra_figures=_batch_figures(store, run) + corrected_figures(store, run))
         files["--report"].commit()
     if "--junit" in files:
         files["--junit"].fh.close()
@@ -300,6 +301,28 @@ def _write_reports(
         except OSError as exc:
             notes.append(f"could not append to {STEP_SUMMARY}: {exc}")
     return notes
+
+
+def corrected_figures(store: RunStore, run: RunRecord) -> list[tuple[str, str]]:
+    """The run's rates corrected for the judge's errors, for the report, when people labelled its
+    verdicts (a resumed run, labelled in ``sumjudge view``); none without labels."""
+    from ..analysis.corrected import correction_from_store
+    from ..figures import number
+    from ..store.labels import LabelBook
+
+    if not LabelBook(store).verdict_labels(run.id):
+        return []
+    c = correction_from_store(store, run.id)
+    out = []
+    for r in (c.claims, c.answers):
+        out.append((f"{r.what}, raw", f"{number(r.raw.value)} [{number(r.raw.ci_low)}, {number(r.raw.ci_high)}]"))
+        if r.corrected is None:
+            out.append((f"{r.what}, corrected", r.note or "–"))
+        else:
+            f = r.corrected
+            out.append((f"{r.what}, corrected", f"{number(f.value)} [{number(f.ci_low)}, {number(f.ci_high)}] "
+                        f"({r.positives} + {r.negatives} labels)"))
+    return out
 
 
 def _batch_figures(store: RunStore, run: RunRecord) -> list[tuple[str, str]]:
