@@ -127,3 +127,25 @@ def test_compare_reports_the_minimum_detectable_difference_and_splits_no_differe
     worse = out_file(tmp_path / "w.jsonl", [s - 0.2 for s in base])
     res = invoke("compare", a, worse, "--fail-if-worse", *store)
     assert res.exit_code == 1 and "is worse than A" in res.output
+
+
+# -- assert_summary's bounds -------------------------------------------------------------------------
+
+
+def test_assert_summary_bounds_one_evaluation_as_it_is_and_samples_by_their_interval():
+    import pytest
+
+    from sumjudge.integrations.assertions import Bound, SummaryInconclusive, sample_interval
+
+    assert Bound("score", 0.6, 0.5).outcome == "pass" and Bound("score", 0.4, 0.5).outcome == "fail"
+    crossing = sample_interval([0.4, 0.6, 0.7])  # mean 0.567, the t interval reaches well below 0.5
+    assert crossing is not None and crossing[0] < 0.5 < crossing[1]
+    b = Bound("score", 0.57, 0.5, interval=crossing, samples=3)
+    assert b.outcome == "inconclusive" and "INCONCLUSIVE" in b.line() and "more samples" in b.line()
+    assert Bound("score", 0.57, 0.5, interval=crossing, samples=3, on_inconclusive="fail").outcome == "fail"
+    assert Bound("score", 0.9, 0.5, interval=sample_interval([0.88, 0.9, 0.92]), samples=3).outcome == "pass"
+    assert issubclass(SummaryInconclusive, AssertionError)  # a test that meets one does not pass
+    with pytest.raises(ValueError, match="on_inconclusive"):
+        from sumjudge.integrations.assertions import assert_summary
+
+        assert_summary("Source.", "Summary.", model="offline/lexical", on_inconclusive="maybe")
