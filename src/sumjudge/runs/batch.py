@@ -248,6 +248,7 @@ async def _score_run(
     failures = [d.text() for d in decisions if d.outcome == "fail"]
     unsure = inconclusive(decisions)
     notes = _write_reports(store, run, stats, files, outputs, gates, failures, scale, plan, unsure)
+    notes += [f"gate inconclusive: {d.text()}" for d in decisions if d.resolved_by and d.outcome == "pass"]
     return BatchResult(run=run, stats=stats, interrupted=False, gate_failures=failures, gate_inconclusive=unsure,
                        notes=notes)
 
