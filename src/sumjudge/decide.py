@@ -100,6 +100,8 @@ class Decision:
             parts.append(self.settle)
         if self.resolved_by:
             parts.append(f"counted as {self.outcome} by {self.resolved_by}")
+        elif self.outcome == "inconclusive":
+            parts.append("--on-inconclusive pass|fail counts it as one of the two")
         return "; ".join(parts)
 
 
@@ -160,7 +162,7 @@ def decide(
     else:
         more = max(needed - n, 1)
         settle = (f"about {more} more {unit} ({needed} in all) would decide a {_n(delta)} difference at this "
-                  f"spread (sd {_n(spread)}), or pass --on-inconclusive pass|fail")  # type: ignore[arg-type]
+                  f"spread (sd {_n(spread)})")  # type: ignore[arg-type]
     return Decision(gate, "inconclusive", f"the interval of {shown} crosses {bound:g}", settle=settle)
 
 
@@ -185,7 +187,8 @@ def decide_proportion(
         return decide(gate, figure, None, None, bound, at_least=at_least, unit=unit)
     p = successes / n
     sd = math.sqrt(max(p * (1 - p), 1 / (4 * n)))  # never 0: an all-or-nothing sample still has doubt
-    return decide(gate, figure, p, proportion_interval(successes, n, confidence), bound, at_least=at_least,
+    return decide(gate, f"{figure} ({successes} of {n} {unit}):", p, proportion_interval(successes, n, confidence),
+                  bound, at_least=at_least,
                   n=n, sd=sd, confidence=confidence, unit=unit)
 
 

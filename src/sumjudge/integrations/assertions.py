@@ -122,7 +122,7 @@ class Bound:
         line = f"{label}  {op} {bound:<24}{mark}"
         d = self.decision
         if d is not None and self.outcome == "inconclusive" and d.settle:
-            line += f" ({d.settle.replace(', or pass --on-inconclusive pass|fail', '')})"
+            line += f" ({d.settle})"
         return line
 
 

@@ -208,7 +208,7 @@ def pass_rate_interval_gate(
     judged = stats.count if allowance.allowed(total_items) > 0 else total_items
     if judged == 0:
         return None
-    return decide_proportion("--pass-rate", f"share of items at or above {pass_rate.threshold:g}", passing,
+    return decide_proportion("--pass-rate", f"share at or above {pass_rate.threshold:g}", passing,
                              judged, pass_rate.rate, confidence=stats.confidence)
 
 
