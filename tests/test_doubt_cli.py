@@ -149,3 +149,27 @@ def test_assert_summary_bounds_one_evaluation_as_it_is_and_samples_by_their_inte
         from sumjudge.integrations.assertions import assert_summary
 
         assert_summary("Source.", "Summary.", model="offline/lexical", on_inconclusive="maybe")
+
+
+# -- score: the inconclusive outcome end to end ------------------------------------------------------
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "summaries.jsonl"
+
+
+def test_an_inconclusive_run_exits_3_says_what_would_settle_it_and_reports_it(tmp_path, monkeypatch):
+    import xml.etree.ElementTree as ET
+
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    base = ["score", str(EXAMPLES), "--model", "offline/lexical", "--store", str(tmp_path / "runs.db"), "-q"]
+    res = invoke(*base, "--fail-under", "0.6", "--junit", str(tmp_path / "j.xml"))  # mean 0.648 in [0.452, 0.802]
+    assert res.exit_code == 3, res.output
+    assert "gate inconclusive: the interval of mean score 0.648, 95% interval [0.452, 0.802] crosses 0.6" in res.output
+    assert "more items (450 in all) would decide a 0.05 difference" in res.output
+    gates = ET.parse(tmp_path / "j.xml").getroot().findall("testsuite")[1]
+    assert gates.get("skipped") == "1" and gates.find("testcase").find("skipped") is not None
+    assert "❔ inconclusive" in summary.read_text(encoding="utf-8")
+    assert invoke(*base, "--fail-under", "0.6", "--on-inconclusive", "fail").exit_code == 1
+    assert invoke(*base, "--fail-under", "0.6", "--on-inconclusive", "pass").exit_code == 0
+    assert invoke(*base, "--fail-under", "0.6", "--gate", "mean").exit_code == 0  # the old rule: the mean clears it
+    assert invoke(*base, "--fail-under", "0.9").exit_code == 1  # the whole interval is below

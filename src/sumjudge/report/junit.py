@@ -107,6 +107,7 @@ def write_junit(
         failure = ET.SubElement(gate_case, "failure", message=xml_text(gate_failures[0]), type="gate_failed")
         failure.text = xml_text("\n".join(gate_failures))
     elif gate_inconclusive:
+        gates.set("skipped", "1")
         skipped = ET.SubElement(gate_case, "skipped", message=xml_text("inconclusive: " + gate_inconclusive[0]))
         skipped.text = xml_text("\n".join(gate_inconclusive))
 
