@@ -223,7 +223,7 @@ class _Call:
         min_coverage: Any,
         model: Any,
         options: dict[str, Any],
-        on_inconclusive: Any = "inconclusive",
+        on_inconclusive: Any = None,
     ) -> _Call:
         for name, text in (("source", source), ("summary", summary)):
             if not isinstance(text, str):
@@ -255,6 +255,8 @@ class _Call:
             scorer = model
         else:
             scorer = create_summarization_scorer(model, options)
+        if on_inconclusive is None:  # the session's choice (the pytest plugin's option), else inconclusive
+            on_inconclusive = getattr(scope, "on_inconclusive", "inconclusive")
         if on_inconclusive not in ON_INCONCLUSIVE:
             raise ConfigurationError(
                 f"assert_summary: on_inconclusive takes {', '.join(ON_INCONCLUSIVE)}, got {on_inconclusive!r}")
@@ -304,7 +306,7 @@ def assert_summary(
     min_alignment: float | None = None,
     min_coverage: float | None = None,
     model: Model = None,
-    on_inconclusive: OnInconclusive = "inconclusive",
+    on_inconclusive: OnInconclusive | None = None,
     **options: Any,
 ) -> SummarizationResult:
     """Score ``summary`` against ``source`` and raise ``AssertionError`` unless it meets every bound.
@@ -335,7 +337,7 @@ async def assert_summary_async(
     min_alignment: float | None = None,
     min_coverage: float | None = None,
     model: Model = None,
-    on_inconclusive: OnInconclusive = "inconclusive",
+    on_inconclusive: OnInconclusive | None = None,
     **options: Any,
 ) -> SummarizationResult:
     """:func:`assert_summary` for async tests: ``await assert_summary_async(source, summary, ...)``."""
