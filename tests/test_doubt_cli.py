@@ -173,3 +173,20 @@ def test_an_inconclusive_run_exits_3_says_what_would_settle_it_and_reports_it(tm
     assert invoke(*base, "--fail-under", "0.6", "--on-inconclusive", "pass").exit_code == 0
     assert invoke(*base, "--fail-under", "0.6", "--gate", "mean").exit_code == 0  # the old rule: the mean clears it
     assert invoke(*base, "--fail-under", "0.9").exit_code == 1  # the whole interval is below
+
+
+def test_the_report_of_a_labelled_run_carries_its_corrected_rates(tmp_path):
+    db = tmp_path / "runs.db"
+    base = ["score", str(EXAMPLES), "--model", "offline/lexical", "--store", str(db), "-q"]
+    assert invoke(*base).exit_code == 0
+    with RunStore(db) as store:
+        run = store.get_run("latest")
+        item = next(i for i in store.iter_items(run.id) if i.status == "ok" and i.outcome.verdicts.alignment)
+        claim = item.outcome.verdicts.alignment[0]
+        LabelBook(store).mark(run.id, item.item_id, "ann", "claim", 0, text=claim.claim,
+                              judge_says=claim.supported, correct=True)
+    page = tmp_path / "r.html"
+    assert invoke(*base, "--report", str(page)).exit_code == 0  # the same command: the finished run, its report
+    html = page.read_text(encoding="utf-8")
+    assert "unsupported claims, raw" in html and "unsupported claims, corrected" in html
+    assert "too few labels to correct the rate of unsupported claims" in html
