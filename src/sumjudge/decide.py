@@ -175,7 +175,9 @@ def proportion_interval(successes: int, n: int, confidence: float = 0.95) -> tup
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)  # exactly the ends, not float noise near them
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return low, high
 
 
 def decide_proportion(

@@ -15,25 +15,20 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ...decide import OnInconclusive, Outcome, decide_proportion, resolve
+from ...decide import OnInconclusive, Outcome, decide_proportion, proportion_interval, resolve
 from ...store.records import ItemOutcome, ScoredItem
 from . import text as tx
 from .plan import ProbePlan
 from .variants import Variant
 
 TOLERANCE = 1e-9
-Z95 = 1.959963984540054
 
 
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float | None, float | None]:
-    """The Wilson score interval of a proportion (``None`` without trials)."""
-    if n == 0:
-        return None, None
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+def wilson(successes: int, n: int) -> tuple[float | None, float | None]:
+    """The 95% Wilson score interval of a proportion (``None`` without trials): the gates' own
+    (:func:`sumjudge.decide.proportion_interval`), so the table shows the interval they decide on."""
+    found = proportion_interval(successes, n)
+    return (None, None) if found is None else found
 
 
 def mcnemar_exact(only_a: int, only_b: int) -> float:
