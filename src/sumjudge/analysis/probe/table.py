@@ -89,8 +89,15 @@ class Gate(BaseModel):
 def gate_of(name: str, row: KindRow, threshold: float, on_inconclusive: OnInconclusive = "inconclusive") -> Gate:
     """A probe gate on one row: its rate's Wilson interval held to ``threshold`` by the shared rule."""
     hits = row.flagged if row.axis == "control" else row.detected
+    at_least = name == "min-detection"
+    if (threshold >= 1) if at_least else (threshold <= 0):
+        # "every probe caught" / "no control flagged": a fact about these probes (no sample can show a
+        # rate of exactly 1 or 0, so the interval would never decide), as --threshold alone is for score
+        met = (hits or 0) == row.probes if at_least else not hits
+        return Gate(name=name, kind=row.kind, value=row.rate, threshold=threshold, passed=met,
+                    outcome="pass" if met else "fail")
     d = resolve(decide_proportion(f"--{name}", f"{name} {row.kind}", hits or 0, row.probes, threshold,
-                                  at_least=name == "min-detection", unit="probes"), on_inconclusive)
+                                  at_least=at_least, unit="probes"), on_inconclusive)
     return Gate(name=name, kind=row.kind, value=row.rate, threshold=threshold, passed=d.outcome == "pass",
                 outcome=d.outcome, settle=d.settle if d.outcome == "inconclusive" else d.resolved_by)
 
