@@ -146,3 +146,22 @@ def test_items_needed_and_the_minimum_detectable_difference_agree_with_each_othe
     draws = rng.normal(mdd, 0.2, (400, n))
     detected = int((ttest_1samp(draws, 0, axis=1).pvalue < 0.05).sum())
     assert abs(detected / 400 - 0.80) < 0.06
+
+
+def test_the_bootstrap_interval_the_gates_read_keeps_the_level_too():
+    """The same checks on the interval ``--fail-under`` really reads (the BCa bootstrap over items),
+    on skewed item scores (Beta(7, 3): mean 0.70, sd 0.14), fewer resamples to stay fast."""
+    from sumjudge.stats import mean_interval
+
+    rng = np.random.default_rng(21)
+    at_bar = {"pass": 0, "fail": 0, "inconclusive": 0}
+    wrong_pass = 0
+    runs = 150
+    for _ in range(runs):
+        est = mean_interval(list(rng.beta(7, 3, 60)), n_resamples=999)
+        ci = (est.ci_low, est.ci_high)
+        at_bar[decide("--fail-under", "mean score", est.mean, ci, 0.70, n=60).outcome] += 1  # truly at the bar
+        wrong_pass += decide("--fail-under", "mean score", est.mean, ci, 0.72, n=60).outcome == "pass"  # below it
+    assert at_bar["inconclusive"] / runs >= 0.88, at_bar  # about 95%: each side's error about 2.5%
+    assert at_bar["pass"] / runs <= 0.06 and at_bar["fail"] / runs <= 0.06, at_bar
+    assert wrong_pass / runs <= 0.03, wrong_pass
