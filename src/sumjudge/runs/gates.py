@@ -6,8 +6,9 @@ Every gate reads the run's end figures (:class:`~sumjudge.store.RunStats`) and r
 ``--pass-rate`` are held against their 95% intervals by default (``--gate interval``,
 :func:`sumjudge.decide.decide`): pass when the interval clears the bar, fail when it lies below,
 inconclusive when it crosses it (``--on-inconclusive pass|fail`` picks one of the two instead).
-``--gate mean`` (the mean alone) and ``--gate lower-bound`` (the interval's lower end must clear the
-bar) are the older two-outcome rules, kept for teams that chose them. Failed items,
+``--gate mean`` (the mean alone) is the older two-outcome rule, kept for teams that chose it;
+``--gate lower-bound`` is the interval rule with inconclusive counted as a fail (the interval's
+lower end must clear the bar). Failed items,
 ``--min-item-score`` and a ``--threshold`` every item must reach are facts about the items of this
 run, not estimates, so they pass or fail. Items whose evaluation failed count against the
 run: by default one error fails it, however good the items that did score were (a judge that
@@ -20,7 +21,7 @@ Add a gate as one more function here and one more entry in :func:`check_gates`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from ..decide import ON_INCONCLUSIVE, Decision, OnInconclusive, decide, decide_proportion, resolve
@@ -149,25 +150,6 @@ def mean_gate(stats: RunStats, fail_under: float | None) -> str | None:
     return f"mean score {stats.mean:.3f} is below --fail-under {fail_under}"
 
 
-def lower_bound_gate(stats: RunStats, fail_under: float | None) -> str | None:
-    """``--gate lower-bound``: the lower end of the mean's interval must reach ``fail_under``."""
-    if fail_under is None or stats.mean is None:
-        return None
-    pct = f"{round(stats.confidence * 100)}%"
-    if stats.mean_ci is None:
-        return (
-            f"--gate lower-bound needs an interval, and {stats.count} scored item(s) give none "
-            f"(mean score {stats.mean:.3f}); score at least two items"
-        )
-    low = stats.mean_ci[0]
-    if low >= fail_under:
-        return None
-    return (
-        f"the lower end of the mean score's {pct} interval, {low:.3f} (mean {stats.mean:.3f}), is below "
-        f"--fail-under {fail_under}"
-    )
-
-
 def interval_gate(stats: RunStats, fail_under: float | None, scale: float = 1.0) -> Decision | None:
     """``--fail-under`` against the mean's interval: pass, fail, or inconclusive when it crosses the bar."""
     if fail_under is None or stats.mean is None:
@@ -212,6 +194,13 @@ def pass_rate_interval_gate(
                              judged, pass_rate.rate, confidence=stats.confidence)
 
 
+def _lower_bound(gates: Gates, d: Decision | None) -> Decision | None:
+    """``--gate lower-bound``: the interval must clear the bar, so one that crosses it fails."""
+    if d is None or gates.gate != "lower-bound" or d.outcome != "inconclusive":
+        return d
+    return replace(resolve(d, "fail"), resolved_by="--gate lower-bound")
+
+
 def _fact(gate: str, why: str | None) -> Decision | None:
     return None if why is None else Decision(gate, "fail", why)
 
@@ -224,17 +213,17 @@ def decide_gates(stats: RunStats, total_items: int, gates: Gates, *, passing: in
         _fact("--allow-errors", errors_gate(stats, total_items, gates.allow_errors)),
         _fact("--min-item-score", min_item_gate(stats, gates.min_item_score)),
     ]
-    if gates.gate == "interval":
-        found.append(interval_gate(stats, gates.fail_under, gates.scale))
+    if gates.gate == "mean":
+        found.append(_fact("--fail-under", mean_gate(stats, gates.fail_under)))
     else:
-        found.append(_fact("--fail-under", (lower_bound_gate if gates.gate == "lower-bound" else mean_gate)(
-            stats, gates.fail_under)))
-    if gates.gate == "interval" and gates.pass_rate is not None and gates.pass_rate.rate < 1:
-        found.append(pass_rate_interval_gate(stats, total_items, gates.allow_errors, gates.pass_rate, passing))
+        found.append(_lower_bound(gates, interval_gate(stats, gates.fail_under, gates.scale)))
+    if gates.gate != "mean" and gates.pass_rate is not None and gates.pass_rate.rate < 1:
+        found.append(_lower_bound(gates, pass_rate_interval_gate(stats, total_items, gates.allow_errors,
+                                                                 gates.pass_rate, passing)))
     else:
         found.append(_fact("--pass-rate", pass_rate_gate(stats, total_items, gates.allow_errors, gates.pass_rate,
                                                           passing)))
-    return [resolve(d, gates.on_inconclusive) for d in found if d is not None]
+    return [resolve(d, gates.on_inconclusive) for d in found if d is not None]  # (lower-bound's are decided)
 
 
 def check_gates(stats: RunStats, total_items: int, gates: Gates, *, passing: int | None = None) -> list[str]:
