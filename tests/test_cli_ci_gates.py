@@ -47,9 +47,14 @@ def no_step_summary(monkeypatch):
 @pytest.mark.parametrize(
     ("args", "code"),
     [
-        (["--pass-rate", "0.75", "--threshold", "0.9"], 0),  # 3 of 4 at or above 0.9
-        (["--pass-rate", "0.8", "--threshold", "0.9"], 1),
-        (["--pass-rate", "75%", "--threshold", "0.9"], 0),
+        # 3 of 4 at or above 0.9: the share's 95% interval [0.30, 0.95] crosses 0.75 and 0.8 (inconclusive)
+        (["--pass-rate", "0.75", "--threshold", "0.9"], 3),
+        (["--pass-rate", "0.8", "--threshold", "0.9"], 3),
+        (["--pass-rate", "0.8", "--threshold", "0.9", "--on-inconclusive", "fail"], 1),
+        (["--pass-rate", "0.8", "--threshold", "0.9", "--on-inconclusive", "pass"], 0),
+        (["--pass-rate", "0.75", "--threshold", "0.9", "--gate", "mean"], 0),  # the share alone: two outcomes
+        (["--pass-rate", "0.8", "--threshold", "0.9", "--gate", "mean"], 1),
+        (["--pass-rate", "75%", "--threshold", "0.9", "--gate", "mean"], 0),
         (["--pass-rate", "1", "--threshold", "0.5"], 0),  # the invented number still scores above 0.5
         (["--threshold", "0.9"], 1),  # a threshold alone: every item must reach it
         (["--threshold", "0.9", "--pass-rate", "0"], 0),
@@ -59,8 +64,10 @@ def test_pass_rate_gate_exit_codes(tmp_path, args, code):
     data = offline_rows(tmp_path / "d.jsonl")
     got, output = run(tmp_path, str(data), "--model", "offline/lexical", *args)
     assert got == code, output
-    if code == 1:
+    if code == 1 and "--on-inconclusive" not in args:
         assert "3 of 4 items (75%) scored at least 0.9" in output
+    if code == 3 or "--on-inconclusive" in args:
+        assert "crosses" in output and "more items" in output  # what would settle it
 
 
 @pytest.mark.parametrize(
@@ -97,7 +104,7 @@ def test_junit_has_a_case_per_item_and_the_failure_quotes_the_claim(tmp_path, mo
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
     code, _ = run(
         tmp_path, str(data), "--model", "offline/lexical", "--pass-rate", "0.9", "--threshold", "0.9",
-        "--junit", str(junit),
+        "--gate", "mean", "--junit", str(junit),  # the share alone (4 items: its interval would abstain)
     )
     assert code == 1
     root = ET.parse(junit).getroot()
@@ -154,7 +161,7 @@ def test_over_http_a_failed_item_is_a_junit_error_and_counts_against_the_pass_ra
     junit = tmp_path / "junit.xml"
     code, output = run(
         tmp_path, str(data), "--model", MODEL, "--concurrency", "1", "--pass-rate", "0.8", "--threshold", "0.7",
-        "--junit", str(junit),
+        "--gate", "mean", "--junit", str(junit),  # the share alone (4 items: its interval would abstain)
     )
     assert code == 1
     assert "3 of 4 items (75%) scored at least 0.7" in output
@@ -171,7 +178,7 @@ def test_over_http_allowed_errors_leave_the_pass_rate_to_the_scored_items(tmp_pa
     server.script(Fault.status(400, "bad request"), step="alignment")
     code, output = run(
         tmp_path, str(data), "--model", MODEL, "--concurrency", "1", "--pass-rate", "0.8", "--threshold", "0.7",
-        "--allow-errors", "1",
+        "--allow-errors", "1", "--gate", "mean",
     )
     assert code == 0, output
 

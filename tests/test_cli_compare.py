@@ -82,7 +82,8 @@ def test_alpha_and_the_report(tmp_path):
     html = page.read_text(encoding="utf-8")
     assert html.count('class="pt"') == N and "B is worse than A" in html
     # 12 pairs all one way: exact p = 2 / 2**12 = 0.00049, not below 0.0001.
-    assert json.loads(run(tmp_path, "compare", good, bad, "--json", "--alpha", "0.0001").stdout)["verdict"] == "no difference"
+    # not significant, and the interval is far from inside +-0: inconclusive (it was "no difference")
+    assert json.loads(run(tmp_path, "compare", good, bad, "--json", "--alpha", "0.0001").stdout)["verdict"] == "inconclusive"
     assert run(tmp_path, "compare", good, bad, "--alpha", "1").exit_code == 2
 
 

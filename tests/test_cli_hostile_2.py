@@ -323,8 +323,9 @@ def test_compare_marks_an_interval_that_contradicts_the_verdict_and_says_the_tes
     code, text = invoke("compare", str(a), str(b), "--store", str(tmp_path / "runs.db"), "--report", str(page))
     assert code == 0, text
     score_row = next(line for line in text.splitlines() if line.startswith("score "))
-    assert "no difference" in score_row and "]*" in score_row  # the interval (all below 0) is marked
-    assert "leaves out 0, but the verdict (no difference) is the Wilcoxon signed-rank test's (p = 0.125" in text
+    # the test finds no difference, and the interval is not inside +-0: inconclusive (no longer "no difference")
+    assert "inconclusive" in score_row and "]*" in score_row  # the interval (all below 0) is marked
+    assert "leaves out 0, but the verdict (inconclusive) is the Wilcoxon signed-rank test's (p = 0.125" in text
     assert "which decides" in page.read_text()
 
 

@@ -76,13 +76,16 @@ def test_a_blind_judge_is_caught_near_zero_and_fails_the_gate(tmp_path):
         env = {"OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": "k"}
         proc = run_cli(str(data), "--model", "openai/blind", "--store", str(tmp_path / "runs.db"), "--json",
                        "--min-detection", "0.5", "--report", str(tmp_path / "probe.html"), env=env)
-    assert proc.returncode == 1, proc.stderr
+    # a few probes a kind: 0 caught leaves a Wilson interval that may still reach 0.5, so gates abstain
+    # (exit 3) unless the interval lies below the bar; none passes
+    assert proc.returncode in (1, 3), proc.stderr
     doc = json.loads(proc.stdout)
     assert set(doc) >= {"judge", "items", "kinds", "controls", "gates", "passed"} and doc["passed"] is False
     alignment = [k for k in doc["kinds"] if k["axis"] == "alignment"]
     assert len(alignment) == 8 and all(k["probes"] > 0 and k["detected"] == 0 for k in alignment)
     assert all(k["ci_high"] < 0.8 for k in alignment)
-    assert all(not g["passed"] for g in doc["gates"])
+    assert all(not g["passed"] and g["outcome"] in ("fail", "inconclusive") for g in doc["gates"])
+    assert doc["outcome"] == ("fail" if proc.returncode == 1 else "inconclusive")
     assert {c["kind"] for c in doc["controls"]} == {"reorder", "rescore", "format"}
     assert all(c["flagged"] == 0 for c in doc["controls"])
     assert doc["items"] == len(ENGLISH) + sum(k["probes"] for k in doc["kinds"] + doc["controls"])
@@ -99,8 +102,11 @@ def test_a_judge_that_cannot_read_figures_is_caught_on_number_and_date_alone(tmp
                        "--min-detection", "0.9", "--max-false-alarm", "0", env=env)
     assert proc.returncode == 1, proc.stderr
     doc = json.loads(proc.stdout)
-    failed = {g["kind"] for g in doc["gates"] if not g["passed"]}
-    assert failed == {"number", "date"}
+    failed = {g["kind"] for g in doc["gates"] if g["outcome"] == "fail"}
+    assert failed == {"number", "date"}  # caught 0 times: the whole interval is below 0.9
+    # a kind caught every time on a few probes cannot show 0.9 yet; a control never flagged meets a bar of 0
+    assert all(g["outcome"] == "inconclusive" for g in doc["gates"] if g["name"] == "min-detection" and g["kind"] not in failed)
+    assert all(g["outcome"] == "pass" for g in doc["gates"] if g["name"] == "max-false-alarm")
     rates = {k["kind"]: k["rate"] for k in doc["kinds"]}
     assert rates["number"] == rates["date"] == 0
     assert all(rate == 1 for kind, rate in rates.items() if kind not in ("number", "date") and rate is not None), rates

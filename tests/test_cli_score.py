@@ -121,7 +121,8 @@ def test_fail_under_exits_1_when_the_mean_is_below(tmp_path, server):
     below = score(tmp_path, str(data), "--model", MODEL, "--fail-under", "0.6", "--quiet")
     assert below.exit_code == 1
     # --quiet: no progress or table, but a failing exit code says why (issue 20)
-    assert below.stderr == "sumjudge: gate failed: mean score 0.500 is below --fail-under 0.6\n"
+    # every score 0.5: the interval is [0.5, 0.5], wholly below the bar (a fail, not inconclusive)
+    assert below.stderr == "sumjudge: gate failed: mean score 0.5, 95% interval [0.5, 0.5] < 0.6\n"
     calls = server.chat_calls
     # The same command again resumes the finished run: same verdict, no new calls.
     assert score(tmp_path, str(data), "--model", MODEL, "--fail-under", "0.5", "--quiet").exit_code == 0

@@ -45,7 +45,7 @@ def test_a_better_run_is_better_with_its_figures():
     assert (res.wins, res.ties, res.losses) == (40, 0, 0)
     assert res.verdict == "better"
     # Coverage did not move: the axis says so on its own.
-    assert res.coverage.verdict == "no difference" and res.coverage.ties == 40
+    assert res.coverage.verdict == "equivalent" and res.coverage.ties == 40  # identical: inside +-0
     assert res.alignment.verdict == "better"
     assert res.sources_checked == 40
     # Reversed, the same change is "worse".
@@ -69,7 +69,7 @@ def test_alpha_decides_the_verdict():
     res = compare_runs(a, b, alpha=0.2)
     assert 0.05 < res.p_value < 0.2
     assert res.verdict == "better"
-    assert compare_runs(a, b, alpha=0.05).verdict == "no difference"
+    assert compare_runs(a, b, alpha=0.05).verdict == "inconclusive"  # not significant, not inside +-0
     with pytest.raises(ComparisonError, match="alpha"):
         compare_runs(a, b, alpha=1.5)
 

@@ -43,10 +43,12 @@ def test_lower_bound_fails_a_mean_that_only_luck_puts_above_the_bar(tmp_path):
     low, mean = f["mean_ci_low"], f["mean"]
     assert low < mean
     between = round((low + mean) / 2, 4)
-    assert score(tmp_path, "--fail-under", str(between))[0] == 0  # the mean clears it
+    assert score(tmp_path, "--fail-under", str(between), "--gate", "mean")[0] == 0  # the mean clears it
+    code, output = score(tmp_path, "--fail-under", str(between))  # the default: the interval crosses the bar
+    assert code == 3 and f"crosses {between:g}" in output and "would decide" in output
     code, output = score(tmp_path, "--fail-under", str(between), "--gate", "lower-bound")
     assert code == 1
-    assert f"the lower end of the mean score's 95% interval, {low:.3f} (mean {mean:.3f}), is below" in output
+    assert f"crosses {between:g}" in output and "counted as fail by --gate lower-bound" in output
     assert score(tmp_path, "--fail-under", str(round(low - 0.01, 4)), "--gate", "lower-bound")[0] == 0
 
 
@@ -61,7 +63,7 @@ def test_min_item_score_fails_on_the_worst_item(tmp_path):
 def test_a_bad_gate_is_a_usage_error(tmp_path):
     code, output = score(tmp_path, "--gate", "median")
     assert code == 2 and "--gate" in output
-    with pytest.raises(ConfigurationError, match="--gate takes mean or lower-bound"):
+    with pytest.raises(ConfigurationError, match="--gate takes interval, mean, lower-bound"):
         Gates(gate="median")  # type: ignore[arg-type]
 
 
@@ -74,7 +76,7 @@ def test_the_gates_alone():
     one = stats([0.9])
     assert check_gates(one, 1, Gates(fail_under=0.5)) == []
     (why,) = check_gates(one, 1, Gates(fail_under=0.5, gate="lower-bound"))
-    assert "needs an interval" in why  # one item gives no interval: not a pass by default
+    assert "has no interval" in why  # one item gives no interval: not a pass by default
     steady = stats([0.8] * 6)
     assert check_gates(steady, 6, Gates(fail_under=0.8, gate="lower-bound", min_item_score=0.8)) == []
     mixed = stats([0.2, 0.9, 0.9, 0.9])

@@ -84,5 +84,6 @@ def test_shell_examples_run_from_a_fresh_checkout(
                 assert done.returncode == 0, f"{doc.name}: {line}\n{done.stderr}"
                 continue
             result = CliRunner().invoke(main, argv[1:])
-            assert result.exit_code in (0, 1), f"{doc.name}: {line}\nexit {result.exit_code}: {result.output}"
+            # 0 ok, 1 a gate failed, 3 a gate inconclusive (too few items to tell): outcomes, not breakage
+            assert result.exit_code in (0, 1, 3), f"{doc.name}: {line}\nexit {result.exit_code}: {result.output}"
             assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), line

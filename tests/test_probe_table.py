@@ -62,9 +62,14 @@ def test_detected_needs_the_score_and_the_expected_axis_lower_and_failures_are_l
     assert (rows["antonym"].detected, rows["antonym"].axis_lower) == (0, 1)
     assert (rows["negation"].probes, rows["negation"].failed) == (0, 1)
     assert rows["reorder"].flagged == 1
-    assert [(g.kind, g.passed) for g in table.gates] == [("number", True), ("dropped_fact", False),
-                                                         ("antonym", False), ("reorder", False)]
-    assert table.passed is False
+    # one probe a kind: 1 of 1 and 0 of 1 leave the Wilson interval across 0.5 (inconclusive); a control
+    # flagged once fails a bar of 0 (no control may be flagged: a fact about these probes)
+    assert [(g.kind, g.outcome) for g in table.gates] == [("number", "inconclusive"), ("dropped_fact", "inconclusive"),
+                                                          ("antonym", "inconclusive"), ("reorder", "fail")]
+    assert table.passed is False and table.outcome == "fail"
+    assert "more probes" in table.gates[0].line
+    assert [g.outcome for g in probe_table(plan, outcomes, {"model": "m"}, min_detection=0.5, max_false_alarm=0.0,
+                                           on_inconclusive="pass").gates] == ["pass", "pass", "pass", "fail"]
     doc = table.as_json()
     assert "flagged" in doc["controls"][0] and "detected" not in doc["controls"][0]
     assert "detected" in doc["kinds"][0] and "flagged" not in doc["kinds"][0]
@@ -95,3 +100,17 @@ def test_the_report_draws_each_rate_and_escapes_what_the_data_and_the_judge_wrot
     assert page.count('class="rate"') == 1 and 'class="gate"' in page
     assert '<del class="change">won</del>' in page and '<ins class="change">lost</ins>' in page
     assert "caught" in page
+
+
+def test_a_bar_of_every_probe_or_no_control_is_a_fact_about_these_probes():
+    plan = ProbePlan(seed=0, kinds=["number", "reorder"], per_kind=None, applicable={"number": 1, "reorder": 1},
+                     originals=[ROW], variants=[variant("number", "alignment"), variant("reorder", "control")])
+    outcomes = {
+        "r": scored("r", 0.8, 1.0, 0.8),
+        "r/number/0": scored("r/number/0", 0.5, 0.5, 0.8, unsupported=("Ann won",)),  # caught
+        "r/reorder/0": scored("r/reorder/0", 0.8, 1.0, 0.8),  # not flagged
+    }
+    table = probe_table(plan, outcomes, {"model": "m"}, min_detection=1.0, max_false_alarm=0.0)
+    assert [g.outcome for g in table.gates] == ["pass", "pass"]  # one probe can still meet "all" and "none"
+    # a bar strictly inside (0, 1) needs the interval: one probe cannot show 0.9
+    assert [g.outcome for g in probe_table(plan, outcomes, {"model": "m"}, min_detection=0.9).gates] == ["inconclusive"]

@@ -257,3 +257,25 @@ def test_the_plugin_and_the_package_load_without_the_scorer_or_pydantic():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
     assert out[0] == "[]", out[0]
     assert out[1] == "True"
+
+
+def test_on_inconclusive_is_the_session_s_choice_by_option_or_ini(pytester):
+    pytester.makepyfile(test_scope="""
+from sumjudge.integrations.scopes import current_scope
+
+def test_choice(request):
+    wanted = request.config.getoption("sumjudge_on_inconclusive") or "inconclusive"
+    assert current_scope().on_inconclusive == wanted
+""")
+    run(pytester).assert_outcomes(passed=1)
+    run(pytester, "--sumjudge-on-inconclusive", "fail").assert_outcomes(passed=1)
+    pytester.makeini("[pytest]\nsumjudge_on_inconclusive = pass\n")
+    pytester.makepyfile(test_ini="""
+from sumjudge.integrations.scopes import current_scope
+
+def test_ini():
+    assert current_scope().on_inconclusive == "pass"
+""")
+    run(pytester, "test_ini.py").assert_outcomes(passed=1)
+    pytester.makeini("[pytest]\nsumjudge_on_inconclusive = maybe\n")
+    assert "sumjudge_on_inconclusive takes inconclusive, pass or fail" in run(pytester).stderr.str()

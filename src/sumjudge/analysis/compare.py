@@ -7,7 +7,9 @@ that failed in either run, are counted and named in the result, never silently d
 
 The figures (:mod:`sumjudge.stats`): the mean of each run over the paired items, ``diff`` = mean of
 B - A with a 95% paired bootstrap interval, the Wilcoxon signed-rank p-value, wins / ties / losses
-of B against A, and a ``verdict`` at ``alpha``; the same for each axis (alignment, coverage); and the
+of B against A, and a ``verdict`` at ``alpha`` (``better`` / ``worse`` / ``equivalent`` within
+``margin`` / ``inconclusive``, with the minimum detectable difference ``mdd``: :mod:`.compare_doubt`);
+the same for each axis (alignment, coverage); and the
 items whose score moved most, with both runs' reasons.
 
 The verdict is the Wilcoxon signed-rank test's alone (exact on few items and ties, where a bootstrap
@@ -33,6 +35,7 @@ from ..errors import InputError
 from ..data.jsonl import jsonl_records
 from ..store.records import FailedItem, ItemOutcome, ScoredItem, outcome_from_json, source_digest
 from ..stats import CONFIDENCE, DEFAULT_SEED, PairedComparison, Verdict, paired_comparison, verdict
+from .compare_doubt import ComparisonVerdict, default_detect, power_figures, split_verdict
 
 DEFAULT_ALPHA = 0.05
 DEFAULT_MOVED = 10
@@ -92,7 +95,18 @@ class RunItems(BaseModel):
 class AxisComparison(PairedComparison):
     """One figure (the score, or one axis) of B against A, with its verdict."""
 
-    verdict: Verdict
+    verdict: ComparisonVerdict
+    """``better`` / ``worse`` (the signed-rank test at ``alpha``), else ``equivalent`` (the interval
+    inside +-``margin``) or ``inconclusive`` (see :mod:`.compare_doubt`)."""
+    tested: Verdict = "no difference"
+    """The signed-rank test's verdict alone."""
+    mdd: float | None = None
+    """Minimum detectable difference: the smallest true B - A these pairs detect with 80% power at the
+    5% level (paired t, at the spread of the per-item differences); ``None`` under two pairs."""
+    detect: float | None = None
+    """The difference ``items_needed`` is for (``--detect``, else the margin, else 5% of the scale)."""
+    items_needed: int | None = None
+    """Paired items a true difference of ``detect`` needs (80% power, 5% level, this spread)."""
 
 
 class MovedItem(BaseModel):
@@ -115,6 +129,8 @@ class ComparisonResult(AxisComparison):
     a: str
     b: str
     alpha: float
+    margin: float = 0.0
+    """Within +-margin the runs count as equivalent (``--margin``)."""
     confidence: float = CONFIDENCE
     alignment: AxisComparison
     coverage: AxisComparison
@@ -237,6 +253,8 @@ def compare_runs(
     moved: int = DEFAULT_MOVED,
     seed: int = DEFAULT_SEED,
     confidence: float = CONFIDENCE,
+    margin: float = 0.0,
+    detect: float | None = None,
 ) -> ComparisonResult:
     """B against A over the items both runs scored.
 
@@ -248,6 +266,8 @@ def compare_runs(
     """
     if not 0 < alpha < 1:
         raise ComparisonError(f"alpha must lie between 0 and 1, not {alpha}")
+    if not math.isfinite(margin) or margin < 0 or (detect is not None and not (math.isfinite(detect) and detect > 0)):
+        raise ComparisonError(f"the margin must be 0 or more and the difference to detect above 0, not {margin}, {detect}")
     ra = a if isinstance(a, RunItems) else RunItems.from_records(a, "A")
     rb = b if isinstance(b, RunItems) else RunItems.from_records(b, "B")
     _check_scorers(ra, rb)
@@ -284,14 +304,17 @@ def compare_runs(
             f"no item was scored in both runs ({len(failed_a)} failed in A, {len(failed_b)} in B)"
         )
 
+    scale = _scale(ra, rb)
+    wanted = detect if detect is not None else default_detect(margin, scale)
+
     def axis(field: str) -> AxisComparison:
-        cmp = paired_comparison(
-            [float(getattr(scored_a[k], field)) for k in paired],
-            [float(getattr(scored_b[k], field)) for k in paired],
-            confidence=confidence,
-            seed=seed,
-        )
-        return AxisComparison(**cmp.model_dump(), verdict=verdict(cmp, alpha))
+        xa = [float(getattr(scored_a[k], field)) for k in paired]
+        xb = [float(getattr(scored_b[k], field)) for k in paired]
+        cmp = paired_comparison(xa, xb, confidence=confidence, seed=seed)
+        tested = verdict(cmp, alpha)
+        mdd, need = power_figures([y - x for x, y in zip(xa, xb)], wanted)
+        return AxisComparison(**cmp.model_dump(), verdict=split_verdict(cmp, tested, margin), tested=tested,
+                              mdd=mdd, detect=wanted, items_needed=need)
 
     overall = axis("score")
     movers = sorted(
@@ -314,6 +337,7 @@ def compare_runs(
         a=ra.label,
         b=rb.label,
         alpha=alpha,
+        margin=margin,
         confidence=confidence,
         alignment=axis("alignment_score"),
         coverage=axis("coverage_score"),
@@ -324,7 +348,7 @@ def compare_runs(
         sources_checked=checked,
         moved=movers,
         changed=sum(1 for k in paired if scored_a[k].score != scored_b[k].score),
-        scale=_scale(ra, rb),
+        scale=scale,
         pairs=[(k, scored_a[k].score, scored_b[k].score) for k in paired],
     )
 

@@ -10,12 +10,12 @@ from .compare import AxisComparison, ComparisonResult, id_list
 
 def disagreement_note(name: str, c: AxisComparison) -> str | None:
     """Why the verdict stands when its interval points another way (:func:`~sumjudge.stats.interval_disagrees`)."""
-    if not interval_disagrees(c, c.verdict):
+    if not interval_disagrees(c, c.tested):
         return None
     moved = c.wins + c.losses
-    shown = "leaves out 0" if c.verdict == "no difference" else "holds 0"
+    shown = "leaves out 0" if c.tested == "no difference" else "holds 0"
     return (
-        f"{name}: the interval {shown}, but the verdict ({c.verdict}) is the Wilcoxon signed-rank test's "
+        f"{name}: the interval {shown}, but the verdict ({c.tested if c.tested != 'no difference' else c.verdict}) is the Wilcoxon signed-rank test's "
         f"(p = {p_value(c.p_value)} over {moved} changed item{'s' if moved != 1 else ''}), which decides: it is exact on "
         "few items and ties, where a bootstrap interval is too narrow; the interval only sizes the change"
     )
@@ -23,6 +23,24 @@ def disagreement_note(name: str, c: AxisComparison) -> str | None:
 
 _f = number
 _p = p_value
+
+
+def power_lines(result: ComparisonResult) -> list[str]:
+    """What the comparison could have seen: its minimum detectable difference, and the items a chosen
+    difference would need; a line on what ``equivalent`` / ``inconclusive`` means when it is that."""
+    lines = []
+    if result.mdd is not None:
+        lines.append(f"minimum detectable difference (score, paired, 80% power, 5% level): {_f(result.mdd)} "
+                     f"at {result.n_pairs} items")
+    if result.items_needed is not None and result.detect is not None:
+        lines.append(f"a true difference of {_f(result.detect)} would need about {result.items_needed} paired items "
+                     "at this spread")
+    if result.verdict == "inconclusive":
+        lines.append(f"inconclusive: the interval of B - A is not inside +-{result.margin:g} (--margin) and the test "
+                     "finds no difference; the runs may differ by less than the minimum detectable difference")
+    elif result.verdict == "equivalent":
+        lines.append(f"equivalent: the interval of B - A lies inside +-{result.margin:g} (--margin)")
+    return lines
 
 
 def render_text(result: ComparisonResult) -> str:
@@ -47,6 +65,7 @@ def render_text(result: ComparisonResult) -> str:
             f"{_p(c.p_value):>7} {wtl:>17}  {c.verdict}"
         )
     lines += notes
+    lines += power_lines(result)
     for what, ids in (
         ("only in A (not compared)", result.only_in_a),
         ("only in B (not compared)", result.only_in_b),

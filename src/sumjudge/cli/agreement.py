@@ -24,6 +24,9 @@ from .common import EXIT_USAGE, fail, open_store, store_option
 @click.option("--human-field", default=None, help="Field holding the human score, e.g. consistency (needed with DATA).")
 @click.option("--run", "run_ref", default=None, metavar="RUN",
               help="Instead of DATA: the labels people left on this stored run (id, prefix or 'latest') in `sumjudge view`.")
+@click.option("--labels-from", "labels_from", default=None, metavar="RUN",
+              help="With --run: correct RUN's rates with the labels of this other run (same judge and options, "
+                   "data of the same kind); named in the output.")
 @store_option
 @click.option("--docs", default=None, type=click.Path(dir_okay=False),
               help="JSONL of documents {doc_id, source, references|reference}, joined by doc_id.")
@@ -41,6 +44,7 @@ def agreement(
     data: str | None,
     human_field: str | None,
     run_ref: str | None,
+    labels_from: str | None,
     store_path: str | None,
     docs: str | None,
     group_field: str,
@@ -58,8 +62,10 @@ def agreement(
     if run_ref is not None:
         if data is not None:
             fail("give DATA or --run, not both")
-        _label_agreement(run_ref, store_path, as_json)
+        _label_agreement(run_ref, store_path, as_json, labels_from)
         return
+    if labels_from is not None:
+        fail("--labels-from goes with --run")
     if data is None or human_field is None:
         fail("give DATA and --human-field (ratings in a file), or --run RUN (labels in the run store)")
     assert data is not None and human_field is not None
@@ -87,7 +93,8 @@ def agreement(
     click.echo(json.dumps(report.as_dict(), indent=2) if as_json else protocol.render(report))
 
 
-def _label_agreement(run_ref: str, store_path: str | None, as_json: bool) -> None:
+def _label_agreement(run_ref: str, store_path: str | None, as_json: bool, labels_from: str | None = None) -> None:
+    from ..analysis.corrected import correction_from_store, correction_lines
     from ..analysis.labels import measure_label_agreement, render_label_agreement
     from ..store.item_lookup import item_rows
     from ..store.labels import LabelBook
@@ -95,12 +102,20 @@ def _label_agreement(run_ref: str, store_path: str | None, as_json: bool) -> Non
     with open_store(store_path) as store:
         try:
             run = store.get_run(run_ref)
+            source = store.get_run(labels_from) if labels_from is not None else run
         except KeyError as exc:
             fail(str(exc.args[0]))
         book = LabelBook(store)
-        verdicts, items = book.verdict_labels(run.id), book.item_labels(run.id)
-        scores = {i.item_id: i.score for i in item_rows(store, run.id) if i.score is not None}
-    if not verdicts and not items:
-        fail(f"run {run.id} has no labels yet: label its verdicts in `sumjudge view` first")
-    report = measure_label_agreement(run.id, verdicts, items, scores)
-    click.echo(json.dumps(report.model_dump(), indent=2) if as_json else render_label_agreement(report))
+        verdicts, items = book.verdict_labels(source.id), book.item_labels(source.id)
+        scores = {i.item_id: i.score for i in item_rows(store, source.id) if i.score is not None}
+        if not verdicts and not items:
+            fail(f"run {source.id} has no labels yet: label its verdicts in `sumjudge view` first")
+        try:
+            correction = correction_from_store(store, run.id, source.id)
+        except InputError as exc:
+            fail(str(exc))
+    report = measure_label_agreement(source.id, verdicts, items, scores)
+    if as_json:
+        click.echo(json.dumps({**report.model_dump(), "corrected": correction.model_dump()}, indent=2))
+    else:
+        click.echo(render_label_agreement(report) + "\n" + "\n".join(correction_lines(correction)))

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-EXIT_OK, EXIT_BELOW, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
+EXIT_OK, EXIT_BELOW, EXIT_USAGE, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 3, 130, 143
 
 
 def stderr_console(quiet: bool = False) -> Any:
@@ -45,6 +45,24 @@ def fail(message: str) -> None:
     """Print an input or usage error and exit 2."""
     say(f"sumjudge: error: {message}")
     sys.exit(EXIT_USAGE)
+
+
+on_inconclusive_option = click.option(
+    "--on-inconclusive", type=click.Choice(["inconclusive", "pass", "fail"]), default="inconclusive",
+    show_default=True,
+    help="What a gate whose 95% interval crosses its bar counts as: inconclusive (exit 3, with what would "
+         "settle it), or pass / fail for a CI that must have two outcomes.",
+)
+
+
+def gate_exit(failures: list[str], unsure: list[str]) -> int:
+    """Say every failed and inconclusive gate (even under --quiet: the exit code needs its reason)
+    and pick the exit code: 1 when one failed, else 3 when one could not decide, else 0."""
+    for failure in failures:
+        say(f"sumjudge: gate failed: {failure}")
+    for line in unsure:
+        say(f"sumjudge: gate inconclusive: {line}")
+    return EXIT_BELOW if failures else EXIT_INCONCLUSIVE if unsure else EXIT_OK
 
 
 store_option = click.option(
@@ -149,6 +167,8 @@ SCORE_EXIT_CODES = exit_codes(
     "1    a gate failed: --fail-under, --min-item-score, --pass-rate, failed items beyond",
     "     --allow-errors, or no item could be scored",
     "2    bad input or usage (one line naming the row, field or file)",
+    "3    no gate failed, but one is inconclusive: its 95% interval crosses the bar",
+    "     (--on-inconclusive pass|fail counts it as one of the two)",
     "130  interrupted (Ctrl-C): what finished is saved; the same command resumes",
     "143  terminated (SIGTERM): saved and resumable likewise",
 )
@@ -158,9 +178,11 @@ CHECK_EXIT_CODES = exit_codes(
     "2    bad input or usage",
 )
 COMPARE_EXIT_CODES = exit_codes(
-    "0    compared",
+    "0    compared (with --fail-if-worse: B is not worse than A beyond --margin)",
     "1    the verdict is 'worse' and --fail-if-worse was given",
     "2    the runs cannot be compared (no such run or file, an empty run, different data,",
     "     judges or options)",
+    "3    --fail-if-worse, and the interval of B - A reaches below -margin without B being",
+    "     significantly worse: too few items to tell (--on-inconclusive pass|fail)",
 )
 ESTIMATE_EXIT_CODES = exit_codes("0    forecast printed", "2    bad input or usage")

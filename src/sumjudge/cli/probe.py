@@ -1,7 +1,8 @@
 """``sumjudge probe``: what a judge catches, learnt without labels from controlled variants of faithful summaries.
 
 Exit codes as ``score``: 0 the probe ran and every gate passed, 1 a gate failed (``--min-detection``,
-``--max-false-alarm``), 2 usage or input errors, 130/143 interrupted (saved; the same command resumes).
+``--max-false-alarm``: the rate's Wilson interval lies on the wrong side), 3 no gate failed but one is
+inconclusive (the interval crosses the threshold; ``--on-inconclusive pass|fail``), 2 usage or input errors, 130/143 interrupted (saved; the same command resumes).
 The work is in :func:`sumjudge.runs.probe.run_probe` (the same path as ``score``); this module parses
 flags, prints the table and picks the exit code.
 """
@@ -17,7 +18,8 @@ import click
 
 from ..data.datasets import FORMATS
 from ..errors import SumjudgeError
-from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail, stderr_console, stdout_console
+from .common import EXIT_BELOW, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail
+from .common import on_inconclusive_option, stderr_console, stdout_console
 from .options import batch_options, workers_option
 
 
@@ -48,6 +50,7 @@ def _rate(text: str | None, option: str) -> float | None:
               help="Write a self-contained HTML page: the rates drawn, and examples of what the judge said.")
 @click.option("--min-detection", default=None, metavar="R", help="Exit 1 when a kind's detection rate is below R.")
 @click.option("--max-false-alarm", default=None, metavar="R", help="Exit 1 when a control is flagged more often than R.")
+@on_inconclusive_option
 @click.option("--max-questions", type=click.IntRange(min=1), default=10, show_default=True)
 @click.option("--scale", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True)
 @click.option("--concurrency", "-c", type=click.IntRange(min=1), default=8, show_default=True)
@@ -73,6 +76,7 @@ def _rate(text: str | None, option: str) -> float | None:
 def probe(
     data: str | None, pairs_file: str | None, models: tuple[str, ...], kinds: str | None, per_kind: int | None,
     seed: int, as_json: bool, report: str | None, min_detection: str | None, max_false_alarm: str | None,
+    on_inconclusive: str,
     max_questions: int, scale: float, concurrency: int, source_field: str, summary_field: str | None,
     edited_field: str, type_field: str, id_field: str, fmt: str | None, encoding: str | None,
     delimiter: str | None, timeout: float | None, store_path: str | None, fresh: bool, use_cache: bool,
@@ -96,7 +100,7 @@ def probe(
     if len(models) > 2:
         fail("--model takes one judge, or two to compare")
     gates = {"min_detection": _rate(min_detection, "--min-detection"),
-             "max_false_alarm": _rate(max_false_alarm, "--max-false-alarm")}
+             "max_false_alarm": _rate(max_false_alarm, "--max-false-alarm"), "on_inconclusive": on_inconclusive}
     path = str(pairs_file or data)
     cache_file = cache_path or (str(DEFAULT_CACHE_PATH) if use_cache else None)
     reader = {"format": fmt, "encoding": encoding, "delimiter": delimiter}
@@ -129,7 +133,7 @@ async def _probe(
     plan: Any, console: Any, *, models: list[str], data_name: str, options: dict[str, Any], concurrency: int,
     timeout: float | None, cache: bool | str, store_path: str | None, fresh: bool, quiet: bool, as_json: bool,
     report: str | None, min_detection: float | None, max_false_alarm: float | None, workers: int | None = None,
-    batch: dict[str, Any] | None = None,
+    batch: dict[str, Any] | None = None, on_inconclusive: str = "inconclusive",
 ) -> int:
     from ..analysis.probe.table import paired_kinds
     from ..runs.batch import Meter
@@ -146,7 +150,7 @@ async def _probe(
             result = await run_probe(
                 plan, data_name=data_name, model=model, options=options, concurrency=concurrency, timeout=timeout,
                 cache=cache, store_path=store_path, fresh=fresh, min_detection=min_detection,
-                max_false_alarm=max_false_alarm, meter=meter, events=events, workers=workers,
+                max_false_alarm=max_false_alarm, on_inconclusive=on_inconclusive, meter=meter, events=events, workers=workers,
                 batch=provider_rounds(batch, console, quiet=quiet),
             )
         except (SumjudgeError, ValueError) as exc:
@@ -161,7 +165,9 @@ async def _probe(
     if as_json:
         doc = tables[0].as_json() if len(tables) == 1 else {
             "judges": [t.as_json() for t in tables], "paired": [p.model_dump() for p in paired],
-            "passed": all(t.passed for t in tables)}
+            "passed": all(t.passed for t in tables),
+            "outcome": "fail" if any(t.outcome == "fail" for t in tables) else
+            "inconclusive" if any(t.outcome == "inconclusive" for t in tables) else "pass"}
         click.echo(json.dumps(doc))
     else:
         out = stdout_console()
@@ -178,7 +184,8 @@ async def _probe(
         write_probe_report(target.tmp, plan, [(r.table, r.outcomes) for r in results], paired)
         target.commit()
         console.print(f"sumjudge: report written to {report}")
-    return EXIT_OK if all(t.passed for t in tables) else EXIT_BELOW
+    outcomes = {t.outcome for t in tables}
+    return EXIT_BELOW if "fail" in outcomes else EXIT_INCONCLUSIVE if "inconclusive" in outcomes else EXIT_OK
 
 
 def _pct(x: float | None) -> str:
@@ -205,7 +212,7 @@ def _print_table(out: Any, table: Any, plan: Any) -> None:
     out.print(t)
     for gate in table.gates:
         out.print(f"gate {gate.line}")
-    out.print(f"{'passed' if table.passed else 'FAILED'}")
+    out.print({"pass": "passed", "fail": "FAILED", "inconclusive": "INCONCLUSIVE"}[table.outcome])
 
 
 def _print_paired(out: Any, paired: list[Any], models: list[str]) -> None:

@@ -65,8 +65,14 @@ def _run_json(r: Any) -> dict[str, Any]:
 @click.argument("run_ref", metavar="RUN")
 @store_option
 @click.option("--json", "as_json", is_flag=True, help="The run and its figures as JSON on standard output.")
-def runs_show(run_ref: str, store_path: str | None, as_json: bool) -> None:
-    """One run (id, unique id prefix, or 'latest'): its settings and figures."""
+@click.option("--labels-from", "labels_from", default=None, metavar="RUN",
+              help="Correct the run's rates with the labels of this run (same judge and options; default: its own).")
+def runs_show(run_ref: str, store_path: str | None, as_json: bool, labels_from: str | None) -> None:
+    """One run (id, unique id prefix, or 'latest'): its settings and figures, and, where people labelled
+    verdicts (its own, or --labels-from's), its rates corrected for the judge's errors."""
+    from ..analysis.corrected import correction_from_store, correction_lines
+    from ..errors import InputError
+    from ..store.labels import LabelBook
     from .progress import summary_table
 
     with store_errors(store_path), open_store(store_path) as store:
@@ -76,12 +82,24 @@ def runs_show(run_ref: str, store_path: str | None, as_json: bool) -> None:
             fail(str(exc.args[0]))
         stats = store.stats(run.id)
         failures = [(i.item_id, i.outcome.error) for _, i in zip(range(10), store.iter_items(run.id, status="error"))]
+        correction = None
+        try:
+            source = store.get_run(labels_from).id if labels_from is not None else run.id
+            if labels_from is not None or LabelBook(store).verdict_labels(run.id):
+                correction = correction_from_store(store, run.id, source)
+        except KeyError as exc:
+            fail(str(exc.args[0]))
+        except InputError as exc:
+            fail(str(exc))
     from .batch_view import batch_usage, cost_lines
 
     usage = batch_usage(store.path, run.id)  # provider batch jobs (`score --batch`), if any
     if as_json:
         batch = None if usage is None else {**usage.__dict__}
-        click.echo(json.dumps({**_run_json(run), "stats": stats.as_dict(), **({"batch": batch} if batch else {})}))
+        extra = {"batch": batch} if batch else {}
+        if correction is not None:
+            extra["corrected"] = correction.model_dump()
+        click.echo(json.dumps({**_run_json(run), "stats": stats.as_dict(), **extra}))
         return
     console = stdout_console()
     console.print(f"run      {run.id}")
@@ -96,6 +114,8 @@ def runs_show(run_ref: str, store_path: str | None, as_json: bool) -> None:
         console.print(line)
     for item_id, error in failures:
         console.print(f"failed   {item_id}: {error}")
+    for line in correction_lines(correction) if correction is not None else []:
+        console.print(line)
 
 
 @runs.command("export")

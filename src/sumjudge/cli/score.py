@@ -1,7 +1,7 @@
 """``sumjudge score``: score a file of summaries into the run store, print progress and the end table.
 
 Exit codes: 0 success, 1 a gate failed (``--fail-under``, failed items beyond ``--allow-errors``, or
-no item could be scored), 2 usage or input errors (the message names the row and the field, or the
+no item could be scored), 3 no gate failed but one is inconclusive (its interval crosses its bar), 2 usage or input errors (the message names the row and the field, or the
 file and the fix), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM); an interrupted run is saved
 and resumes when the same command runs again. The command is thin: it parses flags, reads the rows
 (:mod:`sumjudge.data.datasets`), hands the run to :func:`sumjudge.runs.run_batch` (judge, store, outputs,
@@ -21,8 +21,8 @@ from .options import (
     batch_options, cache_options, model_option, scorer_options, scorer_options_decorator, timeout_option,
     workers_option,
 )
-from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail, say, stderr_console
-from .common import SCORE_EXIT_CODES, input_options
+from .common import EXIT_INTERRUPTED, EXIT_TERMINATED, fail, stderr_console
+from .common import SCORE_EXIT_CODES, gate_exit, input_options, on_inconclusive_option
 
 
 @click.command(epilog=SCORE_EXIT_CODES)
@@ -38,9 +38,12 @@ from .common import SCORE_EXIT_CODES, input_options
 @click.option("--report", type=click.Path(dir_okay=False), default=None, metavar="FILE.html",
               help="Write a self-contained HTML report.")
 @click.option("--fail-under", type=float, default=None, metavar="X",
-              help="Exit 1 when the mean score (or, with --gate lower-bound, its interval's lower end) is below X.")
-@click.option("--gate", "gate_kind", type=click.Choice(["mean", "lower-bound"]), default="mean", show_default=True,
-              help="What --fail-under is held against: the mean, or the lower end of its 95% bootstrap interval.")
+              help="Exit 1 when the mean score's 95% interval lies below X, 3 when it crosses X (see --gate).")
+@click.option("--gate", "gate_kind", type=click.Choice(["interval", "mean", "lower-bound"]), default="interval",
+              show_default=True,
+              help="What --fail-under and --pass-rate are held against: the 95% interval (pass, fail or "
+                   "inconclusive), the mean alone, or the interval's lower end (below X fails).")
+@on_inconclusive_option
 @click.option("--min-item-score", type=float, default=None, metavar="Y",
               help="Exit 1 when any item scores below Y.")
 @click.option("--allow-errors", default=None, metavar="N|SHARE",
@@ -75,6 +78,7 @@ def score(
     report: str | None,
     fail_under: float | None,
     gate_kind: str,
+    on_inconclusive: str,
     min_item_score: float | None,
     allow_errors: str | None,
     pass_rate: str | None,
@@ -118,6 +122,8 @@ def score(
             pass_rate=PassRate.parse(pass_rate, threshold, scale),
             gate=gate_kind,  # type: ignore[arg-type]
             min_item_score=min_item_score,
+            on_inconclusive=on_inconclusive,  # type: ignore[arg-type]
+            scale=scale,
         )
         cache_file = cache_path or (str(DEFAULT_CACHE_PATH) if use_cache else None)
         check_paths(
@@ -245,9 +251,7 @@ async def _score(
             console.print(f"sumjudge: report written to {report}", markup=False)
     for note in result.notes:
         console.print(f"sumjudge: {note}", markup=False)
-    for failure in result.gate_failures:  # said even under --quiet: a failing exit code needs its reason
-        say(f"sumjudge: gate failed: {failure}")
-    return EXIT_BELOW if result.gate_failures else EXIT_OK
+    return gate_exit(result.gate_failures, result.gate_inconclusive)
 
 
 class _SigtermFlag:

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from ..decide import ON_INCONCLUSIVE, Decision, OnInconclusive, decide, resolve
 from ..errors import ConfigurationError, InputError
 from ..judges.base import JudgeModel, ModelConfig
 from ..scorers.summarization import (
@@ -67,26 +68,76 @@ class ScorerPool:
 # -- the check -------------------------------------------------------------------------------------
 
 
+class SummaryInconclusive(AssertionError):
+    """``assert_summary`` could not decide: the interval of the samples' scores crosses a bound.
+
+    An ``AssertionError``, so a test that meets one does not pass; ``on_inconclusive="pass"`` or
+    ``"fail"`` chooses one of the two outcomes instead."""
+
+
 @dataclass(frozen=True)
 class Bound:
-    """One figure of a result against its lower bound (``None``: no bound)."""
+    """One figure of a result against its lower bound (``None``: no bound).
+
+    With ``samples=k > 1`` the figure carries the 95% Student interval of its k sample values
+    (``interval``) and is held to the bound by the shared rule (:func:`sumjudge.decide.decide`):
+    pass, fail, or inconclusive when the interval crosses it. One evaluation has no spread to read:
+    its value is held to the bound as it is (pass or fail)."""
 
     name: str
     value: float
     minimum: float | None
     default: bool = False
     """The bound is ``DEFAULT_MIN_SCORE``, not one the caller gave."""
+    interval: tuple[float, float] | None = None
+    samples: int = 1
+    on_inconclusive: OnInconclusive = "inconclusive"
+
+    @property
+    def decision(self) -> Decision | None:
+        if self.minimum is None:
+            return None
+        interval = self.interval if self.interval is not None else (self.value, self.value)
+        return resolve(decide(f"min_{self.name}", self.name, self.value, interval, self.minimum, n=self.samples,
+                              unit="samples"), self.on_inconclusive)
+
+    @property
+    def outcome(self) -> str:
+        d = self.decision
+        return "pass" if d is None else d.outcome
 
     @property
     def ok(self) -> bool:
-        return self.minimum is None or self.value >= self.minimum
+        return self.outcome == "pass"
 
     def line(self) -> str:
         label = f"{self.name:<10}{self.value:.2f}"
+        if self.interval is not None:
+            label += f" [{self.interval[0]:.2f}, {self.interval[1]:.2f}]"
         if self.minimum is None:
             return f"{label}  (no bound)"
         bound = f"min_{self.name} {self.minimum:g}" + (" (default)" if self.default else "")
-        return f"{label}  {'>=' if self.ok else '< '} {bound:<24}{'ok' if self.ok else 'FAILED'}"
+        mark = {"pass": "ok", "fail": "FAILED", "inconclusive": "INCONCLUSIVE"}[self.outcome]
+        op = ">=" if self.ok else "~ " if self.outcome == "inconclusive" else "< "
+        line = f"{label}  {op} {bound:<24}{mark}"
+        d = self.decision
+        if d is not None and self.outcome == "inconclusive" and d.settle:
+            line += f" ({d.settle})"
+        return line
+
+
+def sample_interval(values: list[float]) -> tuple[float, float] | None:
+    """The 95% Student interval of the mean of k sample values (``None`` under two)."""
+    k = len(values)
+    if k < 2:
+        return None
+    import statistics
+
+    from scipy.stats import t
+
+    mean, sd = statistics.fmean(values), statistics.stdev(values)
+    half = float(t.ppf(0.975, k - 1)) * sd / math.sqrt(k)
+    return mean - half, mean + half
 
 
 @dataclass(frozen=True)
@@ -104,11 +155,25 @@ class SummaryCheck:
     def passed(self) -> bool:
         return all(b.ok for b in self.bounds)
 
+    @property
+    def outcome(self) -> str:
+        """fail when a bound failed, else inconclusive when one could not decide, else pass."""
+        outcomes = {b.outcome for b in self.bounds}
+        return "fail" if "fail" in outcomes else "inconclusive" if "inconclusive" in outcomes else "pass"
+
+    def raise_unless_passed(self) -> None:
+        __tracebackhide__ = True
+        if self.outcome == "fail":
+            raise AssertionError(self.message())
+        if self.outcome == "inconclusive":
+            raise SummaryInconclusive(self.message())
+
     def message(self) -> str:
         """What failed, the figures against their bounds, and the verdicts behind them."""
         res = self.result
         failed = ", ".join(b.name for b in self.bounds if not b.ok) or "nothing"
-        lines = [f"summary failed on {failed} (judge: {self.judge})"]
+        how = "inconclusive" if self.outcome == "inconclusive" else "failed"
+        lines = [f"summary {how} on {failed} (judge: {self.judge})"]
         lines += [f"  {b.line()}" for b in self.bounds]
         claims = res.preprocess_step_result.alignment
         unsupported = [v for v in claims if not v.supported]
@@ -146,6 +211,7 @@ class _Call:
     minimums: tuple[float | None, float | None, float | None]
     default_score: bool
     scope: ScoringScope | None
+    on_inconclusive: OnInconclusive = "inconclusive"
 
     @classmethod
     def checked(
@@ -157,6 +223,7 @@ class _Call:
         min_coverage: Any,
         model: Any,
         options: dict[str, Any],
+        on_inconclusive: Any = None,
     ) -> _Call:
         for name, text in (("source", source), ("summary", summary)):
             if not isinstance(text, str):
@@ -188,16 +255,32 @@ class _Call:
             scorer = model
         else:
             scorer = create_summarization_scorer(model, options)
-        return cls(source, summary, scorer, minimums, default_score, scope)
+        if on_inconclusive is None:  # the session's choice (the pytest plugin's option), else inconclusive
+            on_inconclusive = getattr(scope, "on_inconclusive", "inconclusive")
+        if on_inconclusive not in ON_INCONCLUSIVE:
+            raise ConfigurationError(
+                f"assert_summary: on_inconclusive takes {', '.join(ON_INCONCLUSIVE)}, got {on_inconclusive!r}")
+        return cls(source, summary, scorer, minimums, default_score, scope, on_inconclusive)
 
     def conclude(self, result: SummarizationResult) -> SummaryCheck:
         low_score, low_alignment, low_coverage = self.minimums
+        samples = list(getattr(result, "samples", None) or [])
+        k = max(len(samples), 1)
+
+        def ci(values: list[float]) -> tuple[float, float] | None:
+            return sample_interval(values) if len(values) > 1 else None
+
         check = SummaryCheck(
             result=result,
             bounds=(
-                Bound("score", result.score, low_score, default=self.default_score),
-                Bound("alignment", result.alignment_score, low_alignment),
-                Bound("coverage", result.coverage_score, low_coverage),
+                Bound("score", result.score, low_score, default=self.default_score,
+                      interval=ci([x.score for x in samples]), samples=k, on_inconclusive=self.on_inconclusive),
+                Bound("alignment", result.alignment_score, low_alignment,
+                      interval=ci([x.alignment_score for x in samples]), samples=k,
+                      on_inconclusive=self.on_inconclusive),
+                Bound("coverage", result.coverage_score, low_coverage,
+                      interval=ci([x.coverage_score for x in samples]), samples=k,
+                      on_inconclusive=self.on_inconclusive),
             ),
         )
         if self.scope is not None:
@@ -223,6 +306,7 @@ def assert_summary(
     min_alignment: float | None = None,
     min_coverage: float | None = None,
     model: Model = None,
+    on_inconclusive: OnInconclusive | None = None,
     **options: Any,
 ) -> SummarizationResult:
     """Score ``summary`` against ``source`` and raise ``AssertionError`` unless it meets every bound.
@@ -231,15 +315,17 @@ def assert_summary(
     none given the score must reach half the scale. ``model``: a ``"provider/model"`` string, a
     ``ModelConfig``, a judge object or a ready scorer (such as the ``sumjudge_scorer`` fixture);
     omitted, the session's judge. ``options``: the scorer's (``max_questions``, ``scale``,
-    ``samples``, ``reducer``, ``sample_temperature``). Bad arguments raise
+    ``samples``, ``reducer``, ``sample_temperature``). With ``samples=k > 1`` each bound is held
+    against the 95% interval of the k samples' values: when it crosses the bound the check is
+    inconclusive and raises :class:`SummaryInconclusive` (an ``AssertionError``), unless
+    ``on_inconclusive`` is ``"pass"`` or ``"fail"``. Bad arguments raise
     ``ValueError`` (``ConfigurationError``, ``InputError``) before the judge is asked anything.
     Returns the result, so a test can look further.
     """
     __tracebackhide__ = True
-    call = _Call.checked(source, summary, min_score, min_alignment, min_coverage, model, options)
+    call = _Call.checked(source, summary, min_score, min_alignment, min_coverage, model, options, on_inconclusive)
     check = call.conclude(call.scorer.run_sync(input=call.source, output=call.summary))
-    if not check.passed:
-        raise AssertionError(check.message())
+    check.raise_unless_passed()
     return check.result
 
 
@@ -251,14 +337,14 @@ async def assert_summary_async(
     min_alignment: float | None = None,
     min_coverage: float | None = None,
     model: Model = None,
+    on_inconclusive: OnInconclusive | None = None,
     **options: Any,
 ) -> SummarizationResult:
     """:func:`assert_summary` for async tests: ``await assert_summary_async(source, summary, ...)``."""
     __tracebackhide__ = True
-    call = _Call.checked(source, summary, min_score, min_alignment, min_coverage, model, options)
+    call = _Call.checked(source, summary, min_score, min_alignment, min_coverage, model, options, on_inconclusive)
     check = call.conclude(await call.scorer.run(input=call.source, output=call.summary))
-    if not check.passed:
-        raise AssertionError(check.message())
+    check.raise_unless_passed()
     return check.result
 
 
@@ -268,6 +354,7 @@ __all__ = [
     "ScorerPool",
     "ScoringScope",
     "SummaryCheck",
+    "SummaryInconclusive",
     "assert_summary",
     "assert_summary_async",
     "close_scope",

@@ -50,6 +50,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         f"judge for assert_summary and the sumjudge_scorer fixture (else {MODEL_ENV_VAR}, else {DEFAULT_MODEL})",
         default="",
     )
+    group.addoption(
+        "--sumjudge-on-inconclusive",
+        dest="sumjudge_on_inconclusive",
+        default=None,
+        choices=("inconclusive", "pass", "fail"),
+        help="what an assert_summary bound whose samples' interval crosses it counts as (else ini "
+        "sumjudge_on_inconclusive, else inconclusive: the test fails with SummaryInconclusive)",
+    )
+    parser.addini("sumjudge_on_inconclusive", "inconclusive, pass or fail (see --sumjudge-on-inconclusive)",
+                  default="")
 
 
 def chosen_model(config: pytest.Config) -> tuple[str, str]:
@@ -74,8 +84,17 @@ def chosen_model(config: pytest.Config) -> tuple[str, str]:
     return DEFAULT_MODEL, "default"
 
 
+def chosen_on_inconclusive(config: pytest.Config) -> str:
+    """``--sumjudge-on-inconclusive``, else the ini value, else ``inconclusive``."""
+    value = config.getoption("sumjudge_on_inconclusive") or config.getini("sumjudge_on_inconclusive").strip()
+    if value and value not in ("inconclusive", "pass", "fail"):
+        raise pytest.UsageError(f"ini sumjudge_on_inconclusive takes inconclusive, pass or fail, got {value!r}")
+    return value or "inconclusive"
+
+
 def pytest_configure(config: pytest.Config) -> None:
     session = SumjudgeSession(*chosen_model(config), is_worker=hasattr(config, "workerinput"))
+    session.on_inconclusive = chosen_on_inconclusive(config)
     config.pluginmanager.register(session, PLUGIN_NAME)
     open_scope(session)
     config.add_cleanup(lambda: close_scope(session))
@@ -147,6 +166,8 @@ class SumjudgeSession:
         self._pool: ScorerPool | None = None
         self.current: pytest.Item | None = None
         self.scored: list[ScoredSummary] = []
+        self.on_inconclusive = "inconclusive"
+        """What an inconclusive ``assert_summary`` counts as when the call does not say."""
 
     # -- the scope assert_summary uses
     @property

@@ -15,7 +15,7 @@ import math
 from pathlib import Path
 
 from ..analysis.compare import ComparisonResult
-from ..analysis.compare_text import disagreement_note
+from ..analysis.compare_text import disagreement_note, power_lines
 from ..figures import number, p_value
 from .html import _asset, _csp_hash, _e
 
@@ -203,7 +203,8 @@ def write_comparison_report(path: str | Path, result: ComparisonResult) -> None:
         f"<dt>A</dt><dd>{_e(result.a)}</dd><dt>B</dt><dd>{_e(result.b)}</dd>"
         f"<dt>paired items</dt><dd>{result.n_pairs}</dd>"
         f'<dt>verdict</dt><dd class="verdict {verdict_cls}" id="verdict">B is {_e(result.verdict)}'
-        f"{'' if result.verdict == 'no difference' else ' than A'} (score, α = {result.alpha:g})</dd></dl></header>"
+        f"{' than A' if result.verdict in ('better', 'worse') else ''} (score, α = {result.alpha:g})</dd>"
+        + "".join(f"<dt>power</dt><dd>{_e(line)}</dd>" for line in power_lines(result)) + "</dl></header>"
         f'<section class="figures-section"><h2>figures</h2>{_figures_table(result)}'
         '<p class="note">B − A is the mean per-item difference over the paired items; its interval resamples '
         "items (paired bootstrap); p is the Wilcoxon signed-rank test, items with no change left out. The test "

@@ -77,8 +77,10 @@ def write_junit(
     *,
     threshold: float | None = None,
     gate_failures: Sequence[str] = (),
+    gate_inconclusive: Sequence[str] = (),
 ) -> None:
-    """Write the run's items (and its gates) to ``path`` as JUnit XML.
+    """Write the run's items (and its gates) to ``path`` as JUnit XML (inconclusive gates, when none
+    failed: the gates case is ``skipped`` with their lines).
 
     ``items`` is read twice (counts first, then the cases): pass a callable that returns a fresh
     iterator (``lambda: store.iter_items(run.id)``) or a list.
@@ -104,6 +106,10 @@ def write_junit(
     if gate_failures:
         failure = ET.SubElement(gate_case, "failure", message=xml_text(gate_failures[0]), type="gate_failed")
         failure.text = xml_text("\n".join(gate_failures))
+    elif gate_inconclusive:
+        gates.set("skipped", "1")
+        skipped = ET.SubElement(gate_case, "skipped", message=xml_text("inconclusive: " + gate_inconclusive[0]))
+        skipped.text = xml_text("\n".join(gate_inconclusive))
 
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8") as fh:

@@ -46,6 +46,7 @@ def run_markdown(
     gate_failures: Sequence[str] = (),
     threshold: float | None = None,
     lowest: int = LOWEST,
+    gate_inconclusive: Sequence[str] = (),
 ) -> str:
     """The run's summary as Markdown (``items`` as for :func:`~sumjudge.report.junit.write_junit`)."""
     make_items = items if callable(items) else (lambda: items)
@@ -70,7 +71,7 @@ def run_markdown(
             yield item
 
     low = heapq.nsmallest(lowest, counted(), key=rank)
-    verdict = "❌ failed" if gate_failures else "✅ passed"
+    verdict = "❌ failed" if gate_failures else "❔ inconclusive" if gate_inconclusive else "✅ passed"
     data_name = " ".join(run.data.replace("`", "'").split())  # shown as code: nothing in it is markup
     lines = [
         f"### sumjudge: `{data_name}`: {verdict}",
@@ -94,7 +95,10 @@ def run_markdown(
     if gate_failures:
         lines.append("**Gates failed:**")
         lines += [f"- {cell(reason, 400)}" for reason in gate_failures]
-    else:
+    if gate_inconclusive:
+        lines.append("**Gates inconclusive** (the interval crosses the bar):")
+        lines += [f"- {cell(reason, 400)}" for reason in gate_inconclusive]
+    if not gate_failures and not gate_inconclusive:
         lines.append("**Gates:** all passed.")
     lines.append("")
     if low:

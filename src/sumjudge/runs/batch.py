@@ -134,6 +134,9 @@ class BatchResult:
     """Stopped by Ctrl-C, SIGTERM or cancellation: what finished is saved; running again resumes."""
     gate_failures: list[str] = field(default_factory=list)
     """Why the run fails its gates (empty: it passes, or it was interrupted before they were judged)."""
+    gate_inconclusive: list[str] = field(default_factory=list)
+    """Gates whose interval crossed their bar, each with what would settle it (exit code 3 when no
+    gate failed; see :mod:`sumjudge.decide`)."""
     notes: list[str] = field(default_factory=list)
     """Things that went wrong without deciding the outcome (the job summary could not be appended)."""
 
@@ -237,13 +240,17 @@ async def _score_run(
     if interrupted:
         return BatchResult(run=run, stats=stats, interrupted=True)
 
-    from .gates import Gates, check_gates
+    from .gates import Gates, decide_gates, inconclusive
 
-    gates = gates or Gates()
+    gates = gates or Gates(scale=scale)
     passing = store.count_at_least(run.id, gates.pass_rate.threshold) if gates.pass_rate else None
-    failures = check_gates(stats, info.count, gates, passing=passing)
-    notes = _write_reports(store, run, stats, files, outputs, gates, failures, scale, plan)
-    return BatchResult(run=run, stats=stats, interrupted=False, gate_failures=failures, notes=notes)
+    decisions = decide_gates(stats, info.count, gates, passing=passing)
+    failures = [d.text() for d in decisions if d.outcome == "fail"]
+    unsure = inconclusive(decisions)
+    notes = _write_reports(store, run, stats, files, outputs, gates, failures, scale, plan, unsure)
+    notes += [f"gate inconclusive: {d.text()}" for d in decisions if d.resolved_by and d.outcome == "pass"]
+    return BatchResult(run=run, stats=stats, interrupted=False, gate_failures=failures, gate_inconclusive=unsure,
+                       notes=notes)
 
 
 def _write_out(store: RunStore, run: RunRecord, out: str | None, out_file: Any) -> None:
@@ -262,6 +269,7 @@ def _write_out(store: RunStore, run: RunRecord, out: str | None, out_file: Any) 
 def _write_reports(
     store: RunStore, run: RunRecord, stats: RunStats, files: Mapping[str, Any], outputs: BatchOutputs,
     gates: Gates, failures: list[str], scale: float, plan: OutputPlan | None = None,
+    unsure: list[str] | None = None,
 ) -> list[str]:
     """The HTML report, the JUnit XML and the job summary; the items are streamed from the store."""
     from ..errors import InputError
@@ -275,22 +283,47 @@ def _write_reports(
     threshold = gates.pass_rate.threshold if gates.pass_rate else None
     if "--report" in files:
         files["--report"].fh.close()
-        write_report(files["--report"].tmp, run, stats, items, scale=scale, extra_figures=_batch_figures(store, run))
+        write_report(files["--report"].tmp, run, stats, items, scale=scale,
+                     extra_figures=_batch_figures(store, run) + corrected_figures(store, run))
         files["--report"].commit()
     if "--junit" in files:
         files["--junit"].fh.close()
-        write_junit(files["--junit"].tmp, run, items, threshold=threshold, gate_failures=failures)
+        write_junit(files["--junit"].tmp, run, items, threshold=threshold, gate_failures=failures,
+                    gate_inconclusive=unsure or [])
         files["--junit"].commit()
     notes: list[str] = []
     if plan is not None and plan.appends.get(STEP_SUMMARY):
         try:
-            markdown = run_markdown(run, stats, items, gate_failures=failures, threshold=threshold)
+            markdown = run_markdown(run, stats, items, gate_failures=failures, threshold=threshold,
+                                    gate_inconclusive=unsure or [])
             append_step_summary(markdown, plan.appends[STEP_SUMMARY], plan=plan)
         except InputError as exc:  # the job summary is a courtesy; it never decides the outcome
             notes.append(f"the job summary was not written: {exc}")
         except OSError as exc:
             notes.append(f"could not append to {STEP_SUMMARY}: {exc}")
     return notes
+
+
+def corrected_figures(store: RunStore, run: RunRecord) -> list[tuple[str, str]]:
+    """The run's rates corrected for the judge's errors, for the report, when people labelled its
+    verdicts (a resumed run, labelled in ``sumjudge view``); none without labels."""
+    from ..analysis.corrected import correction_from_store
+    from ..figures import number
+    from ..store.labels import LabelBook
+
+    if not LabelBook(store).verdict_labels(run.id):
+        return []
+    c = correction_from_store(store, run.id)
+    out = []
+    for r in (c.claims, c.answers):
+        out.append((f"{r.what}, raw", f"{number(r.raw.value)} [{number(r.raw.ci_low)}, {number(r.raw.ci_high)}]"))
+        if r.corrected is None:
+            out.append((f"{r.what}, corrected", r.note or "–"))
+        else:
+            f = r.corrected
+            out.append((f"{r.what}, corrected", f"{number(f.value)} [{number(f.ci_low)}, {number(f.ci_high)}] "
+                        f"({r.positives} + {r.negatives} labels)"))
+    return out
 
 
 def _batch_figures(store: RunStore, run: RunRecord) -> list[tuple[str, str]]:

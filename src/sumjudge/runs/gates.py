@@ -1,7 +1,16 @@
-"""Gates: whether a finished batch run passes what the user asked of it (exit code 1 when not).
+"""Gates: whether a finished batch run passes what the user asked of it (exit code 1 when not, 3
+when the data cannot tell).
 
-Every gate reads the run's end figures (:class:`~sumjudge.store.RunStats`) and returns the
-sentence that says why it failed, or ``None``. Items whose evaluation failed count against the
+Every gate reads the run's end figures (:class:`~sumjudge.store.RunStats`) and returns a
+:class:`~sumjudge.decide.Decision`, or ``None`` when it has nothing to say. ``--fail-under`` and
+``--pass-rate`` are held against their 95% intervals by default (``--gate interval``,
+:func:`sumjudge.decide.decide`): pass when the interval clears the bar, fail when it lies below,
+inconclusive when it crosses it (``--on-inconclusive pass|fail`` picks one of the two instead).
+``--gate mean`` (the mean alone) is the older two-outcome rule, kept for teams that chose it;
+``--gate lower-bound`` is the interval rule with inconclusive counted as a fail (the interval's
+lower end must clear the bar). Failed items,
+``--min-item-score`` and a ``--threshold`` every item must reach are facts about the items of this
+run, not estimates, so they pass or fail. Items whose evaluation failed count against the
 run: by default one error fails it, however good the items that did score were (a judge that
 answers 401 to 17 of 20 items must not let the other 3 pass a ``--fail-under``). ``--allow-errors``
 tolerates a number or a share of failed items; the other gates then judge the items that scored.
@@ -12,9 +21,10 @@ Add a gate as one more function here and one more entry in :func:`check_gates`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
+from ..decide import ON_INCONCLUSIVE, Decision, OnInconclusive, decide, decide_proportion, resolve
 from ..errors import ConfigurationError
 from ..store.database import RunStats
 
@@ -61,8 +71,8 @@ class ErrorAllowance:
         return f"{self.share:.0%} of the items" if self.share is not None else str(self.count)
 
 
-GateKind = Literal["mean", "lower-bound"]
-GATE_KINDS: tuple[str, ...] = ("mean", "lower-bound")
+GateKind = Literal["interval", "mean", "lower-bound"]
+GATE_KINDS: tuple[str, ...] = ("interval", "mean", "lower-bound")
 
 
 @dataclass(frozen=True)
@@ -100,17 +110,24 @@ class Gates:
     fail_under: float | None = None
     """The mean score of the items that scored must be at least this."""
     allow_errors: ErrorAllowance = ErrorAllowance()
-    gate: GateKind = "mean"
-    """What ``fail_under`` is held against: the ``mean``, or the ``lower-bound`` of its 95% bootstrap
-    interval (passes only when the run is confidently at or above the bar, not by luck of the items)."""
+    gate: GateKind = "interval"
+    """What ``fail_under`` (and ``pass_rate``) are held against: their 95% ``interval`` (pass, fail, or
+    inconclusive when it crosses the bar), the ``mean`` alone, or the ``lower-bound`` of the interval
+    (passes only when the run is confidently at or above the bar, else fails)."""
     min_item_score: float | None = None
     """Every item that scored must score at least this."""
     pass_rate: PassRate | None = None
     """A share of the items that must reach a threshold."""
+    on_inconclusive: OnInconclusive = "inconclusive"
+    """What an inconclusive gate counts as: itself (exit 3), or ``pass`` / ``fail``."""
+    scale: float = 1.0
+    """The score's largest value (sizes the difference the "would settle it" line speaks of)."""
 
     def __post_init__(self) -> None:
         if self.gate not in GATE_KINDS:
-            raise ConfigurationError(f"--gate takes {' or '.join(GATE_KINDS)}, got {self.gate!r}")
+            raise ConfigurationError(f"--gate takes {', '.join(GATE_KINDS)}, got {self.gate!r}")
+        if self.on_inconclusive not in ON_INCONCLUSIVE:
+            raise ConfigurationError(f"--on-inconclusive takes {', '.join(ON_INCONCLUSIVE)}, got {self.on_inconclusive!r}")
 
 
 def errors_gate(stats: RunStats, total_items: int, allowance: ErrorAllowance) -> str | None:
@@ -133,23 +150,12 @@ def mean_gate(stats: RunStats, fail_under: float | None) -> str | None:
     return f"mean score {stats.mean:.3f} is below --fail-under {fail_under}"
 
 
-def lower_bound_gate(stats: RunStats, fail_under: float | None) -> str | None:
-    """``--gate lower-bound``: the lower end of the mean's interval must reach ``fail_under``."""
+def interval_gate(stats: RunStats, fail_under: float | None, scale: float = 1.0) -> Decision | None:
+    """``--fail-under`` against the mean's interval: pass, fail, or inconclusive when it crosses the bar."""
     if fail_under is None or stats.mean is None:
         return None
-    pct = f"{round(stats.confidence * 100)}%"
-    if stats.mean_ci is None:
-        return (
-            f"--gate lower-bound needs an interval, and {stats.count} scored item(s) give none "
-            f"(mean score {stats.mean:.3f}); score at least two items"
-        )
-    low = stats.mean_ci[0]
-    if low >= fail_under:
-        return None
-    return (
-        f"the lower end of the mean score's {pct} interval, {low:.3f} (mean {stats.mean:.3f}), is below "
-        f"--fail-under {fail_under}"
-    )
+    return decide("--fail-under", "mean score", stats.mean, stats.mean_ci, fail_under, n=stats.count,
+                  scale=scale, confidence=stats.confidence)
 
 
 def min_item_gate(stats: RunStats, min_item_score: float | None) -> str | None:
@@ -175,17 +181,61 @@ def pass_rate_gate(
     )
 
 
-def check_gates(stats: RunStats, total_items: int, gates: Gates, *, passing: int | None = None) -> list[str]:
-    """Why the run fails its gates (an empty list: it passes). ``passing``: the items at or above
-    the pass-rate threshold (``RunStore.count_at_least``), when that gate is on."""
-    found = [
-        nothing_scored_gate(stats),
-        errors_gate(stats, total_items, gates.allow_errors),
-        (lower_bound_gate if gates.gate == "lower-bound" else mean_gate)(stats, gates.fail_under),
-        min_item_gate(stats, gates.min_item_score),
-        pass_rate_gate(stats, total_items, gates.allow_errors, gates.pass_rate, passing),
+def pass_rate_interval_gate(
+    stats: RunStats, total_items: int, allowance: ErrorAllowance, pass_rate: PassRate | None, passing: int | None
+) -> Decision | None:
+    """``--pass-rate R`` (R < 1) against the Wilson interval of the share of items that passed."""
+    if pass_rate is None or passing is None:
+        return None
+    judged = stats.count if allowance.allowed(total_items) > 0 else total_items
+    if judged == 0:
+        return None
+    return decide_proportion("--pass-rate", f"share at or above {pass_rate.threshold:g}", passing,
+                             judged, pass_rate.rate, confidence=stats.confidence)
+
+
+def _lower_bound(gates: Gates, d: Decision | None) -> Decision | None:
+    """``--gate lower-bound``: the interval must clear the bar, so one that crosses it fails."""
+    if d is None or gates.gate != "lower-bound" or d.outcome != "inconclusive":
+        return d
+    return replace(resolve(d, "fail"), resolved_by="--gate lower-bound")
+
+
+def _fact(gate: str, why: str | None) -> Decision | None:
+    return None if why is None else Decision(gate, "fail", why)
+
+
+def decide_gates(stats: RunStats, total_items: int, gates: Gates, *, passing: int | None = None) -> list[Decision]:
+    """Every gate's decision (those with nothing to say left out), ``--on-inconclusive`` applied.
+    ``passing``: the items at or above the pass-rate threshold (``RunStore.count_at_least``)."""
+    found: list[Decision | None] = [
+        _fact("scored", nothing_scored_gate(stats)),
+        _fact("--allow-errors", errors_gate(stats, total_items, gates.allow_errors)),
+        _fact("--min-item-score", min_item_gate(stats, gates.min_item_score)),
     ]
-    return [f for f in found if f is not None]
+    if gates.gate == "mean":
+        found.append(_fact("--fail-under", mean_gate(stats, gates.fail_under)))
+    else:
+        found.append(_lower_bound(gates, interval_gate(stats, gates.fail_under, gates.scale)))
+    if gates.gate != "mean" and gates.pass_rate is not None and gates.pass_rate.rate < 1:
+        found.append(_lower_bound(gates, pass_rate_interval_gate(stats, total_items, gates.allow_errors,
+                                                                 gates.pass_rate, passing)))
+    else:
+        found.append(_fact("--pass-rate", pass_rate_gate(stats, total_items, gates.allow_errors, gates.pass_rate,
+                                                          passing)))
+    return [resolve(d, gates.on_inconclusive) for d in found if d is not None]  # (lower-bound's are decided)
 
 
-__all__ = ["GATE_KINDS", "ErrorAllowance", "GateKind", "Gates", "PassRate", "check_gates"]
+def check_gates(stats: RunStats, total_items: int, gates: Gates, *, passing: int | None = None) -> list[str]:
+    """Why the run fails its gates (an empty list: none failed; see :func:`decide_gates` for the
+    inconclusive ones)."""
+    return [d.text() for d in decide_gates(stats, total_items, gates, passing=passing) if d.outcome == "fail"]
+
+
+def inconclusive(decisions: list[Decision]) -> list[str]:
+    """The lines of the gates that could not decide."""
+    return [d.text() for d in decisions if d.outcome == "inconclusive"]
+
+
+__all__ = ["GATE_KINDS", "ErrorAllowance", "GateKind", "Gates", "PassRate", "check_gates", "decide_gates",
+           "inconclusive"]

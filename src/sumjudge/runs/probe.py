@@ -140,7 +140,7 @@ async def run_probe(
     timeout: float | None = None, cache: bool | str | None = None, store_path: str | Path | None = None,
     fresh: bool = False, min_detection: float | None = None, max_false_alarm: float | None = None,
     meter: Meter | None = None, events: BatchEvents | None = None, workers: int | None = None,
-    batch: JudgeRounds | None = None,
+    batch: JudgeRounds | None = None, on_inconclusive: str = "inconclusive",
 ) -> ProbeResult:
     """Score the plan's originals and variants into the run store (resumed when the same probe ran
     before) and make the table. ``workers`` and ``batch`` are :func:`run_batch`'s: processes for a
@@ -162,7 +162,8 @@ async def run_probe(
     if not result.interrupted:
         judge = {"model": model, "options": dict(options), "run": result.run.id, "seed": plan.seed,
                  "per_kind": plan.per_kind, "data": data_name}
-        table = probe_table(plan, outcomes, judge, min_detection=min_detection, max_false_alarm=max_false_alarm)
+        table = probe_table(plan, outcomes, judge, min_detection=min_detection, max_false_alarm=max_false_alarm,
+                            on_inconclusive=on_inconclusive)  # type: ignore[arg-type]
     return ProbeResult(run=result.run, plan=plan, outcomes=outcomes, table=table, interrupted=result.interrupted)
 
 

@@ -15,24 +15,20 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from ...decide import OnInconclusive, Outcome, decide_proportion, proportion_interval, resolve
 from ...store.records import ItemOutcome, ScoredItem
 from . import text as tx
 from .plan import ProbePlan
 from .variants import Variant
 
 TOLERANCE = 1e-9
-Z95 = 1.959963984540054
 
 
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float | None, float | None]:
-    """The Wilson score interval of a proportion (``None`` without trials)."""
-    if n == 0:
-        return None, None
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+def wilson(successes: int, n: int) -> tuple[float | None, float | None]:
+    """The 95% Wilson score interval of a proportion (``None`` without trials): the gates' own
+    (:func:`sumjudge.decide.proportion_interval`), so the table shows the interval they decide on."""
+    found = proportion_interval(successes, n)
+    return (None, None) if found is None else found
 
 
 def mcnemar_exact(only_a: int, only_b: int) -> float:
@@ -75,12 +71,35 @@ class Gate(BaseModel):
     value: float | None
     threshold: float
     passed: bool
+    outcome: Outcome = "pass"
+    """pass / fail, or inconclusive when the rate's Wilson interval crosses the threshold
+    (:func:`sumjudge.decide.decide`); ``passed`` is ``outcome == "pass"``."""
+    settle: str | None = None
+    """What would settle an inconclusive gate."""
 
     @property
     def line(self) -> str:
         op = ">=" if self.name == "min-detection" else "<="
         shown = "no probes" if self.value is None else f"{self.value:.3f}"
-        return f"{'pass' if self.passed else 'FAIL'}  {self.name} {self.kind}: {shown} {op} {self.threshold:g}"
+        mark = {"pass": "pass", "fail": "FAIL", "inconclusive": "INCONCLUSIVE"}[self.outcome]
+        return f"{mark}  {self.name} {self.kind}: {shown} {op} {self.threshold:g}" + (
+            f"; {self.settle}" if self.settle else "")
+
+
+def gate_of(name: str, row: KindRow, threshold: float, on_inconclusive: OnInconclusive = "inconclusive") -> Gate:
+    """A probe gate on one row: its rate's Wilson interval held to ``threshold`` by the shared rule."""
+    hits = row.flagged if row.axis == "control" else row.detected
+    at_least = name == "min-detection"
+    if (threshold >= 1) if at_least else (threshold <= 0):
+        # "every probe caught" / "no control flagged": a fact about these probes (no sample can show a
+        # rate of exactly 1 or 0, so the interval would never decide), as --threshold alone is for score
+        met = (hits or 0) == row.probes if at_least else not hits
+        return Gate(name=name, kind=row.kind, value=row.rate, threshold=threshold, passed=met,
+                    outcome="pass" if met else "fail")
+    d = resolve(decide_proportion(f"--{name}", f"{name} {row.kind}", hits or 0, row.probes, threshold,
+                                  at_least=at_least, unit="probes"), on_inconclusive)
+    return Gate(name=name, kind=row.kind, value=row.rate, threshold=threshold, passed=d.outcome == "pass",
+                outcome=d.outcome, settle=d.settle if d.outcome == "inconclusive" else d.resolved_by)
 
 
 class ProbeTable(BaseModel):
@@ -94,11 +113,18 @@ class ProbeTable(BaseModel):
     def passed(self) -> bool:
         return all(g.passed for g in self.gates)
 
+    @property
+    def outcome(self) -> Outcome:
+        """fail when a gate failed, else inconclusive when one could not decide, else pass."""
+        outcomes = {g.outcome for g in self.gates}
+        return "fail" if "fail" in outcomes else "inconclusive" if "inconclusive" in outcomes else "pass"
+
     def as_json(self) -> dict[str, Any]:
         return {
             "judge": self.judge, "items": self.items, "kinds": [k.as_json() for k in self.kinds],
             "controls": [k.as_json() for k in self.controls],
             "gates": [{**g.model_dump(), "line": g.line} for g in self.gates], "passed": self.passed,
+            "outcome": self.outcome,
         }
 
 
@@ -143,6 +169,7 @@ def is_localized(variant: Variant, changed: ScoredItem) -> bool:
 def probe_table(
     plan: ProbePlan, outcomes: Mapping[str, ItemOutcome], judge: Mapping[str, Any], *,
     min_detection: float | None = None, max_false_alarm: float | None = None,
+    on_inconclusive: OnInconclusive = "inconclusive",
 ) -> ProbeTable:
     """The table of a finished probe (``outcomes`` by item id: originals and variants)."""
     rows: list[KindRow] = []
@@ -170,11 +197,9 @@ def probe_table(
         if row.probes == 0:
             continue
         if row.axis != "control" and min_detection is not None:
-            gates.append(Gate(name="min-detection", kind=row.kind, value=row.rate, threshold=min_detection,
-                              passed=(row.rate or 0.0) >= min_detection - TOLERANCE))
+            gates.append(gate_of("min-detection", row, min_detection, on_inconclusive))
         if row.axis == "control" and max_false_alarm is not None:
-            gates.append(Gate(name="max-false-alarm", kind=row.kind, value=row.rate, threshold=max_false_alarm,
-                              passed=(row.rate or 0.0) <= max_false_alarm + TOLERANCE))
+            gates.append(gate_of("max-false-alarm", row, max_false_alarm, on_inconclusive))
     return ProbeTable(
         judge=dict(judge), items=len(outcomes), kinds=[r for r in rows if r.axis != "control"],
         controls=[r for r in rows if r.axis == "control"], gates=gates,

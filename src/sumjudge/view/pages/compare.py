@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...analysis.compare import ComparisonResult
+from ...analysis.compare_text import power_lines
 from ...figures import p_value
 from ...store.database import RunRecord
 from ..charts import diffs_svg
@@ -45,6 +46,7 @@ def compare_body(runs: Sequence[RunRecord], a: str, b: str, result: ComparisonRe
             f"<td>{c.wins} / {c.ties} / {c.losses}</td><td>{e(c.verdict)}</td></tr>"
         )
     parts.append("</tbody></table>")
+    parts.append('<ul class="power">' + "".join(f"<li>{e(line)}</li>" for line in power_lines(r)) + "</ul>")
     parts.append("<figure><figcaption>each item's score in B minus in A, sorted; the band is the interval of the mean "
                  "difference</figcaption>" + diffs_svg(r.pairs, (r.ci_low, r.ci_high), r.diff, r.scale or 1.0) + "</figure>")
     left = [("only in A", r.only_in_a), ("only in B", r.only_in_b), ("failed in A", r.failed_a), ("failed in B", r.failed_b)]

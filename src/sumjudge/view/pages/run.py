@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ...store.database import RunRecord
 from ...store.item_lookup import ItemRow
@@ -97,7 +98,7 @@ def sort_items(items: Sequence[ItemRow], sort: str, desc: bool, labels: Mapping[
 
 
 def run_body(run: RunRecord, stats: RunStats, items: Sequence[ItemRow], *, flt: ItemFilter,
-             labels: Mapping[str, int], reviewer: str, scale: float) -> str:
+             labels: Mapping[str, int], reviewer: str, scale: float, correction: Any = None) -> str:
     base = "/run/" + run.id
     counts = histogram_counts((i.score for i in items if i.score is not None), scale)
     points = [(i.item_id, i.alignment, i.coverage) for i in items if i.alignment is not None and i.coverage is not None]
@@ -114,6 +115,7 @@ def run_body(run: RunRecord, stats: RunStats, items: Sequence[ItemRow], *, flt: 
             ("mean alignment", fmt(stats.mean_alignment)), ("mean coverage", fmt(stats.mean_coverage)),
             ("failed", str(stats.errors)), ("tokens", f"{stats.tokens:,}"),
         ])
+        + corrected_section(correction)
         + f'<section class="charts"><figure><figcaption>scores</figcaption>{histogram_svg(counts, scale)}</figure>'
         f"<figure><figcaption>alignment against coverage (each dot an item)</figcaption>{scatter_svg(points, scale, run.id)}"
         "</figure></section>"
@@ -154,6 +156,18 @@ def run_body(run: RunRecord, stats: RunStats, items: Sequence[ItemRow], *, flt: 
         f'<table class="items"><thead><tr>{"".join(ths)}</tr></thead><tbody>{"".join(rows)}</tbody></table></section>'
     )
     return head + table
+
+
+def corrected_section(correction: Any) -> str:
+    """The run's rates corrected for the judge's errors (:mod:`sumjudge.analysis.corrected`), one line
+    each as the CLI prints them; nothing when nobody labelled the run."""
+    if correction is None:
+        return ""
+    from ...analysis.corrected import correction_lines
+
+    head, *rest = correction_lines(correction)
+    lines = "".join(f"<li>{e(line.strip())}</li>" for line in rest)
+    return f'<section class="corrected"><h2>corrected rates</h2><p>{e(head)}</p><ul>{lines}</ul></section>'
 
 
 def _select(name: str, label: str, values: Sequence[str], now: str) -> str:
