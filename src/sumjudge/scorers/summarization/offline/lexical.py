@@ -19,6 +19,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+import regex
+
 from ....errors import JudgeError
 from ....judges.base import JudgeReply, JudgeRequest, Usage
 from ..verdicts import (
@@ -46,7 +48,9 @@ from .support import loose_pairs, polarity_conflict, quote, role_swap, substitut
 
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
 
-RULES_VERSION = "21.2"
+_ONE = regex.compile(r"\b[Oo]ne\b")
+
+RULES_VERSION = "30.1"
 """The version of the judge's rules and its own word lists: raise it with any change that can move
 a verdict, so that a stored run is never resumed with another judge's verdicts."""
 
@@ -156,6 +160,7 @@ class LexicalJudge:
         doc.aliases = name_aliases(source, doc.sentences, lang, self.data)
         doc.parts = frozenset(p for u in doc.units if "-" in u for p in u.split("-") if p)
         doc.acronyms = acronyms(source)
+        doc.writes_one = _ONE.search(source) is not None
         self._docs[source] = doc
         if len(self._docs) > self._MAX_DOCS:
             self._docs.popitem(last=False)
