@@ -117,3 +117,18 @@ def test_unchecked_claims_are_stored_exported_reported_and_counted(tmp_path: Pat
     assert "claims_unchecked" in header.split(",")
     at = header.split(",").index("claims_unchecked")
     assert sorted(line.split(",")[at] for line in lines) == ["0", "1"]
+
+
+def test_a_long_source_reason_numbers_the_sentence_in_the_whole_source() -> None:
+    from sumjudge import create_summarization_scorer
+
+    words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november".split()
+    filler = [f"The {words[i % 14]} team met the {words[(i * 5 + 3) % 14]} group near the {words[(i * 3 + 1) % 14]} hall."
+              for i in range(400)]
+    filler[300] = "The old bridge cost 4 million dollars to build."
+    judge = LexicalJudge()
+    judge.context_window = 2048  # type: ignore[attr-defined]  # too small for the source: the long-source path
+    result = create_summarization_scorer(model=judge).run_sync(input=" ".join(filler), output="The old bridge cost 9 million dollars to build.")
+    [verdict] = result.preprocess_step_result.alignment
+    assert verdict.evidence, "the long-source path was not taken"
+    assert not verdict.supported and "(sentence 301:" in verdict.reason, verdict.reason

@@ -43,7 +43,15 @@ from .lexicon import CORE, WORDFREQ
 from .questions import FactRanking, fact_of_question, phrase_question, select_facts
 from .segment import detect_language, split_sentences
 from .extrinsic import additions, extrinsic_problems, in_slot, passage_form, predicates, slot_word
-from .proof import acronyms, key_fact_missing, name_errors, number_errors, unchecked_reason
+from .proof import (
+    acronyms,
+    key_fact_missing,
+    name_errors,
+    number_errors,
+    renumber,
+    unchecked_reason,
+    whole_source_numbers,
+)
 from .support import loose_pairs, polarity_conflict, quote, role_swap, substitutions
 
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
@@ -122,7 +130,7 @@ class LexicalJudge:
         """The synchronous core of :meth:`generate` (for scripts and benchmarks)."""
         inputs = request.inputs
         if request.step == ALIGNMENT_STEP and inputs.claims is not None:
-            output: Any = self.check(inputs.source or "", inputs.claims)
+            output: Any = self.check(inputs.source or "", inputs.claims, inputs.passage_sentences)
         elif request.step == ALIGNMENT_STEP:
             output = self.align(inputs.source or "", inputs.summary or "")
         elif request.step == CLAIMS_STEP:
@@ -198,14 +206,20 @@ class LexicalJudge:
             return ClaimsOutput(claims=[])
         return ClaimsOutput(claims=[c.text for c in self.claims(summary, detect_language(summary))])
 
-    def check(self, source: str, claims: list[str]) -> AlignmentOutput:
-        """Each claim, as given, against ``source`` (a long source's retrieved passages)."""
+    def check(
+        self, source: str, claims: list[str], passage_sentences: list[tuple[int, int]] | None = None
+    ) -> AlignmentOutput:
+        """Each claim, as given, against ``source`` (a long source's retrieved passages); with
+        ``passage_sentences`` (:attr:`StepInputs.passage_sentences`) reasons number sentences in the
+        whole source."""
         doc = self._doc(source)
         analyser = self._analyser(doc.lang)
         caps = capitalised_words(" ".join(claims)) | doc.caps
-        return AlignmentOutput(
-            alignment=[self._judge_claim(analyser.analyse(c, capitalised_elsewhere=caps), doc) for c in claims]
-        )
+        verdicts = [self._judge_claim(analyser.analyse(c, capitalised_elsewhere=caps), doc) for c in claims]
+        if passage_sentences:
+            numbers = whole_source_numbers(source, [s.text for s in doc.sentences], passage_sentences)
+            verdicts = [v.model_copy(update={"reason": renumber(v.reason, numbers)}) for v in verdicts]
+        return AlignmentOutput(alignment=verdicts)
 
     def _judge_claim(self, claim: Sentence, doc: Document, dangling: str | None = None) -> AlignmentVerdict:
         """Unsupported only when an error is shown (issue 30); supported and ``unchecked`` when words

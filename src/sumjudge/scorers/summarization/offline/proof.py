@@ -234,3 +234,40 @@ def _where(doc: Document, unit: str) -> str:
         if unit in s.units:
             return f"sentence {i + 1}"
     return "elsewhere"
+
+
+_SENTENCE_NUMBER = regex.compile(r"\b(sentences? )(\d+)(?:-(\d+))?")
+
+
+def whole_source_numbers(text: str, sentences: list[str], passages: list[tuple[int, int]]) -> list[int]:
+    """Issue 30, a long source: the number in the whole source of each of ``sentences`` (the judge's
+    sentences of ``text``, the retrieved passages joined), from where each passage begins in ``text``
+    and how many of the whole source's sentences come before it."""
+    out: list[int] = []
+    cursor, current, local = 0, -1, 0
+    starts = sorted(passages)
+    for s in sentences:
+        at = text.find(s, cursor)
+        at = cursor if at < 0 else at
+        cursor = at + len(s)
+        k = max((i for i, (start, _) in enumerate(starts) if start <= at), default=0)
+        if k != current:
+            current, local = k, 0
+        out.append(starts[k][1] + local + 1)
+        local += 1
+    return out
+
+
+def renumber(reason: str, numbers: list[int]) -> str:
+    """``reason`` with its "sentence N" / "sentences N-M" (numbered within the passages) numbered in the
+    whole source."""
+
+    def one(n: str) -> str:
+        i = int(n) - 1
+        return str(numbers[i]) if 0 <= i < len(numbers) else n
+
+    def sub(m: regex.Match[str]) -> str:
+        head, a, b = m.group(1), one(m.group(2)), m.group(3)
+        return f"{head}{a}" + (f"-{one(b)}" if b else "")
+
+    return _SENTENCE_NUMBER.sub(sub, reason)
