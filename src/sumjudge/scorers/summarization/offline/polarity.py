@@ -62,7 +62,7 @@ def is_negation(word: str, lang: str, next_word: str = "") -> bool:
         if low in _EN_NT_STEMS:
             return next_word.lower() in {"t", "'t", "’t"}  # "didn ’ t"
         if low in _EN_FAIL:
-            return next_word.lower() == "to"  # "failing to act" says "did not act" (issue 30)
+            return next_word.lower() == "to"  # "failing to act", "is yet to be revealed": not (issue 30)
         return low.endswith("not") and bool(_EN_JOINED_NOT.match(low))  # "donot"
     if lang == "fr" and low.startswith(("n'", "n’")):
         return True
@@ -76,7 +76,7 @@ def depends_on_next_word(word: str, lang: str) -> bool:
     return lang == "en" and (low in {"no", "not"} or low in _EN_NT_STEMS or low in _EN_FAIL)
 
 
-_EN_FAIL = frozenset({"fail", "fails", "failed", "failing"})
+_EN_FAIL = frozenset({"fail", "fails", "failed", "failing", "yet"})
 
 
 ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {

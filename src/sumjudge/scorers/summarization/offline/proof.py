@@ -83,6 +83,8 @@ def known_name(name: str, shown: str, doc: Document, derived: dict[str, str]) ->
     place = DEMONYMS.get(name)
     if place and any(u.startswith(place) for u in doc.units):
         return True
+    if any(name.startswith(p) and d in doc.units for d, p in DEMONYMS.items()):
+        return True  # "Britain" where the source says "British"
     if shown.isupper() and 2 <= len(shown) <= 6 and low in doc.acronyms:
         return True
     if low.isalpha() and len(low) <= 4:
