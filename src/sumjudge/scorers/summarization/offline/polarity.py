@@ -63,6 +63,8 @@ def is_negation(word: str, lang: str, next_word: str = "") -> bool:
             return next_word.lower() in {"t", "'t", "’t"}  # "didn ’ t"
         if low in _EN_FAIL:
             return next_word.lower() == "to"  # "failing to act", "is yet to be revealed": not (issue 30)
+        if low == "far":
+            return next_word.lower() == "from"  # "far from being combative": not combative
         return low.endswith("not") and bool(_EN_JOINED_NOT.match(low))  # "donot"
     if lang == "fr" and low.startswith(("n'", "n’")):
         return True
@@ -73,7 +75,7 @@ def is_negation(word: str, lang: str, next_word: str = "") -> bool:
 def depends_on_next_word(word: str, lang: str) -> bool:
     """True when :func:`is_negation` may answer differently for ``word`` with another next word."""
     low = word.lower()
-    return lang == "en" and (low in {"no", "not"} or low in _EN_NT_STEMS or low in _EN_FAIL)
+    return lang == "en" and (low in {"no", "not", "far"} or low in _EN_NT_STEMS or low in _EN_FAIL)
 
 
 _EN_FAIL = frozenset({"fail", "fails", "failed", "failing", "yet"})

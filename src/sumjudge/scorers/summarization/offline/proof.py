@@ -40,7 +40,7 @@ DEMONYMS = {
     "swiss": "switzerland", "greek": "greec", "turkish": "turkey", "danish": "denmark", "swedish": "sweden",
     "norwegian": "norway", "finnish": "finland", "polish": "poland", "chines": "china", "portugues": "portug",
     "filipino": "philippin", "thai": "thailand", "peruvian": "peru", "iraqi": "iraq", "israeli": "israel",
-    "pakistani": "pakistan", "afghan": "afghanistan", "saudi": "saudi", "yemeni": "yemen", "kurdish": "kurd",
+    "pakistani": "pakistan", "afghan": "afghanistan", "saudi": "saudi", "yemeni": "yemen", "kurdish": "kurd", "geordi": "newcastl",
 }
 """Demonym stems -> the place's stem (English): "English" is the same fact as "England"."""
 
