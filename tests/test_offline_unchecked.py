@@ -132,3 +132,13 @@ def test_a_long_source_reason_numbers_the_sentence_in_the_whole_source() -> None
     [verdict] = result.preprocess_step_result.alignment
     assert verdict.evidence, "the long-source path was not taken"
     assert not verdict.supported and "(sentence 301:" in verdict.reason, verdict.reason
+
+
+def test_an_english_question_drops_an_opening_conjunction_and_a_capital_that_is_no_title() -> None:
+    from sumjudge.scorers.summarization.offline.questions import phrase_question
+
+    assert phrase_question("But she also said the plan works.", "en") == "Is it true that she also said the plan works?"
+    assert phrase_question("In November, officials seized 250 kilograms.", "en", frozenset({"november"})) == (
+        "Is it true that in November, officials seized 250 kilograms?"
+    )
+    assert phrase_question("Mayor Helen Ortiz said 95% support it.", "en") == "Is it true that Mayor Helen Ortiz said 95% support it?"

@@ -15,6 +15,7 @@ import regex
 
 from .analysis import Document, Sentence, TextAnalyzer
 from .clauses import split_clauses, split_statements
+from .lexicon import STOPWORDS
 
 # Question phrasings per language: (template, pattern that recovers the fact).
 _PHRASINGS: dict[str, list[tuple[str, regex.Pattern[str]]]] = {
@@ -72,6 +73,7 @@ def korean_plain(fact: str) -> str:
 
 _FALLBACK = ('Is this stated: "{fact}"?', regex.compile(r'^Is this stated: "(.+)"\?$', regex.S))
 _TITLE = regex.compile(r"^\S+\s+\p{Lu}")
+_OPENING_CONJUNCTION = regex.compile(r"^(?:but|and|so|yet|however|also|meanwhile)\b,?\s+(?=\S)", regex.I)
 _FIRST_WORD = regex.compile(r"^\p{Lu}[\p{Ll}\p{M}]*\b")
 
 
@@ -80,8 +82,10 @@ def phrase_question(fact: str, lang: str, names: frozenset[str] = frozenset()) -
     word loses its capital unless it is a name (one of ``names``, lower-cased, or "I")."""
     fact = fact.strip().rstrip(".!?。！？;,").strip()
     if lang == "en":
+        fact = _OPENING_CONJUNCTION.sub("", fact, count=1)  # "But she said ..." -> "she said ..." (issue 30)
         m = _FIRST_WORD.match(fact)
-        title = _TITLE.match(fact)  # "Mayor Helen Ortiz": a title before a name
+        # "Mayor Helen Ortiz": a title before a name keeps its capital; "In November", "The Brotherhood" do not
+        title = _TITLE.match(fact) and not (m and m.group().lower() in STOPWORDS["en"])
         if m and m.group().lower() not in names and m.group() != "I" and not title:
             fact = fact[:1].lower() + fact[1:]
         return _PHRASINGS["en"][0][0].format(fact=fact)
