@@ -142,3 +142,9 @@ def test_an_english_question_drops_an_opening_conjunction_and_a_capital_that_is_
         "Is it true that in November, officials seized 250 kilograms?"
     )
     assert phrase_question("Mayor Helen Ortiz said 95% support it.", "en") == "Is it true that Mayor Helen Ortiz said 95% support it?"
+
+
+def test_a_negated_claim_whose_every_word_the_passage_states_without_a_negation_is_shown_wrong() -> None:
+    source = "Staff at the airport thought his pudding was a plastic explosive and called the police."
+    [verdict] = _align(source, "Staff thought his pudding was not a plastic explosive.")
+    assert not verdict.supported and verdict.reason.startswith("negation differs"), verdict.reason

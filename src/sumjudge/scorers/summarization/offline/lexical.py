@@ -293,6 +293,12 @@ class LexicalJudge:
         conflict = polarity_conflict(
             claim, list(ev.sentences), analyser.antonyms, who="the claim", where=f"the source ({ev.where})"
         )
+        if not conflict and any(p.negated for p in claim.phrases) and claim.units <= ev.found | ev.names_before | light:
+            if not any(p.negated for x in ev.sentences for p in x.phrases):  # every word there, no negation
+                conflict = (
+                    f'negation differs: the claim says "{quote(claim.text, 100)}", the source ({ev.where}) says '
+                    f'"{quote(ev.text, 100)}" without a negation'
+                )
         if conflict:
             return [conflict], soft
         swap = role_swap(claim, ev, cfg.pair_distance, PASSIVE.get(doc.lang))
