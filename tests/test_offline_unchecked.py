@@ -145,6 +145,7 @@ def test_an_english_question_drops_an_opening_conjunction_and_a_capital_that_is_
 
 
 def test_a_negated_claim_whose_every_word_the_passage_states_without_a_negation_is_shown_wrong() -> None:
-    source = "Staff at the airport thought his pudding was a plastic explosive and called the police."
-    [verdict] = _align(source, "Staff thought his pudding was not a plastic explosive.")
+    # the cue bears on "plastic", which the phrase of the source that shares most of the claim lacks
+    source = "Staff thought his pudding was Semtex, the plastic explosive."
+    [verdict] = _align(source, "Staff thought his pudding was not the plastic explosive, Semtex.")
     assert not verdict.supported and verdict.reason.startswith("negation differs"), verdict.reason
