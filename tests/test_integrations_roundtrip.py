@@ -49,7 +49,8 @@ def test_jsonl_frame_score_parquet_cli_export_keep_ids_and_scores(tmp_path: Path
     rows = table.to_pylist()
     assert [(r["id"], r["score"]) for r in rows] == expected  # input order, same ids, same scores
     assert [r["claim_count"] for r in rows] == list(scored["claim_count"])
-    assert [r["alignment"] for r in rows] == list(scored["alignment"])
+    # issue 30: the struct has a nullable "unchecked" field, true where the judge could not check a claim
+    assert [r["alignment"] for r in rows] == [[{**a, "unchecked": a.get("unchecked")} for a in claims] for claims in scored["alignment"]]
 
     with RunStore(store) as runs:
         frame = runs.to_pandas("latest")

@@ -49,11 +49,17 @@ def test_a_faithful_compression_with_the_surname_resolved_across_sentences_passe
     assert "sentence 6" in reason
 
 
-def test_an_extrinsic_word_name_or_number_fails_and_is_named(judge: LexicalJudge) -> None:
-    [(ok_word, word)] = _verdicts(judge, "As a 19-year-old telephone operator, Keefe reluctantly posed for the painting in 1943.")
-    assert not ok_word and "'reluctantly' does not occur in the source" in word and "sentence 6" in word
-    [(ok_swap, swap)] = _verdicts(judge, "Keefe was paid $10 for two evenings of modeling work.")
-    assert not ok_swap and "'evenings' does not occur in the source; the passage has 'mornings' there" in swap
+def _unchecked(judge: LexicalJudge, summary: str) -> list[tuple[bool, bool, str]]:
+    return [(v.supported, v.unchecked, v.reason) for v in judge.align(NEWS, summary).alignment]
+
+
+def test_an_extrinsic_name_or_number_fails_and_a_word_is_left_unchecked(judge: LexicalJudge) -> None:
+    # issue 30: a word the source lacks shows no error (a paraphrase looks the same), so the claim is
+    # supported, flagged unchecked, and the reason names the word and the passage
+    [(ok_word, flag, word)] = _unchecked(judge, "As a 19-year-old telephone operator, Keefe reluctantly posed for the painting in 1943.")
+    assert ok_word and flag and "no contradiction found" in word and "'reluctantly'" in word and "sentence 6" in word
+    [(ok_swap, flag, swap)] = _unchecked(judge, "Keefe was paid $10 for two evenings of modeling work.")
+    assert ok_swap and flag and "'evenings'" in swap and "a paraphrase cannot be checked by words" in swap
     [(ok_name, name)] = _verdicts(judge, "As a 19-year-old telephone operator, Keefe posed for the painting in Boston.")
     assert not ok_name and "'Boston' does not occur in the source" in name
     [(ok_number, number)] = _verdicts(judge, "Keefe was paid $25 for two mornings of modeling work.")
@@ -71,8 +77,10 @@ def test_an_intrinsic_swap_fails_with_the_passage_and_its_own_figure(judge: Lexi
     assert not ok_year
     assert "'1958' is in the source (sentence 4) but not in the passage that states the rest" in year
     assert "it says '1943'" in year
-    [(ok_place, place)] = _verdicts(judge, "As a 19-year-old telephone operator, Keefe posed for the painting in Simsbury.")
-    assert not ok_place and "'Simsbury' is in the source (sentence 3)" in place
+    # a name from elsewhere with no other name in its place shows no error (a summary joins distant
+    # facts): supported, unchecked, and the reason says where the source has it
+    [(ok_place, flag, place)] = _unchecked(judge, "As a 19-year-old telephone operator, Keefe posed for the painting in Simsbury.")
+    assert ok_place and flag and "'simsbury'" in place and "(sentence 6:" in place
 
 
 def test_a_pronoun_that_opens_the_summary_points_at_no_one(judge: LexicalJudge) -> None:
@@ -155,15 +163,16 @@ def test_a_word_added_in_no_slot_of_the_passage_passes_while_most_of_the_claim_i
     # by side: an addition (what paraphrase adds), not a substitution
     [(supported, reason)] = _verdicts(judge, "As a 19-year-old telephone operator, Keefe posed for the iconic painting in 1943.")
     assert supported, reason
-    # three added words leave half of the claim's weight found: below the share that tolerates them
-    [(supported, reason)] = _verdicts(judge, "Keefe posed for the iconic, glamorous, celebrated painting.")
-    assert not supported and "'iconic'" in reason, reason
+    # three added words leave half of the claim's weight found: not checked (issue 30), and said so
+    [(supported, flag, reason)] = _unchecked(judge, "Keefe posed for the iconic, glamorous, celebrated painting.")
+    assert supported and flag and "3 of 6 content words not in the source: 'iconic', 'glamorous', 'celebrated'" in reason
 
 
-def test_a_source_word_put_in_another_words_slot_fails_with_the_word_it_displaced(judge: LexicalJudge) -> None:
+def test_a_source_word_put_in_another_words_slot_is_unchecked_with_the_word_it_displaced(judge: LexicalJudge) -> None:
     # "choir" is in the source (sentence 4), but here it stands where the passage has "town"
-    [(supported, reason)] = _verdicts(judge, "Keefe grew up in a small choir.")
-    assert not supported
-    assert "'choir' stands where the passage has 'town'" in reason, reason
+    # issue 30: a word in another's slot is what an edit and a paraphrase both look like: unchecked
+    [(supported, flag, reason)] = _unchecked(judge, "Keefe grew up in a small choir.")
+    assert supported and flag
+    assert "'choir' (the passage has 'town' there)" in reason, reason
     [(supported, reason)] = _verdicts(judge, "Keefe grew up in a quiet small town.")
     assert supported, reason

@@ -88,10 +88,12 @@ async def test_a_wrong_name_is_unsupported_even_when_the_rest_matches(judge: Jud
     assert "'Carter' does not occur in the source" in out.alignment[0].reason
 
 
-async def test_an_invented_fact_names_the_missing_words(judge: JudgeModel) -> None:
+async def test_an_invented_fact_is_unchecked_and_names_the_missing_words(judge: JudgeModel) -> None:
+    # issue 30: words the source lacks contradict nothing it says: supported, flagged, said plainly
     out = await align(judge, SOURCE, "The library will also host a rooftop observatory for astronomers.")
-    assert not out.alignment[0].supported
-    assert "observatory" in out.alignment[0].reason
+    assert out.alignment[0].supported and out.alignment[0].unchecked
+    assert out.alignment[0].reason.startswith("no contradiction found") and "observatory" in out.alignment[0].reason
+    assert "unchecked" in out.alignment[0].model_dump()
 
 
 async def test_compound_sentences_become_separate_claims(judge: JudgeModel) -> None:
@@ -101,7 +103,8 @@ async def test_compound_sentences_become_separate_claims(judge: JudgeModel) -> N
         "The building will cost $4.2 million and open in September 2026, but the town will build a stadium too.",
     )
     assert len(out.alignment) == 2
-    assert [v.supported for v in out.alignment] == [True, False]
+    assert [(v.supported, v.unchecked) for v in out.alignment] == [(True, False), (True, True)]
+    assert "unchecked" not in out.alignment[0].model_dump()  # dropped when False, like probability
 
 
 async def test_empty_summary_has_no_claims(judge: JudgeModel) -> None:

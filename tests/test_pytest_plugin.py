@@ -72,7 +72,9 @@ def test_a_faithful_summary_passes_and_an_invented_number_fails_quoting_the_clai
     assert "unsupported claims (1 of 3):" in failure
     assert '"The city council approved 950 new homes on Monday."' in failure
     assert "'950' does not occur in the source" in failure
-    assert "unanswered questions (0 of 3): none" in failure
+    # issue 30: another number for the fact contradicts it, so the question is unanswered too
+    assert "unanswered questions (1 of 3):" in failure
+    assert "the summary contradicts it: it says '950' where the source has '120'" in failure
     # the traceback stops at the test's own call, not inside sumjudge
     assert "sumjudge/integrations" not in failure
 
@@ -91,7 +93,7 @@ def test_junit_xml_carries_score_axes_and_judge_of_each_scored_test(pytester):
     }
     invented = props["test_invented_number"]
     assert invented["sumjudge_score"] == ["0.67"] and invented["sumjudge_passed"] == ["False"]
-    assert invented["sumjudge_alignment"] == ["0.6667"] and invented["sumjudge_coverage"] == ["1.0"]
+    assert invented["sumjudge_alignment"] == ["0.6667"] and invented["sumjudge_coverage"] == ["0.6667"]  # issue 30
     short = props["test_faithful_but_short"]
     assert short["sumjudge_alignment"] == ["1.0"] and float(short["sumjudge_coverage"][0]) < 1
 

@@ -90,6 +90,12 @@ def _ci(interval: tuple[float, float] | None) -> str:
     return "" if interval is None else f"[{_fmt(interval[0])}, {_fmt(interval[1])}]"
 
 
+def _unchecked(stats: RunStats) -> str:
+    """ "12% (30 of 250)": claims the judge could neither confirm nor show wrong."""
+    share = stats.unchecked_share
+    return "-" if share is None else f"{share:.0%} ({stats.unchecked_claims:,} of {stats.claims:,})"
+
+
 def summary_table(stats: RunStats, *, title: str = "summary") -> Table:
     """count, mean, median, p10, mean alignment, mean coverage, zero scores, errors, total tokens;
     the three means with their bootstrap interval beside them."""
@@ -106,6 +112,7 @@ def summary_table(stats: RunStats, *, title: str = "summary") -> Table:
         ("mean alignment", _fmt(stats.mean_alignment), _ci(stats.alignment_ci)),
         ("mean coverage", _fmt(stats.mean_coverage), _ci(stats.coverage_ci)),
         ("zero scores", str(stats.zero_scores), ""),
+        ("unchecked claims", _unchecked(stats), ""),
         ("errors", str(stats.errors), ""),
         ("judge calls", f"{stats.calls:,}", ""),
         ("total tokens", f"{stats.tokens:,}", ""),

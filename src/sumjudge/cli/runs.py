@@ -185,13 +185,16 @@ def _export_parquet(store: Any, run_id: str, out: str, plan: Any) -> None:
 
 CSV_COLUMNS = [
     "id", "row", "score", "alignment_score", "coverage_score", "claims", "claims_supported",
-    "questions", "questions_answered", "total_tokens", "reason", "error",
+    "claims_unchecked", "questions", "questions_answered", "total_tokens", "reason", "error",
 ]
 
 
 def _csv_row(row_number: int, item: ItemOutcome) -> list[Any]:
     v = item.verdicts
-    counts = (len(v.alignment), v.claims_supported, len(v.questions), v.questions_answered) if v else (0, 0, 0, 0)
+    counts = (
+        (len(v.alignment), v.claims_supported, v.claims_unchecked, len(v.questions), v.questions_answered)
+        if v else (0, 0, 0, 0, 0)
+    )
     tokens = item.usage.total_tokens if item.usage else None
     return [
         item.id, row_number, item.score, item.alignment_score, item.coverage_score, *counts,

@@ -38,7 +38,9 @@ def import_parquet() -> Any:
 def result_schema() -> Any:
     """The Arrow schema of result rows (:data:`sumjudge.data.tables.ROW_COLUMNS`, in order)."""
     pa = import_pyarrow()
-    alignment = pa.struct([("claim", pa.string()), ("supported", pa.bool_()), ("reason", pa.string())])
+    alignment = pa.struct(  # "unchecked": true where the judge could not check the claim, else null (issue 30)
+        [("claim", pa.string()), ("supported", pa.bool_()), ("reason", pa.string()), ("unchecked", pa.bool_())]
+    )
     coverage = pa.struct([("question", pa.string()), ("answered", pa.bool_()), ("reason", pa.string())])
     types = {
         "id": pa.string(),
@@ -48,6 +50,7 @@ def result_schema() -> Any:
         "reason": pa.string(),
         "claim_count": pa.int64(),
         "supported_count": pa.int64(),
+        "unchecked_count": pa.int64(),
         "question_count": pa.int64(),
         "answered_count": pa.int64(),
         "prompt_tokens": pa.int64(),

@@ -29,6 +29,7 @@ ROW_COLUMNS: tuple[str, ...] = (
     "reason",
     "claim_count",
     "supported_count",
+    "unchecked_count",
     "question_count",
     "answered_count",
     "prompt_tokens",
@@ -41,7 +42,8 @@ ROW_COLUMNS: tuple[str, ...] = (
     "coverage",
 )
 """The columns of a result row, in order. The last three are nested: ``alignment`` is a list of
-``{claim, supported, reason}``, ``questions`` a list of strings, ``coverage`` a list of
+``{claim, supported, reason}`` (and ``unchecked: true`` where the judge could not check the claim either
+way), ``questions`` a list of strings, ``coverage`` a list of
 ``{question, answered, reason}`` (``None`` for an item that failed)."""
 
 
@@ -171,6 +173,7 @@ def record_row(record: Mapping[str, Any]) -> dict[str, Any]:
         "reason": record.get("reason"),
         "claim_count": len(alignment) if alignment is not None else None,
         "supported_count": sum(bool(v.get("supported")) for v in alignment) if alignment is not None else None,
+        "unchecked_count": sum(bool(v.get("unchecked")) for v in alignment) if alignment is not None else None,
         "question_count": len(questions) if questions is not None else None,
         "answered_count": sum(bool(v.get("answered")) for v in coverage) if coverage is not None else None,
         "prompt_tokens": prompt,

@@ -85,6 +85,10 @@ class StepInputs(BaseModel):
     max_questions: int | None = None
     claims: list[str] | None = None
     """Claims to judge as given (a long source's alignment checks claims against retrieved passages)."""
+    passage_sentences: list[tuple[int, int]] | None = None
+    """With ``claims``: where each retrieved passage begins in ``source`` (a character offset) and how
+    many sentences of the whole source come before it, so that a judge that numbers sentences in its
+    reasons numbers them in the whole source, not within the passages (never sent to a model)."""
 
 
 @dataclass(frozen=True)

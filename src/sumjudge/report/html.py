@@ -87,6 +87,13 @@ def histogram_svg(counts: list[int], scale: float) -> str:
     return "".join(parts)
 
 
+def _claim_mark(supported: bool, unchecked: bool) -> str:
+    """How a claim's verdict reads: an unchecked one says so (nothing contradicts it, nothing confirms it)."""
+    if unchecked:
+        return "? unchecked (supported: nothing contradicts it)" if supported else "? unchecked"
+    return "✔ supported" if supported else "✘ not supported"
+
+
 def _figures(stats: RunStats, total: int, extra: Sequence[tuple[str, str]] = ()) -> str:
     pct = f"{round(stats.confidence * 100)}% CI"
 
@@ -104,6 +111,8 @@ def _figures(stats: RunStats, total: int, extra: Sequence[tuple[str, str]] = ())
         ("mean coverage", _fmt(stats.mean_coverage)),
         (f"coverage {pct}", ci(stats.coverage_ci)),
         ("zero scores", str(stats.zero_scores)),
+        ("unchecked claims", "–" if stats.unchecked_share is None
+         else f"{stats.unchecked_share:.0%} ({stats.unchecked_claims:,} of {stats.claims:,})"),
         ("errors", str(stats.errors)),
         ("judge calls", f"{stats.calls:,}"),
         ("tokens", f"{stats.tokens:,}"),
@@ -180,13 +189,17 @@ def _item_html(item: ItemRecord) -> str:
                 f'<p class="samples"><strong>{len(samples)} samples</strong> ({_e(r.reducer)} of {_e(listed)}; '
                 f'spread {_fmt(r.score_spread)}); the verdicts below are those of the sample nearest the score.</p>'
             )
-        detail.append(f'<h4>claims of the summary ({supported} of {len(claims)} supported)</h4>')
+        unchecked = sum(1 for c in claims if c.unchecked)
+        detail.append(
+            f'<h4>claims of the summary ({supported} of {len(claims)} supported'
+            + (f", {unchecked} of them unchecked" if unchecked else "") + ")</h4>"
+        )
         if claims:
             detail.append('<ul class="claims">')
             for c in claims:
                 detail.append(
-                    f'<li class="{"supported" if c.supported else "unsupported"}"><span class="mark">'
-                    f'{"✔ supported" if c.supported else "✘ not supported"}</span> <span class="text">{_e(c.claim)}</span>'
+                    f'<li class="{"supported" if c.supported else "unsupported"}{" unchecked" if c.unchecked else ""}">'
+                    f'<span class="mark">{_claim_mark(c.supported, c.unchecked)}</span> <span class="text">{_e(c.claim)}</span>'
                     f'<div class="why">{_e(c.reason)}</div></li>'
                 )
             detail.append("</ul>")

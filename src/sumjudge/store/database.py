@@ -382,6 +382,11 @@ class RunStore:
             " FROM items WHERE run_id = ?",
             (run_id,),
         ).fetchone()
+        claims = self._db.execute(
+            "SELECT COUNT(*), SUM(COALESCE(json_extract(c.value, '$.unchecked'), 0))"
+            " FROM items, json_each(items.record, '$.verdicts.alignment') AS c WHERE run_id = ? AND status = 'ok'",
+            (run_id,),
+        ).fetchone()
         return RunStats.from_sorted_scores(
             scores,
             mean_alignment=agg[0],
@@ -392,4 +397,6 @@ class RunStore:
             alignment=[r[1] for r in rows if r[1] is not None] if axes else None,
             coverage=[r[2] for r in rows if r[2] is not None] if axes else None,
             cached_tokens=agg[5] or 0,
+            claims=claims[0] or 0,
+            unchecked_claims=claims[1] or 0,
         )

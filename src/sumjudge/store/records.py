@@ -34,6 +34,11 @@ class Verdicts(BaseModel):
         return sum(1 for c in self.alignment if c.supported)
 
     @property
+    def claims_unchecked(self) -> int:
+        """Claims the judge could neither confirm nor show wrong (:attr:`AlignmentVerdict.unchecked`)."""
+        return sum(1 for c in self.alignment if c.unchecked)
+
+    @property
     def questions_answered(self) -> int:
         return sum(1 for c in self.coverage if c.answered)
 

@@ -34,6 +34,16 @@ class RunStats:
     confidence: float = 0.95
     cached_tokens: int = 0
     """Prompt tokens the provider served from its prompt cache (part of ``tokens``)."""
+    claims: int = 0
+    """Claims judged, over the items that finished."""
+    unchecked_claims: int = 0
+    """Of them, those the judge could neither confirm nor show wrong (``unchecked`` verdicts: the
+    offline judge's claims with words it does not find and no error it can show)."""
+
+    @property
+    def unchecked_share(self) -> float | None:
+        """The share of claims left unchecked ("12% of claims unchecked"); ``None`` without claims."""
+        return self.unchecked_claims / self.claims if self.claims else None
 
     @classmethod
     def from_sorted_scores(
@@ -48,6 +58,8 @@ class RunStats:
         alignment: list[float] | None = None,
         coverage: list[float] | None = None,
         cached_tokens: int = 0,
+        claims: int = 0,
+        unchecked_claims: int = 0,
     ) -> RunStats:
         """``alignment`` and ``coverage`` (per-item values) give those means their intervals."""
         from ..stats import CONFIDENCE, mean_interval
@@ -76,6 +88,8 @@ class RunStats:
             coverage_ci=ci(coverage),
             confidence=CONFIDENCE,
             cached_tokens=cached_tokens,
+            claims=claims,
+            unchecked_claims=unchecked_claims,
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -99,6 +113,8 @@ class RunStats:
             "total_tokens": self.tokens,
             "cached_tokens": self.cached_tokens,
             "judge_calls": self.calls,
+            "claims": self.claims,
+            "unchecked_claims": self.unchecked_claims,
         }
 
 

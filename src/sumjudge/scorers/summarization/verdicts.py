@@ -37,6 +37,15 @@ def _drop_none(data: Any, keys: tuple[str, ...]) -> Any:
     return data
 
 
+def _drop_false(data: Any, keys: tuple[str, ...]) -> Any:
+    """As :func:`_drop_none`, for flags: left out of the serialised form when ``False``."""
+    if isinstance(data, dict):
+        for key in keys:
+            if data.get(key) is False:
+                data.pop(key, None)
+    return data
+
+
 class EvidenceSpan(BaseModel):
     """A passage of the source a claim was judged against: ``source[start:end]``."""
 
@@ -59,9 +68,15 @@ class AlignmentVerdict(_Strict):
     claim is supported (the reader's next-token distribution; an OpenAI-compatible judge's token
     log-probabilities). Left out of the result when ``None`` (the judge cannot give one)."""
 
+    unchecked: SkipJsonSchema[bool] = False
+    """Set by a judge that could not check the claim either way (the offline judge: content words it
+    does not find in the source, and no error it can show): the verdict is "supported" because nothing
+    contradicts it, not because the source was seen to state it. A reviewer filters by it. Left out
+    of the result when ``False``."""
+
     @model_serializer(mode="wrap")
     def _drop_absent(self, handler: SerializerFunctionWrapHandler) -> Any:
-        return _drop_none(handler(self), ("evidence", "probability"))
+        return _drop_false(_drop_none(handler(self), ("evidence", "probability")), ("unchecked",))
 
 
 class CoverageVerdict(_Strict):
@@ -72,9 +87,13 @@ class CoverageVerdict(_Strict):
     """The probability that the summary answers the question with yes, where the judge can read one
     (as :attr:`AlignmentVerdict.probability`). Left out of the result when ``None``."""
 
+    unchecked: SkipJsonSchema[bool] = False
+    """As :attr:`AlignmentVerdict.unchecked`: the verdict rests on words the judge could not match
+    either way. Left out of the result when ``False``."""
+
     @model_serializer(mode="wrap")
     def _drop_absent(self, handler: SerializerFunctionWrapHandler) -> Any:
-        return _drop_none(handler(self), ("probability",))
+        return _drop_false(_drop_none(handler(self), ("probability",)), ("unchecked",))
 
 
 class AlignmentOutput(_Strict):

@@ -75,15 +75,20 @@ def _verdicts(c: ItemContext, o: ScoredItem) -> str:
     v = o.verdicts
     if v is None:
         return '<p class="none">this record holds no verdicts</p>'
-    out = [f'<h2>claims of the summary ({v.claims_supported} of {len(v.alignment)} supported)</h2><ol class="verdicts">']
+    unchecked = f", {v.claims_unchecked} of them unchecked" if v.claims_unchecked else ""
+    out = [f'<h2>claims of the summary ({v.claims_supported} of {len(v.alignment)} supported{unchecked})</h2><ol class="verdicts">']
     for i, claim in enumerate(v.alignment):
         mark = c.marks.get(("claim", i))
         ev = ", ".join(f"{s.start}–{s.end}" for s in claim.evidence or [])
         out.append(
-            f'<li class="verdict {"supported" if claim.supported else "unsupported"}" tabindex="-1" data-target="claim" '
-            f'data-index="{i}" data-judge="{"supported" if claim.supported else "unsupported"}" data-label="{_label_text(mark)}">'
+            f'<li class="verdict {"supported" if claim.supported else "unsupported"}{" unchecked" if claim.unchecked else ""}" '
+            f'tabindex="-1" data-target="claim" data-index="{i}" '
+            f'data-judge="{"supported" if claim.supported else "unsupported"}" data-label="{_label_text(mark)}" '
+            f'data-unchecked="{str(claim.unchecked).lower()}">'
             f'<span class="says">{"✔ supported" if claim.supported else "✘ not supported"}</span> '
-            f'<span class="text">{e(claim.claim)}</span><div class="why">{e(claim.reason)}</div>'
+            + ('<span class="unchecked-mark" title="nothing in the source contradicts it, nothing confirms it">'
+               "? unchecked</span> " if claim.unchecked else "")
+            + f'<span class="text">{e(claim.claim)}</span><div class="why">{e(claim.reason)}</div>'
             + (f'<div class="evidence-at">evidence at {e(ev)}</div>' if ev else "")
             + f'<span class="label">{_label_text(mark)}</span>{_mark_form(c, "claim", i)}</li>'
         )

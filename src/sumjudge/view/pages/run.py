@@ -114,6 +114,7 @@ def run_body(run: RunRecord, stats: RunStats, items: Sequence[ItemRow], *, flt: 
             (f"mean {pct}", interval(stats.mean_ci) or "–"), ("median", fmt(stats.median)),
             ("mean alignment", fmt(stats.mean_alignment)), ("mean coverage", fmt(stats.mean_coverage)),
             ("failed", str(stats.errors)), ("tokens", f"{stats.tokens:,}"),
+            ("unchecked claims", "–" if stats.unchecked_share is None else f"{stats.unchecked_share:.0%}"),
         ])
         + corrected_section(correction)
         + f'<section class="charts"><figure><figcaption>scores</figcaption>{histogram_svg(counts, scale)}</figure>'

@@ -36,6 +36,9 @@ class Chunk(Span):
 
     index: int
     tokens: int
+    first_sentence: int = 0
+    """How many sentences of the whole text come before this chunk (a reason can number its sentences
+    in the whole source: issue 30)."""
 
 
 def sentence_spans(text: str) -> list[Span]:
@@ -68,7 +71,7 @@ def _add(text: str, start: int, end: int, out: list[Span]) -> None:
 
 def _pack(text: str, sentences: list[Span], first: int, last: int, index: int, tokens: int) -> Chunk:
     start, end = sentences[first].start, sentences[last].end
-    return Chunk(start, end, text[start:end], index, tokens)
+    return Chunk(start, end, text[start:end], index, tokens, first)
 
 
 def make_chunks(

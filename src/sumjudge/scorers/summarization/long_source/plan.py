@@ -105,6 +105,17 @@ class LongSourcePlan:
             step=ALIGNMENT_STEP,
             messages=long_prompts.check_messages(passages, claims),
             output_type=AlignmentOutput,
-            inputs=StepInputs(source=source_text, claims=list(claims)),
+            inputs=StepInputs(source=source_text, claims=list(claims), passage_sentences=_passage_sentences(passages)),
             reply_tokens=check_reply_tokens(len(claims)),
         )
+
+
+def _passage_sentences(passages: list) -> list[tuple[int, int]] | None:
+    """(offset in the joined passages text, sentences of the whole source before it) per passage."""
+    out, at = [], 0
+    for p in passages:
+        if not hasattr(p, "first_sentence"):
+            return None
+        out.append((at, p.first_sentence))
+        at += len(p.text) + 2  # joined by a blank line
+    return out

@@ -14,11 +14,12 @@ import math
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import repeat
+from typing import Any
 
 import regex
 
 from . import memo
-from .lexicon import CORE, PERCENT_WORDS, PHRASE_OPENERS, STOPWORDS
+from .lexicon import CORE, NUMBER_WORDS, PERCENT_WORDS, PHRASE_OPENERS, STOPWORDS
 from .polarity import is_negation
 from .words import CONTENT, HANGUL, NUMBER, STOP, normalise_number, word_info
 
@@ -34,6 +35,54 @@ _TOKEN = regex.compile(
     """,
     regex.VERBOSE,
 )
+
+_TENS = frozenset({"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"})
+_HYPHEN_NUMBERS = {**NUMBER_WORDS, "one": "1"}  # "one-year": in a compound "one" is a number
+
+
+class _Token:
+    """A piece of a token that :func:`_number_compounds` split (the same reading API as a match)."""
+
+    __slots__ = ("lastgroup", "_text", "_span", "value")
+
+    def __init__(self, kind: str, text: str, start: int, end: int, value: str = "") -> None:
+        self.lastgroup, self._text, self._span, self.value = kind, text, (start, end), value
+
+    def group(self) -> str:
+        return self._text
+
+    def span(self) -> tuple[int, int]:
+        return self._span
+
+    def end(self) -> int:
+        return self._span[1]
+
+
+def _number_compounds(matches: list[Any]) -> list[Any]:
+    """English hyphenated words that open with a number word read as that number and the rest
+    (issue 30): "two-year" is "two" + "year", as "two years" is, and "forty-three" is 43."""
+    out: list[Any] = []
+    for m in matches:
+        tok = m.group()
+        if m.lastgroup != "word" or "-" not in tok:
+            out.append(m)
+            continue
+        parts = tok.split("-")
+        low = [p.lower() for p in parts]
+        start = m.span()[0]
+        if len(parts) >= 2 and low[0] in _TENS and low[1] in NUMBER_WORDS and int(NUMBER_WORDS[low[1]]) < 10:
+            cut = len(parts[0]) + 1 + len(parts[1])
+            out.append(_Token("num", tok[:cut], start, start + cut, str(int(NUMBER_WORDS[low[0]]) + int(NUMBER_WORDS[low[1]]))))
+        elif low[0] in _HYPHEN_NUMBERS and _HYPHEN_NUMBERS[low[0]].isdigit():
+            cut = len(parts[0])
+            out.append(_Token("num", tok[:cut], start, start + cut, _HYPHEN_NUMBERS[low[0]]))
+        else:
+            out.append(m)
+            continue
+        if cut < len(tok) - 1:
+            out.append(_Token("word", tok[cut + 1 :], start + cut + 1, m.end()))
+    return out
+
 
 # --------------------------------------------------------------------------------------------------
 # Analysis of a sentence into comparable units.
@@ -156,7 +205,9 @@ class TextAnalyzer:
         roles: dict[str, str] = {}
         words: list[tuple[int, int, int]] = []  # (phrase number, first unit index, end unit index)
         cues: list[tuple[int, int]] = []  # (phrase number, number of content words before the cue)
-        matches = list(_TOKEN.finditer(text))
+        matches: list[Any] = list(_TOKEN.finditer(text))
+        if self.lang == "en" and "-" in text:
+            matches = _number_compounds(matches)
         first_word = True
         top = self.informativeness.max_weight
         lang, data = self.lang, self.data
@@ -231,7 +282,7 @@ class TextAnalyzer:
                     continue
             n_units = len(seq)
             if kind == "num":
-                norm = normalise_number(tok)
+                norm = normalise_number(getattr(m, "value", "") or tok)
                 nxt = matches[i + 1].group().lower() if i < last else ""
                 # "95 percent" -> "95%"
                 if not norm.endswith("%") and nxt in PERCENT_WORDS:
@@ -319,6 +370,10 @@ class Document:
     """Per sentence, the other parts of the full names its last names stand for (:mod:`.evidence`)."""
     parts: frozenset[str] = frozenset()
     """The parts of the source's hyphenated words ("year", "old" of "19-year-old")."""
+    acronyms: frozenset[str] = frozenset()
+    writes_one: bool = False
+    """The source has the word "one" (a stop word, so in no unit): "1 in 12" may retell "one in 12"."""
+    """Initials of the source's runs of capitalised words ("un" of "United Nations": :mod:`.proof`)."""
 
 
 def analyse_document(text: str, analyser: TextAnalyzer, sentences: list[str]) -> Document:

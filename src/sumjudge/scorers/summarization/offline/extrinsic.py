@@ -20,15 +20,16 @@ def extrinsic_problems(
     light: frozenset[str],
     words: bool = True,
     added: frozenset[str] = frozenset(),
+    facts: bool = True,
 ) -> list[str]:
-    """Numbers, names, dates and (English) content words of the claim that the source does not have
-    in any form, each named with the source's word in its place where there is one; ``added``
-    (:func:`additions`) are left to the support share."""
+    """Numbers, names, dates (``facts``) and (English, Korean) content words of the claim that the
+    source does not have in any form, each named with the source's word in its place where there is
+    one; ``added`` (:func:`additions`) are left to the support share."""
     problems: list[str] = []
     window_numbers: list[str] = []
     for s in ev.sentences:
         window_numbers += [n for n in s.numbers if n not in window_numbers]
-    for n in claim.numbers:
+    for n in claim.numbers if facts else ():
         if n.rstrip("%") in doc.number_values:
             continue
         shown = claim.number_forms[n]
@@ -39,7 +40,7 @@ def extrinsic_problems(
             problems.append(f"{shown!r} does not occur in the source; it says {form!r}")
         else:
             problems.append(f"{shown!r} does not occur in the source")
-    for name in claim.names:
+    for name in claim.names if facts else ():
         if name in doc.units or name in derived:
             continue
         shown = claim.name_forms[name]

@@ -19,6 +19,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+import regex
+
 from ....errors import JudgeError
 from ....judges.base import JudgeReply, JudgeRequest, Usage
 from ..verdicts import (
@@ -40,12 +42,23 @@ from .evidence import Evidence, dangling_pronoun, derived_forms, light_units, na
 from .lexicon import CORE, WORDFREQ
 from .questions import FactRanking, fact_of_question, phrase_question, select_facts
 from .segment import detect_language, split_sentences
-from .extrinsic import additions, extrinsic_problems, in_slot, intrinsic_problems, passage_form, predicates, slot_word
+from .extrinsic import additions, extrinsic_problems, in_slot, passage_form, predicates, slot_word
+from .proof import (
+    acronyms,
+    key_fact_missing,
+    name_errors,
+    number_errors,
+    renumber,
+    unchecked_reason,
+    whole_source_numbers,
+)
 from .support import loose_pairs, polarity_conflict, quote, role_swap, substitutions
 
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
 
-RULES_VERSION = "21.2"
+_ONE = regex.compile(r"\b[Oo]ne\b")
+
+RULES_VERSION = "30.1"
 """The version of the judge's rules and its own word lists: raise it with any change that can move
 a verdict, so that a stored run is never resumed with another judge's verdicts."""
 
@@ -117,7 +130,7 @@ class LexicalJudge:
         """The synchronous core of :meth:`generate` (for scripts and benchmarks)."""
         inputs = request.inputs
         if request.step == ALIGNMENT_STEP and inputs.claims is not None:
-            output: Any = self.check(inputs.source or "", inputs.claims)
+            output: Any = self.check(inputs.source or "", inputs.claims, inputs.passage_sentences)
         elif request.step == ALIGNMENT_STEP:
             output = self.align(inputs.source or "", inputs.summary or "")
         elif request.step == CLAIMS_STEP:
@@ -154,6 +167,8 @@ class LexicalJudge:
         doc = analyse_document(source, self._analyser(lang), split_sentences(source))
         doc.aliases = name_aliases(source, doc.sentences, lang, self.data)
         doc.parts = frozenset(p for u in doc.units if "-" in u for p in u.split("-") if p)
+        doc.acronyms = acronyms(source)
+        doc.writes_one = _ONE.search(source) is not None
         self._docs[source] = doc
         if len(self._docs) > self._MAX_DOCS:
             self._docs.popitem(last=False)
@@ -191,16 +206,24 @@ class LexicalJudge:
             return ClaimsOutput(claims=[])
         return ClaimsOutput(claims=[c.text for c in self.claims(summary, detect_language(summary))])
 
-    def check(self, source: str, claims: list[str]) -> AlignmentOutput:
-        """Each claim, as given, against ``source`` (a long source's retrieved passages)."""
+    def check(
+        self, source: str, claims: list[str], passage_sentences: list[tuple[int, int]] | None = None
+    ) -> AlignmentOutput:
+        """Each claim, as given, against ``source`` (a long source's retrieved passages); with
+        ``passage_sentences`` (:attr:`StepInputs.passage_sentences`) reasons number sentences in the
+        whole source."""
         doc = self._doc(source)
         analyser = self._analyser(doc.lang)
         caps = capitalised_words(" ".join(claims)) | doc.caps
-        return AlignmentOutput(
-            alignment=[self._judge_claim(analyser.analyse(c, capitalised_elsewhere=caps), doc) for c in claims]
-        )
+        verdicts = [self._judge_claim(analyser.analyse(c, capitalised_elsewhere=caps), doc) for c in claims]
+        if passage_sentences:
+            numbers = whole_source_numbers(source, [s.text for s in doc.sentences], passage_sentences)
+            verdicts = [v.model_copy(update={"reason": renumber(v.reason, numbers)}) for v in verdicts]
+        return AlignmentOutput(alignment=verdicts)
 
     def _judge_claim(self, claim: Sentence, doc: Document, dangling: str | None = None) -> AlignmentVerdict:
+        """Unsupported only when an error is shown (issue 30); supported and ``unchecked`` when words
+        are missing but nothing contradicts the claim; supported when the passage states it."""
         if dangling:
             return AlignmentVerdict(
                 claim=claim.text,
@@ -214,72 +237,79 @@ class LexicalJudge:
         if light >= claim.units:
             light = frozenset()  # a claim of nothing but such words still has to be found
         found = passages(claim, doc, doc.aliases, derived, cfg.window, cfg.passages)
+        first = found[0]
+        numbers, number_notes = number_errors(claim, doc, first)
+        names, name_notes = name_errors(claim, doc, first, derived)
+        if numbers or names:
+            return AlignmentVerdict(claim=claim.text, supported=False, reason="; ".join(numbers + names))
         added: frozenset[str] = frozenset()
         if cfg.addition_share is not None:
-            added = additions(claim, doc, found[0], derived, light, self._analyser(doc.lang).antonyms)
-        problems = extrinsic_problems(claim, doc, found[0], derived, light, cfg.strict_words, added)
-        if problems:
-            return AlignmentVerdict(claim=claim.text, supported=False, reason="; ".join(problems))
-        first: list[str] = []
+            added = additions(claim, doc, first, derived, light, self._analyser(doc.lang).antonyms)
+        words = extrinsic_problems(claim, doc, first, derived, light, cfg.strict_words, added, facts=False)
+        if words and doc.lang == "ko":  # a Korean word no syllable pair of which is in the source: a name
+            return AlignmentVerdict(claim=claim.text, supported=False, reason="; ".join(words))
+        notes = number_notes + name_notes + words
         for ev in found:
-            problems = self._check(claim, doc, ev, light, added)
-            if not problems:
+            shown, soft = self._check(claim, doc, ev, light, added)
+            if shown:
+                return AlignmentVerdict(claim=claim.text, supported=False, reason="; ".join(shown))
+            held = ev.found | ev.names_before | light
+            if not soft and not notes and all(u in held for u in claim.units if not u.startswith("#")):
                 return AlignmentVerdict(
                     claim=claim.text, supported=True, reason=f'stated in source {ev.where}: "{quote(ev.text)}"'
                 )
-            first = first or problems
-        return AlignmentVerdict(claim=claim.text, supported=False, reason="; ".join(first))
+            if ev is first:
+                notes = notes + soft
+        covered = first.found | first.names_before | light
+        return AlignmentVerdict(
+            claim=claim.text, supported=True, unchecked=True, reason=unchecked_reason(claim, first, covered, doc, notes)
+        )
 
     def _check(
         self, claim: Sentence, doc: Document, ev: Evidence, light: frozenset[str], added: frozenset[str] = frozenset()
-    ) -> list[str]:
-        """What keeps the passage ``ev`` from supporting the claim (nothing: it does)."""
+    ) -> tuple[list[str], list[str]]:
+        """What the passage ``ev`` shows wrong in the claim (a negation, an antonym, a role swap), and
+        what keeps it from stating the claim without showing an error (missing words, words apart)."""
         cfg = self.settings
-        problems = intrinsic_problems(claim, doc, ev)
+        soft: list[str] = []
         subs = substitutions(claim, ev)
         covered = ev.found | ev.names_before | frozenset(subs) | light
         if cfg.addition_share is not None and doc.lang == "en" and claim.mass:
-            problems += self._additions(claim, ev, covered, added)
+            soft += self._additions(claim, ev, covered, added)
             missing = {u for u in claim.units - covered if not u.startswith("#") and u not in claim.names}
             missing -= predicates(claim)  # a verb the passage lacks counts against the threshold, as before
-            if not problems and claim.weight_of(covered) / claim.mass >= cfg.addition_share:
+            if not soft and claim.weight_of(covered) / claim.mass >= cfg.addition_share:
                 covered |= missing  # none of them is in a slot: additions
         share = claim.weight_of(covered) / claim.mass if claim.mass else 0.0
         if share < cfg.support_threshold:
-            missing_names = {claim.name_forms.get(x, "") for x in claim.names}
-            missing = [u for u in claim.units - covered if not u.startswith("#")]
-            words = sorted({claim.forms.get(u, u) for u in missing} - missing_names)
-            if words:
-                shown = ", ".join(repr(w) for w in words[:6])
-                problems.append(
-                    f"the source does not state this: {shown} {'does' if len(words) == 1 else 'do'} not occur "
-                    f'in the closest passage ({ev.where}: "{quote(ev.text, 100)}")'
-                )
-            elif not problems:
-                problems.append(f"only {share:.0%} of the claim occurs in the closest passage ({ev.where})")
-        if problems:
-            return problems
+            soft.append(f"only {share:.0%} of the claim occurs in the closest passage ({ev.where})")
         analyser = self._analyser(doc.lang)
         for u, x in subs.items():
             if x in analyser.antonyms.get(u, ()):
                 return [
                     f"{claim.forms.get(u, u)!r} contradicts the source's {passage_form(ev, x)!r}: the claim says "
                     f'"{quote(claim.text, 100)}", the source says "{quote(ev.text, 100)}" ({ev.where})'
-                ]
+                ], soft
         conflict = polarity_conflict(
             claim, list(ev.sentences), analyser.antonyms, who="the claim", where=f"the source ({ev.where})"
         )
+        if not conflict and any(p.negated for p in claim.phrases) and claim.units <= ev.found | ev.names_before | light:
+            if not any(p.negated for x in ev.sentences for p in x.phrases):  # every word there, no negation
+                conflict = (
+                    f'negation differs: the claim says "{quote(claim.text, 100)}", the source ({ev.where}) says '
+                    f'"{quote(ev.text, 100)}" without a negation'
+                )
         if conflict:
-            return [conflict]
+            return [conflict], soft
         swap = role_swap(claim, ev, cfg.pair_distance, PASSIVE.get(doc.lang))
         if swap:
-            return [swap]
+            return [swap], soft
         if cfg.pair_threshold > 0:
             loose, judged = loose_pairs(claim, ev, cfg.pair_distance)
             if judged and 1 - len(loose) / judged < cfg.pair_threshold:
                 shown = ", ".join(f"{claim.forms.get(a, a)!r} with {claim.forms.get(b, b)!r}" for a, b in loose[:3])
-                return [f"the words occur in the source ({ev.where}) but not together as the claim puts them: {shown}"]
-        return []
+                soft.append(f"the words occur in the source ({ev.where}) but not together as the claim puts them: {shown}")
+        return [], soft
 
     @staticmethod
     def _additions(claim: Sentence, ev: Evidence, covered: frozenset[str], added: frozenset[str]) -> list[str]:
@@ -342,11 +372,14 @@ class LexicalJudge:
             return CoverageVerdict(question=question, answered=False, reason="the question names no fact to look for")
         found = fact.units & summary_units
         share = fact.weight_of(found) / fact.mass
-        if share >= self.settings.answer_threshold and sentences:
+        best = max(sentences, key=lambda s: fact.weight_of(s.units & fact.units)) if sentences else None
+        key = key_fact_missing(fact, summary_units, best)
+        if best is not None and key is not None and key[1]:
+            return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {key[1]}")
+        if share >= self.settings.answer_threshold and best is not None and key is None:
             conflict = polarity_conflict(fact, sentences, analyser.antonyms, who="the source", where="the summary")
             if conflict:
                 return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {conflict}")
-            best = max(sentences, key=lambda s: fact.weight_of(s.units & fact.units))
             return CoverageVerdict(
                 question=question,
                 answered=True,
@@ -358,6 +391,8 @@ class LexicalJudge:
             reason = "the summary is empty"
         elif not found:
             reason = "the summary does not mention this fact"
+        elif key is not None and share >= self.settings.answer_threshold:
+            reason = f"the summary lacks the fact's {key[0]}"
         else:
             reason = f"the summary carries only {share:.0%} of this fact; missing: {shown}"
         return CoverageVerdict(question=question, answered=False, reason=reason)

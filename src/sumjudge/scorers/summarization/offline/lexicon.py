@@ -85,6 +85,9 @@ NUMBER_WORDS.update({"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60"
                      "dozen": "12", "first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th",
                      "fifth": "5th", "sixth": "6th", "seventh": "7th", "eighth": "8th", "ninth": "9th",
                      "tenth": "10th"})
+# Decades as words ("the Sixties") are the same figure as "the 60s" (issue 30).
+NUMBER_WORDS.update({w: str(10 * i) for i, w in enumerate(
+    "twenties thirties forties fifties sixties seventies eighties nineties".split(), start=2)})
 # "one" is too often a pronoun ("the one who"); it is still a stop word, never a number.
 NUMBER_WORDS.pop("one")
 SCALE_WORDS = frozenset({"million", "billion", "trillion", "millions", "billions", "m", "bn"})

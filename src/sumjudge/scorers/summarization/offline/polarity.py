@@ -61,6 +61,10 @@ def is_negation(word: str, lang: str, next_word: str = "") -> bool:
             return True  # "didn't", tokenized "did n't"
         if low in _EN_NT_STEMS:
             return next_word.lower() in {"t", "'t", "’t"}  # "didn ’ t"
+        if low in _EN_FAIL:
+            return next_word.lower() == "to"  # "failing to act", "is yet to be revealed": not (issue 30)
+        if low == "far":
+            return next_word.lower() == "from"  # "far from being combative": not combative
         return low.endswith("not") and bool(_EN_JOINED_NOT.match(low))  # "donot"
     if lang == "fr" and low.startswith(("n'", "n’")):
         return True
@@ -71,7 +75,10 @@ def is_negation(word: str, lang: str, next_word: str = "") -> bool:
 def depends_on_next_word(word: str, lang: str) -> bool:
     """True when :func:`is_negation` may answer differently for ``word`` with another next word."""
     low = word.lower()
-    return lang == "en" and (low in {"no", "not"} or low in _EN_NT_STEMS)
+    return lang == "en" and (low in {"no", "not", "far"} or low in _EN_NT_STEMS or low in _EN_FAIL)
+
+
+_EN_FAIL = frozenset({"fail", "fails", "failed", "failing", "yet"})
 
 
 ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {

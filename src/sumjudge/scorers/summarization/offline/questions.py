@@ -15,6 +15,7 @@ import regex
 
 from .analysis import Document, Sentence, TextAnalyzer
 from .clauses import split_clauses, split_statements
+from .lexicon import STOPWORDS
 
 # Question phrasings per language: (template, pattern that recovers the fact).
 _PHRASINGS: dict[str, list[tuple[str, regex.Pattern[str]]]] = {
@@ -27,8 +28,52 @@ _PHRASINGS: dict[str, list[tuple[str, regex.Pattern[str]]]] = {
     "fr": [("Est-il vrai que « {fact} » ?", regex.compile(r"^Est-il vrai que « (.+) » \?$", regex.S))],
     "es": [("¿Es cierto que «{fact}»?", regex.compile(r"^¿Es cierto que «(.+)»\?$", regex.S))],
 }
+_BOILERPLATE = regex.compile(
+    r"(?i)(?:\bscroll down\b|\bpublished:|\bupdated:|\blast updated\b|\bclick here\b|\bread more\b|"
+    r"\bfollow\s+@|@\w|\be-?mail to a friend\b|\bshare this article\b|\bdaily mail reporter\b|"
+    r"\bfor mailonline\b|\bfor dailymail\.com\b|\bcomments\s*\(\d|\bsee more\b|\bwatch the video\b)"
+)
+"""A caption, byline or page furniture of a news page (CNN/DM): never a fact to ask about."""
+_LEAD = regex.compile(
+    r"^\s*(?:(?:scroll down for (?:the )?videos?|video|pictured)\s*[.:]?\s+|"
+    r"(?:[\p{Lu}][\p{L}\p{M}' ,.]{0,40})?\((?:CNN|AP|Reuters|AFP)\)\s*(?:-+\s*)?|by\s+\.\s+)",
+    regex.I,
+)
+"""A dateline or caption before a sentence's first word ("(CNN) -- ", "scroll down for video ")."""
+_KO_FORMAL = regex.compile(r"(\p{Hangul})니다$")
+
+
+def clean_fact(text: str) -> str | None:
+    """The sentence without a dateline or caption before it; ``None`` when it is page furniture (a
+    caption, a byline, a share line) or a byline's bare name ("Sarah Griffiths .")."""
+    text = _LEAD.sub("", text, count=1).strip()
+    if _BOILERPLATE.search(text):
+        return None
+    words = text.rstrip(" .").split()
+    if len(words) <= 3 and all(w[:1].isupper() for w in words):
+        return None
+    return text
+
+
+def korean_plain(fact: str) -> str:
+    """A Korean fact in the formal style made plain, so that ``-다는 것이 사실입니까?`` follows it
+    grammatically: 되었습니다 -> 되었다, 합니다 -> 한다, 입니다 -> 이다."""
+    if fact.endswith("습니다"):
+        return fact[: -len("습니다")] + "다"
+    m = _KO_FORMAL.search(fact)
+    if not m:
+        return fact
+    code = ord(m.group(1)) - 0xAC00
+    if not 0 <= code < 11172 or code % 28 != 17:  # the syllable before 니다 ends in ㅂ
+        return fact
+    base = chr(0xAC00 + code - 17)
+    plain = base + "다" if base == "이" else chr(0xAC00 + code - 17 + 4) + "다"  # 이다; else the ㄴ ending
+    return fact[: m.start()] + plain
+
+
 _FALLBACK = ('Is this stated: "{fact}"?', regex.compile(r'^Is this stated: "(.+)"\?$', regex.S))
 _TITLE = regex.compile(r"^\S+\s+\p{Lu}")
+_OPENING_CONJUNCTION = regex.compile(r"^(?:but|and|so|yet|however|also|meanwhile)\b,?\s+(?=\S)", regex.I)
 _FIRST_WORD = regex.compile(r"^\p{Lu}[\p{Ll}\p{M}]*\b")
 
 
@@ -37,12 +82,15 @@ def phrase_question(fact: str, lang: str, names: frozenset[str] = frozenset()) -
     word loses its capital unless it is a name (one of ``names``, lower-cased, or "I")."""
     fact = fact.strip().rstrip(".!?。！？;,").strip()
     if lang == "en":
+        fact = _OPENING_CONJUNCTION.sub("", fact, count=1)  # "But she said ..." -> "she said ..." (issue 30)
         m = _FIRST_WORD.match(fact)
-        title = _TITLE.match(fact)  # "Mayor Helen Ortiz": a title before a name
+        # "Mayor Helen Ortiz": a title before a name keeps its capital; "In November", "The Brotherhood" do not
+        title = _TITLE.match(fact) and not (m and m.group().lower() in STOPWORDS["en"])
         if m and m.group().lower() not in names and m.group() != "I" and not title:
             fact = fact[:1].lower() + fact[1:]
         return _PHRASINGS["en"][0][0].format(fact=fact)
     if lang == "ko":
+        fact = korean_plain(fact)
         if fact.endswith("다"):
             return _PHRASINGS["ko"][0][0].format(fact=fact)
         return _PHRASINGS["ko"][1][0].format(fact=fact)
@@ -94,8 +142,16 @@ def select_facts(doc: Document, analyser: TextAnalyzer, limit: int, ranking: Fac
     per_statement = len(doc.sentences) < limit
     candidates: list[tuple[int, Sentence]] = []
     for i, s in enumerate(doc.sentences):
-        pieces = _pieces(s.text, doc.lang, per_statement, ranking)
-        parts = [s] if len(pieces) <= 1 else [analyser.analyse(p, capitalised_elsewhere=doc.caps) for p in pieces]
+        text = clean_fact(s.text)
+        if text is None:
+            continue
+        pieces = _pieces(text, doc.lang, per_statement, ranking)
+        if len(pieces) <= 1 and text != s.text:
+            parts = [analyser.analyse(text, capitalised_elsewhere=doc.caps)]
+        elif len(pieces) <= 1:
+            parts = [s]
+        else:
+            parts = [analyser.analyse(p, capitalised_elsewhere=doc.caps) for p in pieces]
         for p in parts:
             if p.content < 2 or p.text.strip().endswith(("?", "？")):
                 continue

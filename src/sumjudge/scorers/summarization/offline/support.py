@@ -102,6 +102,17 @@ def same_slot(claim: Sentence, unit: str, window: Window, candidates: list[str],
     the most of the claim's words within ``reach`` of ``unit`` also stand within ``reach`` of it in a
     window sentence ("cost 9 million" -> the "4" of "cost 4 million", not the "1932" before it).
     Ties go to the earlier candidate."""
+    return slot_match(claim, unit, window, candidates, reach)[0] or candidates[0]
+
+
+def slot_match(
+    claim: Sentence, unit: str, window: Window, candidates: list[str], reach: int = 2
+) -> tuple[str | None, int]:
+    """:func:`same_slot` with its evidence: the candidate and how many of ``unit``'s claim neighbours
+    (within ``reach``, numbers aside) stand within ``reach`` of it in a window sentence (0: it stands
+    in no shared place; ``None`` when there is no candidate)."""
+    if not candidates:
+        return None, 0
     seq = claim.sequence
     near: set[str] = set()
     for i, u in enumerate(seq):
@@ -115,7 +126,7 @@ def same_slot(claim: Sentence, unit: str, window: Window, candidates: list[str],
                 score = max(score, len(near & set(s.sequence[max(0, p - reach) : p + reach + 1])))
         if score > best_score:
             best, best_score = c, score
-    return best
+    return best, max(0, best_score)
 
 
 def _best_phrase(phrase: Phrase, weight_of: Callable[[frozenset[str]], float], others: list[Phrase]) -> Phrase | None:

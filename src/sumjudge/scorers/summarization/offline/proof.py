@@ -1,0 +1,275 @@
+"""What the offline judge can show to be wrong in a claim (issue 30), and how it says what it
+could not check.
+
+The judge calls a claim unsupported only when it can show the error: a number, date or name that
+the source lacks or states differently in the passage that holds the rest of the claim (here),
+a negation, an antonym or a role swap against that passage (:mod:`.support`), a pronoun that opens
+the summary with no one before it (:mod:`.evidence`). Words it cannot find but that contradict
+nothing leave the claim supported and *unchecked* (:func:`unchecked_reason`): a words-only judge
+cannot tell a paraphrase from a wrong word.
+
+Forms count as the same: "two-year" and "two years", "43" and "forty-three" (:mod:`.analysis`),
+"Asia" and "Asian" (:func:`.evidence.derived_forms`), "English" and "England", "Man Utd" and
+"Manchester United" (an abbreviation: its letters in order in a source word with the same first
+letter), "UN" and "United Nations" (an acronym of capitalised source words).
+"""
+
+from __future__ import annotations
+
+import regex
+
+from .analysis import Document, Sentence
+from .evidence import Evidence
+from .extrinsic import in_slot, slot_word
+from .lexicon import DATE_WORDS
+from .support import quote, slot_match
+
+_CAP_RUN = regex.compile(r"\p{Lu}[\p{L}\p{M}'’\-]*(?:\s+(?:(?:of|the|and|for|de)\s+)*\p{Lu}[\p{L}\p{M}'’\-]*)+")
+_CONNECTORS = frozenset({"of", "the", "and", "for", "de"})
+
+INTRINSIC_SLOT = 2
+"""A number the source has only outside the passage is an error when the passage has another one in
+its place with at least this many of the claim's neighbouring words around it (issue 30: with one,
+BUMP's faithful references, which join facts from distant sentences, failed 13 times on its tune half;
+a name from elsewhere is never an error, only a note, since it failed them even at two)."""
+_ORDINAL_WORDS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth".split())
+
+DEMONYMS = {
+    "english": "england", "british": "britain", "briton": "britain", "french": "france", "dutch": "netherland",
+    "spanish": "spain", "welsh": "wale", "scottish": "scotland", "scot": "scotland", "irish": "ireland",
+    "swiss": "switzerland", "greek": "greec", "turkish": "turkey", "danish": "denmark", "swedish": "sweden",
+    "norwegian": "norway", "finnish": "finland", "polish": "poland", "chines": "china", "portugues": "portug",
+    "filipino": "philippin", "thai": "thailand", "peruvian": "peru", "iraqi": "iraq", "israeli": "israel",
+    "pakistani": "pakistan", "afghan": "afghanistan", "saudi": "saudi", "yemeni": "yemen", "kurdish": "kurd", "geordi": "newcastl",
+}
+"""Demonym stems -> the place's stem (English): "English" is the same fact as "England"."""
+
+
+def acronyms(text: str) -> frozenset[str]:
+    """Lower-cased initials of the runs of capitalised words in ``text`` ("United Nations" -> "un")."""
+    out: set[str] = set()
+    for m in _CAP_RUN.finditer(text):
+        words = [w for w in m.group().split() if w.lower() not in _CONNECTORS]
+        if 2 <= len(words) <= 6:
+            out.add("".join(w[0] for w in words).lower())
+    return frozenset(out)
+
+
+def _spelled_out(text: str, doc: Document) -> frozenset[str]:
+    """Lower-cased words of the runs of capitalised words in ``text`` whose initials the source
+    writes as a word of its own ("Higher School Certificate" for the source's "HSC")."""
+    out: set[str] = set()
+    for m in _CAP_RUN.finditer(text):
+        words = [w for w in m.group().split() if w.lower() not in _CONNECTORS]
+        if 2 <= len(words) <= 6 and "".join(w[0] for w in words).lower() in doc.units:
+            out.update(w.lower() for w in words)
+    return frozenset(out)
+
+
+def _abbreviates(short: str, long: str) -> bool:
+    """``short`` (at most 4 letters) has its letters in order in ``long``, which opens with its first."""
+    if len(long) < len(short) + 2 or long[0] != short[0]:
+        return False
+    it = iter(long[1:])
+    return all(ch in it for ch in short[1:])
+
+
+def known_name(name: str, shown: str, doc: Document, derived: dict[str, str]) -> bool:
+    """Whether the source has the name ``name`` (a unit; ``shown`` as the claim writes it) in some form."""
+    if name in doc.units or name in derived:
+        return True
+    low = shown.lower()
+    if low.startswith(("i'", "i’")):
+        return True  # "I've": a pronoun, not a name
+    place = DEMONYMS.get(name)
+    if place and any(u.startswith(place) for u in doc.units):
+        return True
+    if any(name.startswith(p) and d in doc.units for d, p in DEMONYMS.items()):
+        return True  # "Britain" where the source says "British"
+    if shown.isupper() and 2 <= len(shown) <= 6 and low in doc.acronyms:
+        return True
+    if low.isalpha() and len(low) <= 4:
+        written = {f.lower() for s in doc.sentences for f in s.forms.values() if f[:1].isupper()}
+        return any(_abbreviates(low, w) for w in written if w.isalpha())
+    return False
+
+
+def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[str], list[str]]:
+    """(errors shown, notes): a claim number the source lacks is an error (with the passage's number
+    where one stands in its place); one the source has only outside the passage is an error when the
+    passage has another number in its place, else a note (a summary may join distant facts)."""
+    errors: list[str] = []
+    notes: list[str] = []
+    passage: list[str] = []
+    for s in ev.sentences:
+        passage += [n for n in s.numbers if n not in passage]
+    held = {n.rstrip("%") for n in passage}
+    for n in claim.numbers:
+        value = n.rstrip("%")
+        if value in held:
+            continue
+        shown = claim.number_forms[n]
+        others = [w for w in passage if w not in claim.numbers and w.rstrip("%") not in {c.rstrip("%") for c in claim.numbers}]
+        same_kind = [w for w in others if w.endswith("%") == n.endswith("%")]
+        there, score = slot_match(claim, "#" + n, ev, ["#" + w for w in same_kind])
+        instead = _form(ev, there) if there and score else None
+        if shown.lower() in _ORDINAL_WORDS:
+            continue  # "when Spain first became", "the first man": an adverb as often as a rank
+        if value not in doc.number_values and not (value == "1" and doc.writes_one):
+            said = f"; it says {instead!r}" if instead else ""
+            errors.append(f'{shown!r} does not occur in the source{said} ({ev.where}: "{quote(ev.text, 100)}")')
+        elif instead and score >= INTRINSIC_SLOT:
+            errors.append(
+                f"{shown!r} is in the source ({_where(doc, '#' + n)}) but not in the passage that states the rest "
+                f'({ev.where}: "{quote(ev.text, 100)}"); it says {instead!r}'
+            )
+        else:
+            notes.append(f"{shown!r} is in the source ({_where(doc, '#' + n)}) but not in the passage that states the rest")
+    return errors, notes
+
+
+def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str, str]) -> tuple[list[str], list[str]]:
+    """(errors shown, notes) for the claim's names and dates, as :func:`number_errors` for numbers."""
+    errors: list[str] = []
+    notes: list[str] = []
+    spelled = _spelled_out(claim.text, doc) if claim.names else frozenset()
+    for name in claim.names:
+        shown = claim.name_forms[name]
+        if regex.search(r"['\"‘“]\s*" + regex.escape(shown), claim.text):
+            continue  # "wrote: 'Sorry for ...": a quotation's first word, not a name
+        if shown.lower() in spelled:
+            continue  # "Higher School Certificate" where the source writes "HSC"
+        if name in ev.found or name in ev.names_before:
+            continue
+        theirs = [x for s in ev.sentences for x in s.names if x not in claim.units]
+        there, score = slot_match(claim, name, ev, theirs)
+        instead = _form(ev, there) if there and score else None
+        if not known_name(name, shown, doc, derived):
+            said = f"; the passage names {instead!r}" if instead else ""
+            errors.append(f'{shown!r} does not occur in the source{said} ({ev.where}: "{quote(ev.text, 100)}")')
+        elif name in doc.units:  # a summary joins facts of distant sentences: a note, never an error
+            notes.append(f"{shown!r} is in the source ({_where(doc, name)}) but not in the passage that states the rest")
+    opener = _opening_name(claim, doc, ev, derived)
+    if opener:
+        errors.append(opener)
+    return errors, notes
+
+
+def _opening_name(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str, str]) -> str | None:
+    """The claim's capitalised first word, when the source has it in no form and the passage has a
+    name in its place ("Ryanair ... flight" where the passage has "Loganair flight"): a name, though
+    a sentence start hides its capital."""
+    if not claim.sequence:
+        return None
+    u = claim.sequence[0]
+    shown = claim.forms.get(u, "")
+    if u.startswith("#") or u in claim.names or not shown[:1].isupper() or u in doc.units or u in derived:
+        return None
+    if u in doc.parts or not u.replace("'", "").replace("’", "").isalpha() or known_name(u, shown, doc, derived):
+        return None
+    theirs = [x for s in ev.sentences for x in s.names if x not in claim.units]
+    there, score = slot_match(claim, u, ev, theirs)
+    if not there or not score:
+        return None
+    return f'{shown!r} does not occur in the source; the passage names {_form(ev, there)!r} ({ev.where}: "{quote(ev.text, 100)}")'
+
+
+def key_fact_missing(fact: Sentence, summary_units: frozenset[str], best: Sentence | None) -> tuple[str, str] | None:
+    """Coverage (issue 30): what of a fact's key facts (its numbers, dates, names) the summary lacks,
+    ``None`` when it has them all (and at least half of the names). The second item is a
+    contradiction when the summary sentence closest to the fact has another number in its place
+    ("520 seats" for "250 seats"), else empty."""
+    missing = [n for n in fact.numbers if "#" + n not in summary_units]
+    if missing and best is not None:
+        theirs = [w for w in best.numbers if w not in fact.numbers and w.endswith("%") == missing[0].endswith("%")]
+        window = Evidence(0, 1, (best,), frozenset())
+        there, score = slot_match(fact, "#" + missing[0], window, ["#" + w for w in theirs])
+        if there and score:
+            said = fact.number_forms[missing[0]]
+            return (
+                f"number {said!r}",
+                f'it says {_form(window, there)!r} where the source has {said!r}: "{quote(best.text, 100)}"',
+            )
+    if missing:
+        return f"number {fact.number_forms[missing[0]]!r}", ""
+    dates = [x for x in fact.names if x not in summary_units and fact.name_forms[x].lower() in DATE_WORDS]
+    if dates:
+        return f"date {fact.name_forms[dates[0]]!r}", ""
+    names = [x for x in fact.names if fact.name_forms[x].lower() not in DATE_WORDS]
+    lacking = [x for x in names if x not in summary_units]
+    if names and 2 * len(lacking) > len(names):
+        return f"name {fact.name_forms[lacking[0]]!r}", ""
+    return None
+
+
+def unchecked_reason(claim: Sentence, ev: Evidence, covered: frozenset[str], doc: Document, notes: list[str]) -> str:
+    """The reason of a claim supported because nothing contradicts it: how many of its content words
+    the passage lacks, which they are, and that a paraphrase cannot be checked by words."""
+    words = {claim.forms.get(u, u).lower(): u for u in claim.sequence if not u.startswith("#")}
+    missing = [w for w, u in words.items() if u not in covered]
+    absent = [w for w in missing if words[w] not in doc.units]
+    head = "no contradiction found"
+    if missing:
+        shown = ", ".join(_with_slot(claim, w, words[w], ev) for w in missing[:6]) + (", ..." if len(missing) > 6 else "")
+        where = "the source" if len(absent) == len(missing) else "the closest passage"
+        head += f"; {len(missing)} of {len(words)} content words not in {where}: {shown}"
+    elif notes:
+        head += f"; {notes[0]}"
+    return f'{head} ({ev.where}: "{quote(ev.text, 100)}"); a paraphrase cannot be checked by words'
+
+
+def _with_slot(claim: Sentence, word: str, unit: str, ev: Evidence) -> str:
+    """``word`` quoted, with the passage's word in its place where one stands there."""
+    there = slot_word(claim, unit, ev) if in_slot(claim, unit, ev) else None
+    return f"{word!r} (the passage has {_form(ev, there)!r} there)" if there else repr(word)
+
+
+def _form(ev: Evidence, unit: str) -> str:
+    for s in ev.sentences:
+        if unit in s.forms:
+            return s.forms[unit]
+    return unit.lstrip("#")
+
+
+def _where(doc: Document, unit: str) -> str:
+    for i, s in enumerate(doc.sentences):
+        if unit in s.units:
+            return f"sentence {i + 1}"
+    return "elsewhere"
+
+
+_SENTENCE_NUMBER = regex.compile(r"\b(sentences? )(\d+)(?:-(\d+))?")
+
+
+def whole_source_numbers(text: str, sentences: list[str], passages: list[tuple[int, int]]) -> list[int]:
+    """Issue 30, a long source: the number in the whole source of each of ``sentences`` (the judge's
+    sentences of ``text``, the retrieved passages joined), from where each passage begins in ``text``
+    and how many of the whole source's sentences come before it."""
+    out: list[int] = []
+    cursor, current, local = 0, -1, 0
+    starts = sorted(passages)
+    for s in sentences:
+        at = text.find(s, cursor)
+        at = cursor if at < 0 else at
+        cursor = at + len(s)
+        k = max((i for i, (start, _) in enumerate(starts) if start <= at), default=0)
+        if k != current:
+            current, local = k, 0
+        out.append(starts[k][1] + local + 1)
+        local += 1
+    return out
+
+
+def renumber(reason: str, numbers: list[int]) -> str:
+    """``reason`` with its "sentence N" / "sentences N-M" (numbered within the passages) numbered in the
+    whole source."""
+
+    def one(n: str) -> str:
+        i = int(n) - 1
+        return str(numbers[i]) if 0 <= i < len(numbers) else n
+
+    def sub(m: regex.Match[str]) -> str:
+        head, a, b = m.group(1), one(m.group(2)), m.group(3)
+        return f"{head}{a}" + (f"-{one(b)}" if b else "")
+
+    return _SENTENCE_NUMBER.sub(sub, reason)
