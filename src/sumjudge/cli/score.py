@@ -18,8 +18,8 @@ import click
 
 from ..errors import SumjudgeError
 from .options import (
-    batch_options, cache_options, model_option, scorer_options, scorer_options_decorator, timeout_option,
-    workers_option,
+    Finite, batch_options, cache_options, concurrency_option, model_option, scorer_options, scorer_options_decorator,
+    timeout_option, workers_option,
 )
 from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail, say, stderr_console
 from .common import SCORE_EXIT_CODES, input_options
@@ -29,19 +29,18 @@ from .common import SCORE_EXIT_CODES, input_options
 @click.argument("data", type=click.Path(dir_okay=False, allow_dash=True))
 @model_option
 @scorer_options_decorator  # --max-questions --scale --samples --reducer --sample-temperature (shared with check)
-@click.option("--concurrency", "-c", type=click.IntRange(min=1), default=8, show_default=True,
-              help="Items in flight, and the most judge requests in flight (lowered on 429).")
+@concurrency_option()
 @workers_option
 @click.option("--out", "-o", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               help="Write one JSON line per item here ('-' for standard output), in input order, when the run "
                    "ends (or is interrupted); the file is replaced whole.")
 @click.option("--report", type=click.Path(dir_okay=False), default=None, metavar="FILE.html",
               help="Write a self-contained HTML report.")
-@click.option("--fail-under", type=float, default=None, metavar="X",
+@click.option("--fail-under", type=Finite(), default=None, metavar="X",
               help="Exit 1 when the mean score (or, with --gate lower-bound, its interval's lower end) is below X.")
 @click.option("--gate", "gate_kind", type=click.Choice(["mean", "lower-bound"]), default="mean", show_default=True,
               help="What --fail-under is held against: the mean, or the lower end of its 95% bootstrap interval.")
-@click.option("--min-item-score", type=float, default=None, metavar="Y",
+@click.option("--min-item-score", type=Finite(), default=None, metavar="Y",
               help="Exit 1 when any item scores below Y.")
 @click.option("--allow-errors", default=None, metavar="N|SHARE",
               help="Failed items tolerated before the run fails (exit 1): a count (3), a share (0.1) or 10%. "
