@@ -233,7 +233,9 @@ class AtomicFile:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp")
         except OSError as exc:
-            raise InputError(f"cannot write {option} {path}: {exc.strerror or exc}; choose a writable path.") from None
+            name = _OS_ERRORS.get(exc.errno or 0)
+            raise InputError(f"cannot write {option} {path}: {exc.strerror or exc}{f' ({name})' if name else ''}; "
+                             "choose a writable path.") from None
         self.tmp = Path(tmp)
         self._fh = os.fdopen(fd, "w", encoding="utf-8", newline="")
 
