@@ -36,7 +36,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..errors import ConfigurationError, ContextOverflowError, SumjudgeError
-from ..redact import redact, scrub_exception
+from ..redact import redact, scrub_exception, secrets_of
 from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT
 from .budget import TokenBudget
 from .clients import LoopClients
@@ -104,10 +104,10 @@ class HTTPJudge(ABC):
         except Exception as exc:  # what reaches the caller (and its traceback) shows no key
             raise scrub_exception(exc, self._secrets())
 
-    def _secrets(self) -> list[str | None]:
-        """The keys this judge sends (configured or resolved from the environment), to hide them."""
-        configured = self.config.api_key.get_secret_value() if self.config.api_key is not None else None
-        return [configured, getattr(self, "_api_key", None)]
+    def _secrets(self) -> list[str]:
+        """What this judge sends that must never be shown: its keys (configured or resolved from the
+        environment), its base URL's ``user:password``, its extra headers (:func:`~sumjudge.redact.secrets_of`)."""
+        return secrets_of(self)
 
     async def _generate(self, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
         prepared = self.prepare(request)
@@ -127,7 +127,8 @@ class HTTPJudge(ABC):
             def fits(messages: list[ChatMessage]) -> bool:
                 return self.fits(messages, prepared, request)
 
-            return await generate_structured(request, send, max_reasks=self.config.max_reasks, fits=fits)
+            return await generate_structured(request, send, max_reasks=self.config.max_reasks, fits=fits,
+                                             secrets=self._secrets())
 
     # -- one request as data (for provider batch jobs, :mod:`sumjudge.judges.batch`) ---------------
 
