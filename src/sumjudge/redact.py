@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import os
 import re
 from collections.abc import Iterable
@@ -67,22 +68,25 @@ def url_secrets(url: str | None) -> list[str]:
     return [password, unquote(password), f"{user or ''}:{password}", f"{unquote(user or '')}:{unquote(password)}"]
 
 
-def secret_forms(secret: str) -> set[str]:
+@functools.lru_cache(maxsize=1024)  # a pure function of the secret: asked for each text redacted
+def secret_forms(secret: str) -> frozenset[str]:
     """``secret`` as it may travel: as it is, URL-encoded and in base64 (standard and URL-safe, with and
     without padding); forms shorter than :data:`MIN_SECRET` are left out."""
     raw = secret.encode("utf-8", "surrogatepass")
     forms = {secret, quote(secret, safe=""), quote_plus(secret)}
     for encoded in (base64.b64encode(raw).decode(), base64.urlsafe_b64encode(raw).decode()):
         forms.update((encoded, encoded.rstrip("=")))
-    return {f for f in forms if len(f) >= MIN_SECRET}
+    return frozenset(f for f in forms if len(f) >= MIN_SECRET)
 
 
 def environment_secrets() -> list[str]:
     """Values of the environment's key, token, secret and password variables, and the credentials of
     any URL with ``user:password`` in the environment (``OPENAI_BASE_URL=https://u:p@host``), to hide them."""
-    found = [v for k, v in os.environ.items() if _SECRET_VARS.search(k) and len(v) >= MIN_SECRET]
-    for value in os.environ.values():
-        if "://" in value and "@" in value:
+    found: list[str] = []
+    for key, value in os.environ.items():
+        if _SECRET_VARS.search(key) and len(value) >= MIN_SECRET:
+            found.append(value)
+        elif "@" in value and "://" in value:
             found.extend(url_secrets(value))
     return found
 
@@ -125,7 +129,12 @@ def redact(text: str, secrets: Iterable[str | None] = (), *, environment: bool =
     each of ``secrets`` and (unless ``environment`` is false) the environment's secret variables."""
     if not text:
         return text
-    for secret in _known(secrets, environment):
+    return _scrub(text, _known(secrets, environment))
+
+
+def _scrub(text: str, forms: list[str]) -> str:
+    """``text`` with each of ``forms`` (longest first) and every credential-shaped string hidden."""
+    for secret in forms:
         if secret in text:
             text = text.replace(secret, MASK)
     text = _USERINFO.sub(rf"\g<scheme>{MASK}@", text)
@@ -149,14 +158,34 @@ def _known(secrets: Iterable[str | None], environment: bool) -> list[str]:
 def redact_strings(value: Any, secrets: Iterable[str | None] = ()) -> Any:
     """``value`` (JSON-like: dicts, lists, strings) with :func:`redact` applied to every string in it,
     keys left as they are: the texts of a judge's reply (reasons, questions, claims)."""
-    known = tuple(s for s in secrets if s)
-    if isinstance(value, str):
-        return redact(value, known)
-    if isinstance(value, dict):
-        return {k: redact_strings(v, known) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return type(value)(redact_strings(v, known) for v in value)
-    return value
+    forms = _known(secrets, True)  # worked out once for every string of the value
+    texts: list[str] = []
+
+    def gather(item: Any) -> None:
+        if isinstance(item, str):
+            texts.append(item)
+        elif isinstance(item, dict):
+            for v in item.values():
+                gather(v)
+        elif isinstance(item, (list, tuple)):
+            for v in item:
+                gather(v)
+
+    gather(value)
+    joined = "\n".join(texts)
+    if _scrub(joined, forms) == joined:  # one pass over every text: the common case, nothing to hide
+        return value
+
+    def walk(item: Any) -> Any:
+        if isinstance(item, str):
+            return _scrub(item, forms) if item else item
+        if isinstance(item, dict):
+            return {k: walk(v) for k, v in item.items()}
+        if isinstance(item, (list, tuple)):
+            return type(item)(walk(v) for v in item)
+        return item
+
+    return walk(value)
 
 
 class Redactor:
