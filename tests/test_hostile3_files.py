@@ -122,14 +122,21 @@ def test_every_output_aimed_at_a_fifo_is_written_into_it_and_the_fifo_stays(tmp_
     assert temporary_files(tmp_path) == []
 
 
-@pytest.mark.parametrize("option", ["--out", "--report", "--junit"])
-def test_dev_null_stays_a_character_device(tmp_path: Path, option: str) -> None:
-    before = os.stat("/dev/null")
-    assert stat.S_ISCHR(before.st_mode)
-    code, text = score(tmp_path, data_file(tmp_path), option, "/dev/null")
-    after = os.stat("/dev/null")
-    assert code == 0, text
-    assert stat.S_ISCHR(after.st_mode) and after.st_rdev == before.st_rdev and after.st_ino == before.st_ino
+def test_dev_null_and_dev_stdout_are_written_in_place_never_replaced(tmp_path: Path) -> None:
+    # Only the decision is tested on the real /dev: a build without the fix would replace the machine's
+    # /dev/null (as root) if this test wrote there. The writes go to a device node made in tmp_path below.
+    from sumjudge.data.files import AtomicFile
+
+    for target in ("/dev/null", "/dev/stdout"):
+        before = os.lstat(target)
+        opened = AtomicFile(target, option="--out")
+        try:
+            assert opened.in_place and opened.tmp == Path(target)
+        finally:
+            opened.discard()
+        after = os.lstat(target)
+        assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
+    assert not list(Path("/dev").glob(".*.tmp"))
 
 
 def test_a_socket_is_refused_with_one_line_and_stays_a_socket(tmp_path: Path) -> None:
@@ -315,3 +322,27 @@ def test_a_new_store_records_its_schema_version(tmp_path: Path) -> None:
     assert score(tmp_path, data_file(tmp_path))[0] == 0
     with sqlite3.connect(tmp_path / "runs.db") as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+
+
+def _node(path: Path, kind: int, major: int, minor: int) -> Path:
+    try:
+        os.mknod(path, kind | 0o666, os.makedev(major, minor))
+    except (PermissionError, OSError):
+        pytest.skip("making device nodes is not permitted here")
+    return path
+
+
+def test_a_character_device_in_any_folder_is_written_into_and_stays(tmp_path: Path) -> None:
+    null = _node(tmp_path / "null", stat.S_IFCHR, 1, 3)  # the kernel's /dev/null, under another name
+    for option in ("--out", "--report", "--junit"):
+        code, text = score(tmp_path, data_file(tmp_path), option, str(null))
+        assert code == 0, text
+        assert stat.S_ISCHR(os.stat(null).st_mode), f"{option} replaced the device with a regular file"
+    assert temporary_files(tmp_path) == []
+
+
+def test_a_block_device_is_refused_with_one_line(tmp_path: Path) -> None:
+    block = _node(tmp_path / "disk", stat.S_IFBLK, 7, 0)
+    code, text = score(tmp_path, data_file(tmp_path), "--out", str(block))
+    assert code == 2 and "block device" in text and len(set(text.strip().splitlines())) == 1, text
+    assert stat.S_ISBLK(os.stat(block).st_mode) and not (tmp_path / "runs.db").exists()
