@@ -251,7 +251,7 @@ def test_a_lock_left_by_a_dead_process_is_taken_over(tmp_path: Path) -> None:
 def test_credentials_in_a_base_url_or_key_are_redacted_from_errors(tmp_path: Path, monkeypatch) -> None:
     with JudgeServer() as server:
         host = server.base_url.replace("http://", "")
-        monkeypatch.setenv("OPENAI_BASE_URL", f"http://alice:s3cr3t-pw@{host}")
+        monkeypatch.setenv("VLLM_BASE_URL", f"http://alice:s3cr3t-pw@{host}")  # a key beside it: refused (issue 31)
         monkeypatch.setenv("OPENAI_API_KEY", "sk-live-abcdef123456")
         server.brain = lambda request: Fault.status(
             400, f"bad request to http://alice:s3cr3t-pw@{host} with key sk-live-abcdef123456"
@@ -259,7 +259,7 @@ def test_credentials_in_a_base_url_or_key_are_redacted_from_errors(tmp_path: Pat
         data = tmp_path / "d.jsonl"
         data.write_text(json.dumps({"source": SOURCE, "summary": "x"}) + "\n")
         out = tmp_path / "out.jsonl"
-        code, text = invoke("score", str(data), "--model", "openai/test-model", "--store", str(tmp_path / "runs.db"),
+        code, text = invoke("score", str(data), "--model", "vllm/test-model", "--store", str(tmp_path / "runs.db"),
                             "--out", str(out), "--timeout", "5")
     assert code == 1
     recorded = out.read_text() + (tmp_path / "runs.db").read_bytes().decode("utf-8", "replace") + text

@@ -6,6 +6,8 @@ Sleeps are injected (nothing waits for a Retry-After for real).
 
 from __future__ import annotations
 
+import base64
+
 import asyncio
 import json
 import threading
@@ -450,10 +452,11 @@ async def test_a_base_url_with_credentials_keeps_httpx_which_accepts_them(server
     import openai
 
     url = server.base_url.replace("http://", "http://user:secret@")
-    cfg = ModelConfig(id="openai/test-model", base_url=url, api_key="k", timeout=5)
-    judge = OpenAICompatJudge(PROVIDERS["openai"], "test-model", cfg, sleep=Sleeps())
+    cfg = ModelConfig(id="vllm/test-model", base_url=url, timeout=5)  # no key: Basic auth is all it sends
+    judge = OpenAICompatJudge(PROVIDERS["vllm"], "test-model", cfg, sleep=Sleeps())
     assert judge._http_client_class is openai.DefaultAsyncHttpxClient
     assert (await ask(judge)).output.questions
+    assert server.requests[-1].headers["authorization"] == "Basic " + base64.b64encode(b"user:secret").decode()
 
 
 async def test_a_refused_connection_is_named_a_connection_failure_over_either_transport(monkeypatch):

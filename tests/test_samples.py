@@ -108,7 +108,7 @@ def test_the_cli_refuses_zero_or_negative_samples_like_max_questions(tmp_path, v
     res = CliRunner().invoke(main, ["score", str(data), "--samples", value, "--store", str(tmp_path / "r.db")])
     ref = CliRunner().invoke(main, ["score", str(data), "--max-questions", value, "--store", str(tmp_path / "r.db")])
     assert res.exit_code == ref.exit_code == 2
-    assert f"Invalid value for '--samples': {value} is not in the range x>=1" in res.output
+    assert f"Invalid value for '--samples': {value} is not in the range 1<=x<=100" in res.output
 
 
 def test_the_cli_writes_every_sample_and_one_sample_lines_keep_their_shape(tmp_path):

@@ -17,6 +17,7 @@ import click
 from ..analysis import agreement as protocol
 from ..errors import InputError, SumjudgeError
 from .common import EXIT_USAGE, fail, open_store, store_option
+from .options import MAX_CONCURRENCY, concurrency_option, max_questions_option
 
 
 @click.command()
@@ -34,8 +35,8 @@ from .common import EXIT_USAGE, fail, open_store, store_option
 @click.option("--model", default=None, metavar="PROVIDER/MODEL",
               help="Judge model. Default: $SUMJUDGE_MODEL, else offline/lexical.")
 @click.option("--limit", type=int, default=None, help="Use only the first N rows.")
-@click.option("--concurrency", type=int, default=8, show_default=True, help="Evaluations at a time.")
-@click.option("--max-questions", type=int, default=10, show_default=True, help="Coverage questions per source.")
+@concurrency_option(f"Evaluations at a time (at most {MAX_CONCURRENCY}).", short=False)
+@max_questions_option("Coverage questions per source.")
 @click.option("--metric", "metrics", multiple=True, type=click.Choice(sorted(protocol.ROUGE_METRICS)),
               help="Also measure a reference-based baseline (repeatable).")
 @click.option("--no-judge", is_flag=True, help="Measure only the --metric baselines.")

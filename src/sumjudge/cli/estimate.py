@@ -12,6 +12,7 @@ import click
 
 from ..errors import SumjudgeError
 from .common import ESTIMATE_EXIT_CODES, FORMATS_HELP, fail, input_options, open_dataset, stdout_console
+from .options import max_claims_option, max_questions_option, per_kind_option, samples_option
 
 
 HELP = f"""Forecast what `sumjudge score DATA --model M` would spend: judge calls, prompt and completion
@@ -28,18 +29,15 @@ DATA is read as `sumjudge score` reads it: {FORMATS_HELP}, or '-' for standard i
 @click.option("--context-window", type=click.IntRange(min=512), default=None, metavar="TOKENS",
               help="The judge's context window: the window a local server (Ollama, llama.cpp, LM Studio) loads "
                    "the model with, or a model the built-in table does not know. Default: see the first line.")
-@click.option("--max-questions", type=click.IntRange(min=1), default=10, show_default=True,
-              help="Upper bound on coverage questions per source, as for `sumjudge score`.")
-@click.option("--max-claims", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Claims judged at most per summary, as the scorer's max_claims.")
-@click.option("--samples", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
-              help="Independent evaluations per summary, as for `sumjudge score --samples`: K times the calls.")
+@max_questions_option("Upper bound on coverage questions per source, as for `sumjudge score`.")
+@max_claims_option
+@samples_option("Independent evaluations per summary, as for `sumjudge score --samples`: K times the calls.")
 @input_options
 @click.option("--json", "as_json", is_flag=True, help="The forecast as one JSON object on standard output.")
 @click.option("--batch", "batch", is_flag=True, help="Also the price through provider batch jobs (`score --batch`).")
 @click.option("--probe", "probe_kinds", default=None, metavar="all|K,...",
               help="Forecast `sumjudge probe DATA` (these variant kinds) instead of `score`.")
-@click.option("--per-kind", type=click.IntRange(min=1), default=None, metavar="N", help="With --probe: its --per-kind.")
+@per_kind_option("With --probe: its --per-kind")
 def estimate(
     data: str,
     model: str | None,

@@ -10,6 +10,10 @@ from typing import Any
 
 import click
 
+from ..limits import (
+    MAX_CLAIMS, MAX_CONCURRENCY, MAX_PER_KIND, MAX_POLL_INTERVAL, MAX_QUESTIONS, MAX_SAMPLES, MAX_WORKERS,
+)
+
 F = Callable[..., Any]
 
 
@@ -18,6 +22,9 @@ class Seconds(click.ParamType):
 
     name = "seconds"
 
+    def __init__(self, maximum: float | None = None) -> None:
+        self.maximum = maximum
+
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
         try:
             seconds = float(value)
@@ -25,6 +32,8 @@ class Seconds(click.ParamType):
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
         if not math.isfinite(seconds) or seconds <= 0:
             self.fail(f"{value!r} is not a positive, finite number of seconds", param, ctx)
+        if self.maximum is not None and seconds > self.maximum:
+            self.fail(f"{value!r} is more than the most allowed, {self.maximum:g} seconds", param, ctx)
         return seconds
 
 
@@ -55,6 +64,19 @@ class PositiveNumber(Finite):
         return number
 
 
+COUNT_MAXIMA = {
+    "--max-questions": MAX_QUESTIONS, "--max-claims": MAX_CLAIMS, "--samples": MAX_SAMPLES,
+    "--concurrency": MAX_CONCURRENCY, "--workers": MAX_WORKERS, "--per-kind": MAX_PER_KIND,
+}
+"""Every count flag's maximum: a value above it is exit 2, said before anything is read or called (a
+loop or a pool sized by the flag is never made)."""
+
+
+def count(flag: str) -> click.IntRange:
+    """The type of the count flag ``flag``: an integer from 1 to its :data:`COUNT_MAXIMA` entry."""
+    return click.IntRange(min=1, max=COUNT_MAXIMA[flag])
+
+
 def _stack(*decorators: F) -> F:
     def apply(f: F) -> F:
         for decorator in reversed(decorators):
@@ -73,16 +95,52 @@ timeout_option = click.option(
     help="Seconds to wait for one judge reply (default 60).",
 )
 
+
+def max_questions_option(help: str = f"Upper bound on coverage questions per source (at most {MAX_QUESTIONS}).") -> F:
+    return click.option("--max-questions", type=count("--max-questions"), default=10, show_default=True, help=help)
+
+
+def samples_option(help: str = "Independent evaluations per summary; the score is their --reducer, the spread is "
+                               f"kept (at most {MAX_SAMPLES}).") -> F:
+    return click.option("--samples", type=count("--samples"), default=1, show_default=True, metavar="K", help=help)
+
+
+def concurrency_option(help: str = f"Items in flight, and the most judge requests in flight (lowered on 429; at "
+                                   f"most {MAX_CONCURRENCY}).", short: bool = True) -> F:
+    names = ("--concurrency", "-c") if short else ("--concurrency",)
+    return click.option(*names, type=count("--concurrency"), default=8, show_default=True, help=help)
+
+
+def per_kind_option(help: str) -> F:
+    return click.option("--per-kind", type=count("--per-kind"), default=None, metavar="N",
+                        help=f"{help} (at most {MAX_PER_KIND}).")
+
+
+max_claims_option = click.option(
+    "--max-claims", type=count("--max-claims"), default=100, show_default=True,
+    help=f"Claims judged at most per summary, as the scorer's max_claims (at most {MAX_CLAIMS}).")
+
+
+class Temperature(Finite):
+    """A finite temperature above 0, at most 2 (``nan`` is refused: every comparison with it is false)."""
+
+    name = "temperature"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        number = super().convert(value, param, ctx)
+        if not 0 < number <= 2:
+            self.fail(f"{value!r} is not above 0 and at most 2", param, ctx)
+        return number
+
+
 scorer_options_decorator = _stack(
-    click.option("--max-questions", type=click.IntRange(min=1), default=10, show_default=True,
-                 help="Upper bound on coverage questions per source."),
+    max_questions_option(),
     click.option("--scale", type=PositiveNumber(), default=1.0, show_default=True, metavar="X",
                  help="Multiplies every score."),
-    click.option("--samples", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
-                 help="Independent evaluations per summary; the score is their --reducer, the spread is kept."),
+    samples_option(),
     click.option("--reducer", type=click.Choice(["mean", "median", "min"]), default="mean", show_default=True,
                  help="How --samples scores become the score."),
-    click.option("--sample-temperature", type=click.FloatRange(min=0, max=2, min_open=True), default=None,
+    click.option("--sample-temperature", type=Temperature(), default=None,
                  metavar="T", help="Temperature of the samples when the judge is at 0 (default 0.7)."),
 )
 """``--max-questions``, ``--scale``, ``--samples``, ``--reducer``, ``--sample-temperature``."""
@@ -110,22 +168,26 @@ def scorer_options(
 
 
 __all__ = [
-    "Finite", "PositiveNumber", "Seconds", "cache_options", "model_option", "scorer_options", "scorer_options_decorator",
-    "timeout_option",
+    "COUNT_MAXIMA", "MAX_CONCURRENCY", "MAX_PER_KIND", "MAX_POLL_INTERVAL", "MAX_WORKERS", "Finite", "PositiveNumber",
+    "Seconds", "Temperature", "batch_options", "cache_options", "concurrency_option", "count", "max_claims_option",
+    "max_questions_option", "model_option", "per_kind_option", "samples_option", "scorer_options",
+    "scorer_options_decorator", "timeout_option", "workers_option",
 ]
 
 
 workers_option = click.option(
-    "--workers", "-w", type=click.IntRange(min=1), default=None, metavar="N",
+    "--workers", "-w", type=count("--workers"), default=None, metavar="N",
     help="Processes that score with a judge that computes on this machine (offline/lexical); "
-         "default: the cores available (one per 100 items at most). Judges over HTTP use one process.")
+         f"default: the cores available (one per 100 items at most; at most {MAX_WORKERS}). Judges over HTTP "
+         "use one process.")
 
 batch_options = _stack(
     click.option("--batch", "use_batch", is_flag=True,
                  help="Send the judge requests as provider batch jobs (openai/, azure/, anthropic/): half the "
                       "price, answers within 24 hours; the same command resumes waiting after an interruption."),
-    click.option("--poll-interval", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
-                 metavar="SECONDS", help="With --batch: seconds between two polls of the jobs in flight."),
+    click.option("--poll-interval", type=Seconds(maximum=MAX_POLL_INTERVAL), default=30.0,
+                 show_default=True, metavar="SECONDS",
+                 help=f"With --batch: seconds between two polls of the jobs in flight (at most {MAX_POLL_INTERVAL:g})."),
     click.option("--batch-fallback", type=click.Choice(["rebatch", "live"]), default="rebatch", show_default=True,
                  help="With --batch: what an invalid, refused, errored or expired request gets: the next batch "
                       "round, or a live call."),

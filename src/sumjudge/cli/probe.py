@@ -20,7 +20,9 @@ from ..data.datasets import FORMATS
 from ..errors import SumjudgeError
 from .common import EXIT_BELOW, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail
 from .common import on_inconclusive_option, stderr_console, stdout_console
-from .options import batch_options, workers_option
+from .options import (
+    PositiveNumber, Seconds, batch_options, concurrency_option, max_questions_option, per_kind_option, workers_option,
+)
 
 
 def _rate(text: str | None, option: str) -> float | None:
@@ -42,8 +44,7 @@ def _rate(text: str | None, option: str) -> float | None:
 @click.option("--model", "-m", "models", multiple=True, metavar="PROVIDER/MODEL",
               help="The judge (default $SUMJUDGE_MODEL, else offline/lexical); twice to put two judges side by side.")
 @click.option("--kinds", default=None, metavar="K,...", help="Variant kinds to make (default: all).")
-@click.option("--per-kind", type=click.IntRange(min=1), default=None, metavar="N",
-              help="At most N variants per kind (rows picked by the seed): caps the spend.")
+@per_kind_option("At most N variants per kind (rows picked by the seed): caps the spend")
 @click.option("--seed", type=int, default=0, show_default=True, help="The same seed makes the same variants.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as one JSON object on standard output.")
 @click.option("--report", type=click.Path(dir_okay=False), default=None, metavar="FILE.html",
@@ -51,9 +52,9 @@ def _rate(text: str | None, option: str) -> float | None:
 @click.option("--min-detection", default=None, metavar="R", help="Exit 1 when a kind's detection rate is below R.")
 @click.option("--max-false-alarm", default=None, metavar="R", help="Exit 1 when a control is flagged more often than R.")
 @on_inconclusive_option
-@click.option("--max-questions", type=click.IntRange(min=1), default=10, show_default=True)
-@click.option("--scale", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True)
-@click.option("--concurrency", "-c", type=click.IntRange(min=1), default=8, show_default=True)
+@max_questions_option()
+@click.option("--scale", type=PositiveNumber(), default=1.0, show_default=True)
+@concurrency_option()
 @click.option("--source-field", default="source", show_default=True)
 @click.option("--summary-field", default=None,
               help="Field holding the summary (default 'summary'; with --pairs, 'reference_summary'). A list "
@@ -64,7 +65,7 @@ def _rate(text: str | None, option: str) -> float | None:
 @click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default=None)
 @click.option("--encoding", default=None, metavar="NAME")
 @click.option("--delimiter", default=None, metavar="CHAR")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS")
+@click.option("--timeout", type=Seconds(), default=None, metavar="SECONDS")
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), default=None,
               help="Run store (SQLite). Default: .sumjudge/runs.db")
 @click.option("--fresh", is_flag=True, help="Start a new run instead of resuming the same probe's last run.")
@@ -179,10 +180,11 @@ async def _probe(
         from ..data.files import AtomicFile
         from ..report.probe_html import write_probe_report
 
-        target = AtomicFile(report, option="--report")
-        target.fh.close()
-        write_probe_report(target.tmp, plan, [(r.table, r.outcomes) for r in results], paired)
-        target.commit()
+        try:
+            AtomicFile(report, option="--report").write_with(
+                lambda tmp: write_probe_report(tmp, plan, [(r.table, r.outcomes) for r in results], paired))
+        except SumjudgeError as exc:
+            fail(str(exc))
         console.print(f"sumjudge: report written to {report}")
     outcomes = {t.outcome for t in tables}
     return EXIT_BELOW if "fail" in outcomes else EXIT_INCONCLUSIVE if "inconclusive" in outcomes else EXIT_OK

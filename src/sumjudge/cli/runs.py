@@ -129,6 +129,8 @@ def runs_export(run_ref: str, store_path: str | None, fmt: str, out: str) -> Non
     Parquet (one row per item, verdicts in nested columns; needs pyarrow: pip install 'sumjudge[parquet]')."""
     from ..data.files import OutputPlan
 
+    from ..store.run_files import CACHE, DATA, run_files
+
     plan = OutputPlan(databases=default_databases(store_path), outputs={"--out": out})
     with store_errors(store_path):
         plan.check()
@@ -137,18 +139,16 @@ def runs_export(run_ref: str, store_path: str | None, fmt: str, out: str) -> Non
                 run = store.get_run(run_ref)
             except KeyError as exc:
                 fail(str(exc.args[0]))
+            caches = {f"a reply cache of the store's runs ({path})": path for path in run_files(store, CACHE)}
+            plan = OutputPlan(inputs={f"the data file of run {run.id}": p for p in run_files(store, DATA, run.id)},
+                              databases={**default_databases(store_path), **caches}, outputs={"--out": out})
+            plan.check()  # the run's own data file, any cache its store's runs used: never written over
             if fmt == "parquet":
                 _export_parquet(store, run.id, out, plan)
             elif out == "-":
                 _export_text(store, run.id, fmt, sys.stdout)
             else:  # written beside and renamed: a failed export leaves the old file as it was
-                target = plan.open("--out")
-                try:
-                    _export_text(store, run.id, fmt, target.fh)
-                except BaseException:
-                    target.discard()
-                    raise
-                target.commit()
+                plan.open("--out").write_stream(lambda fh: _export_text(store, run.id, fmt, fh))
 
 
 def _export_text(store: Any, run_id: str, fmt: str, fh: IO[str]) -> None:

@@ -18,8 +18,8 @@ import click
 
 from ..errors import SumjudgeError
 from .options import (
-    batch_options, cache_options, model_option, scorer_options, scorer_options_decorator, timeout_option,
-    workers_option,
+    Finite, batch_options, cache_options, concurrency_option, model_option, scorer_options, scorer_options_decorator,
+    timeout_option, workers_option,
 )
 from .common import EXIT_INTERRUPTED, EXIT_TERMINATED, fail, stderr_console
 from .common import SCORE_EXIT_CODES, gate_exit, input_options, on_inconclusive_option
@@ -29,22 +29,21 @@ from .common import SCORE_EXIT_CODES, gate_exit, input_options, on_inconclusive_
 @click.argument("data", type=click.Path(dir_okay=False, allow_dash=True))
 @model_option
 @scorer_options_decorator  # --max-questions --scale --samples --reducer --sample-temperature (shared with check)
-@click.option("--concurrency", "-c", type=click.IntRange(min=1), default=8, show_default=True,
-              help="Items in flight, and the most judge requests in flight (lowered on 429).")
+@concurrency_option()
 @workers_option
 @click.option("--out", "-o", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               help="Write one JSON line per item here ('-' for standard output), in input order, when the run "
                    "ends (or is interrupted); the file is replaced whole.")
 @click.option("--report", type=click.Path(dir_okay=False), default=None, metavar="FILE.html",
               help="Write a self-contained HTML report.")
-@click.option("--fail-under", type=float, default=None, metavar="X",
+@click.option("--fail-under", type=Finite(), default=None, metavar="X",
               help="Exit 1 when the mean score's 95% interval lies below X, 3 when it crosses X (see --gate).")
 @click.option("--gate", "gate_kind", type=click.Choice(["interval", "mean", "lower-bound"]), default="interval",
               show_default=True,
               help="What --fail-under and --pass-rate are held against: the 95% interval (pass, fail or "
                    "inconclusive), the mean alone, or the interval's lower end (below X fails).")
 @on_inconclusive_option
-@click.option("--min-item-score", type=float, default=None, metavar="Y",
+@click.option("--min-item-score", type=Finite(), default=None, metavar="Y",
               help="Exit 1 when any item scores below Y.")
 @click.option("--allow-errors", default=None, metavar="N|SHARE",
               help="Failed items tolerated before the run fails (exit 1): a count (3), a share (0.1) or 10%. "

@@ -316,9 +316,11 @@ def _csv_records(
 def _check_encoding(encoding: str | None) -> str:
     name = encoding or "utf-8"
     try:
-        codecs.lookup(name)
+        codec = codecs.lookup(name)
     except LookupError:
         raise InputError(f"unknown encoding {name!r} (for example utf-8, utf-16, cp1252, latin-1)") from None
+    if not getattr(codec, "_is_text_encoding", True):  # rot13, base64, zlib: codecs, but not of text
+        raise InputError(f"{name!r} is not a text encoding (for example utf-8, utf-16, cp1252, latin-1)")
     return name
 
 

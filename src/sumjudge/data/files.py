@@ -18,7 +18,9 @@ the user already has is lost.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -34,6 +36,20 @@ def _resolved(path: str) -> Path:
 
 SQLITE_SIDECARS = ("-wal", "-shm", "-journal")
 """Files SQLite keeps beside a database: writing over one loses (or corrupts) what the database holds."""
+
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _is_sqlite(path: Path) -> bool:
+    """Whether ``path`` is an existing SQLite database (by its first 16 bytes): a store or a cache."""
+    try:
+        if not path.is_file():
+            return False
+        with open(path, "rb") as fh:
+            return fh.read(len(_SQLITE_HEADER)) == _SQLITE_HEADER
+    except OSError:  # none there, or unreadable (then the write says why)
+        return False
 
 
 def _usable(path: str | os.PathLike[str] | None) -> bool:
@@ -84,6 +100,11 @@ class OutputPlan:
                 )
             if where.is_dir():
                 raise InputError(f"{name} {path} is a folder; give a file name.")
+            if _writes_in_place(Path(str(path)), name):  # /dev/null, /dev/stdout, a FIFO: shared, never replaced
+                continue
+            if _is_sqlite(where):
+                raise InputError(f"{name} {path} is a SQLite database (a sumjudge run store or reply cache?); "
+                                 "writing it would destroy what it holds. Choose another path.")
             taken[where] = name
         for name, path in self.appends.items() if appends else ():
             problem = self.refusal(name, path, taken)
@@ -152,46 +173,143 @@ def _mode_for_new_files() -> int:
     return 0o666 & ~mask
 
 
+_DEVICE_FOLDERS = (Path("/dev"), Path("/proc"))
+"""Paths in these name devices and streams (``/dev/stdout`` is a link into ``/proc/self/fd``), never
+files to replace, whatever they point at now."""
+
+_OS_ERRORS = {errno.ENOSPC: "ENOSPC", errno.EFBIG: "EFBIG", errno.EROFS: "EROFS", errno.EDQUOT: "EDQUOT",
+              errno.EACCES: "EACCES", errno.EPERM: "EPERM", errno.EIO: "EIO", errno.EPIPE: "EPIPE"}
+
+
+def write_error(option: str, path: str | os.PathLike[str], exc: OSError) -> InputError:
+    """One line for an output that could not be written: the option, the file, the cause and its errno
+    name (``No space left on device (ENOSPC)``); what was there before is kept."""
+    name = _OS_ERRORS.get(exc.errno or 0) or (errno.errorcode.get(exc.errno or 0) if exc.errno else None)
+    cause = exc.strerror or str(exc) or type(exc).__name__
+    return InputError(f"cannot write {option} {path}: {cause}{f' ({name})' if name else ''}; "
+                      "it was not written (a file that was there is kept as it was)")
+
+
+def _writes_in_place(path: Path, option: str) -> bool:
+    """Whether ``path`` is written into as it is rather than replaced: a character device (``/dev/null``,
+    a terminal), a FIFO or pipe, or anything under /dev or /proc (``/dev/stdout``). A block device, a
+    socket or another special file is refused with one line (:class:`InputError`)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError:  # unreadable: creating the temporary file beside it says why
+        return False
+    if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+            return True
+        kind = "a block device" if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "a special file"
+        raise InputError(f"{option} {path} is {kind}; give a regular file, /dev/stdout or /dev/null")
+    where = [path.absolute(), _resolved(str(path))]
+    if any(folder in p.parents for p in where for folder in _DEVICE_FOLDERS):
+        if mode is None:
+            raise InputError(f"{option} {path} does not exist; sumjudge creates files only outside /dev and /proc")
+        return True
+    return False
+
+
 class AtomicFile:
-    """A text file written beside ``path`` and renamed over it on :meth:`commit`."""
+    """A text file written beside ``path`` and renamed over it on :meth:`commit`.
+
+    A target that is not a regular file (``/dev/null``, ``/dev/stdout``, a FIFO) is written into as it
+    is, never renamed over (:attr:`in_place`); a block device or a socket is refused. A write that fails
+    (a full disk, a file-size limit, a read-only file system) raises :class:`InputError` naming the
+    option, the file and the cause, and leaves no temporary file behind."""
 
     def __init__(self, path: str | Path, *, option: str) -> None:
         self.path = Path(path)
+        self.option = option
+        self.in_place = _writes_in_place(self.path, option)
+        self._fh: IO[str] | None = None
+        if self.in_place:
+            self.tmp = self.path  # what the writers write to: the target itself, opened when first written
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp")
         except OSError as exc:
-            raise InputError(f"cannot write {option} {path}: {exc.strerror or exc}; choose a writable path.") from None
+            name = _OS_ERRORS.get(exc.errno or 0)
+            raise InputError(f"cannot write {option} {path}: {exc.strerror or exc}{f' ({name})' if name else ''}; "
+                             "choose a writable path.") from None
         self.tmp = Path(tmp)
-        self._fh: IO[str] = os.fdopen(fd, "w", encoding="utf-8", newline="")
+        self._fh = os.fdopen(fd, "w", encoding="utf-8", newline="")
 
     @property
     def fh(self) -> IO[str]:
+        if self._fh is None:
+            try:
+                self._fh = open(self.path, "w", encoding="utf-8", newline="")  # noqa: SIM115 - closed by commit
+            except OSError as exc:
+                raise write_error(self.option, self.path, exc) from None
         return self._fh
 
+    def _close(self) -> None:
+        fh, self._fh = self._fh, None
+        if fh is not None and not fh.closed:
+            fh.close()
+
     def commit(self) -> None:
-        self._fh.close()
+        """Close the file and (unless written in place) rename it over the target; a failure discards it
+        and raises :class:`InputError`."""
         try:
-            mode = self.path.stat().st_mode & 0o777 if self.path.exists() else _mode_for_new_files()
-            os.chmod(self.tmp, mode)
-        except OSError:
-            pass
-        os.replace(self.tmp, self.path)
+            self._close()
+            if self.in_place:
+                return
+            try:
+                mode = self.path.stat().st_mode & 0o777 if self.path.exists() else _mode_for_new_files()
+                os.chmod(self.tmp, mode)
+            except OSError:
+                pass
+            if _writes_in_place(self.path, self.option):  # made a device or FIFO meanwhile: never renamed over
+                with open(self.tmp, encoding="utf-8", newline="") as src, open(self.path, "w", encoding="utf-8") as dst:
+                    dst.write(src.read())
+                self.tmp.unlink(missing_ok=True)
+                return
+            os.replace(self.tmp, self.path)
+        except OSError as exc:
+            self.discard()
+            raise write_error(self.option, self.path, exc) from None
 
     def discard(self) -> None:
-        self._fh.close()
-        self.tmp.unlink(missing_ok=True)
+        """Close and remove the temporary file (a target written in place is only closed)."""
+        try:
+            self._close()
+        except OSError:
+            pass  # the flush of what will not be kept failed: nothing to keep
+        if not self.in_place:
+            self.tmp.unlink(missing_ok=True)
 
     def write_with(self, writer: Callable[[Path], object]) -> None:
         """Let ``writer`` write the temporary file by its path (a binary or third-party writer), then
-        commit; on any failure discard it and re-raise, leaving the target as it was."""
-        self._fh.close()
+        commit; on any failure discard it and re-raise (an :class:`OSError` as :class:`InputError`),
+        leaving the target as it was."""
         try:
+            self._close()
             writer(self.tmp)
+        except OSError as exc:
+            self.discard()
+            raise write_error(self.option, self.path, exc) from None
+        except BaseException:
+            self.discard()
+            raise
+        self.commit()
+
+    def write_stream(self, writer: Callable[[IO[str]], object]) -> None:
+        """Let ``writer`` write the text through the open file, then commit; failures as :meth:`write_with`."""
+        try:
+            writer(self.fh)
+        except OSError as exc:
+            self.discard()
+            raise write_error(self.option, self.path, exc) from None
         except BaseException:
             self.discard()
             raise
         self.commit()
 
 
-__all__ = ["SQLITE_SIDECARS", "AtomicFile", "OutputPlan", "check_paths"]
+__all__ = ["SQLITE_SIDECARS", "AtomicFile", "OutputPlan", "check_paths", "write_error"]

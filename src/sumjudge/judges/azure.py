@@ -26,6 +26,8 @@ DEFAULT_API_VERSION = "2024-10-21"
 class AzureOpenAIJudge(OpenAICompatJudge):
     """A judge on an Azure OpenAI deployment (the model part of ``azure/<deployment>``)."""
 
+    key_in_authorization = False  # the key goes in the api-key header: Basic auth from the URL goes beside it
+
     @functools.cached_property
     def api_version(self) -> str:
         """``ModelConfig.api_version``, else ``$OPENAI_API_VERSION``, else :data:`DEFAULT_API_VERSION`."""

@@ -20,7 +20,8 @@ For each :class:`~sumjudge.judges.base.JudgeRequest`:
    structured-output form alike, is counted as it will be sent and checked against the context window
    with room for its reply (the request's ``reply_tokens``, and any ``max_tokens`` sent) before it
    leaves; one that does not fit raises :class:`~sumjudge.errors.ContextOverflowError` naming the sizes;
-7. **send**: one request through the provider's SDK (its own retries off).
+7. **send**: one request through the provider's SDK (its own retries off), bounded as a whole by the
+   judge's ``timeout`` (the SDKs bound each read: a server sending a byte a second never ends otherwise).
 
 A provider subclass holds only what is its own: how to make its SDK client, how to build a request
 body for a structured form (:meth:`HTTPJudge.build_request`), how to send it, how to read the reply
@@ -36,14 +37,18 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..errors import ConfigurationError, ContextOverflowError, SumjudgeError
-from ..redact import redact, scrub_exception
+from ..redact import redact, scrub_exception, secrets_of
 from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT
 from .budget import TokenBudget
 from .clients import LoopClients
 from .limiter import AdaptiveLimiter
 from .providers import ProviderSpec, resolve_base_url
-from .retry import Classification, RetryPolicy, call_with_retries, retry_after_from_headers
+from .retry import Classification, RetryPolicy, Transient, call_with_retries, retry_after_from_headers
 from .structured import Completion, generate_structured, strict_json_schema, with_schema_in_prompt
+
+class ReplyTimeout(Exception):
+    """A reply that had not arrived whole within the judge's ``timeout`` (one attempt; retried as transient)."""
+
 
 ErrorRule = tuple[type[BaseException], Callable[[Any], Classification]]
 """One row of a provider's error table: an SDK exception class and what its instances mean."""
@@ -104,10 +109,10 @@ class HTTPJudge(ABC):
         except Exception as exc:  # what reaches the caller (and its traceback) shows no key
             raise scrub_exception(exc, self._secrets())
 
-    def _secrets(self) -> list[str | None]:
-        """The keys this judge sends (configured or resolved from the environment), to hide them."""
-        configured = self.config.api_key.get_secret_value() if self.config.api_key is not None else None
-        return [configured, getattr(self, "_api_key", None)]
+    def _secrets(self) -> list[str]:
+        """What this judge sends that must never be shown: its keys (configured or resolved from the
+        environment), its base URL's ``user:password``, its extra headers (:func:`~sumjudge.redact.secrets_of`)."""
+        return secrets_of(self)
 
     async def _generate(self, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
         prepared = self.prepare(request)
@@ -127,7 +132,8 @@ class HTTPJudge(ABC):
             def fits(messages: list[ChatMessage]) -> bool:
                 return self.fits(messages, prepared, request)
 
-            return await generate_structured(request, send, max_reasks=self.config.max_reasks, fits=fits)
+            return await generate_structured(request, send, max_reasks=self.config.max_reasks, fits=fits,
+                                             secrets=self._secrets())
 
     # -- one request as data (for provider batch jobs, :mod:`sumjudge.judges.batch`) ---------------
 
@@ -213,14 +219,23 @@ class HTTPJudge(ABC):
                 raise
             return self.parse_reply(response, prepared)
 
+    async def _send_whole(self, client: Any, body: dict[str, Any]) -> Any:
+        """``send`` bounded as a whole by ``config.timeout``: the SDKs' timeouts bound each read, so a
+        server that sends a byte a second (headers or body) would hold the call for ever."""
+        timeout = self.config.timeout
+        try:
+            return await asyncio.wait_for(self.send(client, body), timeout)
+        except asyncio.TimeoutError:
+            raise ReplyTimeout(f"no whole reply within {timeout:g}s (timeout)") from None
+
     async def _send_limited(self, client: Any, body: dict[str, Any]) -> Any:
         """``send`` inside the limiter: a 429 lowers it, a clean reply raises it."""
         limiter = self._limiter
         if limiter is None:
-            return await self.send(client, body)
+            return await self._send_whole(client, body)
         async with limiter.slot() as ticket:
             try:
-                response = await self.send(client, body)
+                response = await self._send_whole(client, body)
             except self.rate_limit_error as exc:
                 headers: Mapping[str, str] | None = getattr(getattr(exc, "response", None), "headers", None)
                 limiter.on_rate_limited(ticket, retry_after_from_headers(headers))
@@ -242,7 +257,10 @@ class HTTPJudge(ABC):
     # -- failures: the provider's error table ----------------------------------------------------
 
     def classify(self, exc: BaseException) -> Classification:
-        """The first row of :attr:`errors` whose class ``exc`` is an instance of decides."""
+        """A reply that did not arrive whole in time is a transient timeout; else the first row of
+        :attr:`errors` whose class ``exc`` is an instance of decides."""
+        if isinstance(exc, ReplyTimeout):
+            return Transient(str(exc))
         for kind, meaning in self.errors:
             if isinstance(exc, kind):
                 return meaning(exc)
@@ -312,4 +330,4 @@ def wire_body(body: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-__all__ = ["ErrorRule", "HTTPJudge", "wire_body"]
+__all__ = ["ErrorRule", "HTTPJudge", "ReplyTimeout", "wire_body"]

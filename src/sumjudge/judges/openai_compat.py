@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import ssl
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from ..errors import ConfigurationError, MissingDependencyError
@@ -79,17 +79,20 @@ def http_client_class(openai: Any, base_url: str | None) -> Any:
     credentials in it (``https://user:pass@host``) keeps httpx, which turns them into Basic auth where
     aiohttp refuses them beside the API key's header."""
     aio = getattr(openai, "DefaultAioHttpClient", None)
-    try:
-        credentials = bool(base_url) and "@" in urlsplit(base_url).netloc
-    except ValueError:  # the SDK's client refuses the URL, by name, when the judge is built
-        credentials = False
-    if aio is None or credentials:
+    if aio is None or _has_credentials(base_url):
         return openai.DefaultAsyncHttpxClient
     try:
         import aiohttp  # noqa: F401 - only whether it is there
     except ImportError:
         return openai.DefaultAsyncHttpxClient
     return aio
+
+
+def _has_credentials(base_url: str | None) -> bool:
+    try:
+        return bool(base_url) and "@" in urlsplit(base_url).netloc
+    except ValueError:  # the SDK's client refuses the URL, by name, when the judge is built
+        return False
 
 
 def _refused(exc: BaseException) -> bool:
@@ -140,6 +143,9 @@ class OpenAICompatJudge(HTTPJudge):
     """A judge that speaks Chat Completions. Safe to share across tasks, threads and event loops."""
 
     fallback_order = FALLBACK_ORDER
+    key_in_authorization: ClassVar[bool] = True
+    """Whether the API key travels as ``Authorization: Bearer`` (Azure's goes in ``api-key``): then a base
+    URL with ``user:password`` (Basic auth, the same header) is refused beside a key."""
 
     def setup(self) -> None:
         self._openai = _import_openai()
@@ -150,6 +156,12 @@ class OpenAICompatJudge(HTTPJudge):
             raise ConfigurationError(
                 f"provider {spec.name!r} has no default endpoint: set {spec.base_url_env} "
                 f"or pass ModelConfig(id=..., base_url=...)"
+            )
+        if key is not None and self.key_in_authorization and _has_credentials(resolve_base_url(spec, config)):
+            raise ConfigurationError(
+                f"{self.model_id}: the base URL carries user:password, which HTTP sends as Basic auth in the "
+                "Authorization header where the API key's Bearer token goes, so the key would never be sent; "
+                "remove user:password from the URL, or the API key (or send one of them with ModelConfig.headers)"
             )
         self._ssl_context: ssl.SSLContext | None = None
         self._http_client_class = http_client_class(self._openai, resolve_base_url(spec, config))

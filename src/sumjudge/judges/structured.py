@@ -30,6 +30,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from ..errors import JudgeOutputError
+from ..redact import redact, redact_strings
 from .base import ChatMessage, JudgeReply, JudgeRequest, OutputT, Usage
 
 
@@ -238,8 +239,13 @@ async def generate_structured(
     max_reasks: int,
     messages: Sequence[ChatMessage] | None = None,
     fits: Fits | None = None,
+    secrets: Sequence[str | None] = (),
 ) -> JudgeReply[OutputT]:
     """Ask through ``send`` until the reply validates, re-asking at most ``max_reasks`` times.
+
+    Where every model's reply enters: each text of the validated output (reasons, questions, claims)
+    and the raw reply have the judge's ``secrets`` and the environment's hidden
+    (:func:`~sumjudge.redact.redact`) before anything stores, caches or shows them.
 
     ``messages`` overrides ``request.messages`` (for a provider that adds the schema to the
     prompt). ``fits`` says whether a conversation fits the judge's context window with room for
@@ -280,15 +286,22 @@ async def generate_structured(
                     feedback = bad.feedback
                     echo = text if len(text) <= _ECHO_LIMIT else text[:_ECHO_LIMIT] + "..."
             else:
-                return JudgeReply(output=output, usage=usage, raw=text)
+                return JudgeReply(output=_redacted(output, secrets), usage=usage, raw=redact(text, secrets))
         if attempt + 1 >= attempts:
             break
         conversation = await reask_conversation(first, conversation, echo, feedback, fits)
     raise JudgeOutputError(
-        f"no valid {request.output_type.__name__} after {attempts} attempt(s): {last_problem}",
+        f"no valid {request.output_type.__name__} after {attempts} attempt(s): {redact(last_problem, secrets)}",
         step=request.step,
-        returned=last_text,
+        returned=None if last_text is None else redact(last_text, secrets),
     )
+
+
+def _redacted(output: OutputT, secrets: Sequence[str | None]) -> OutputT:
+    """``output`` with every secret hidden in its texts; the same object when it held none."""
+    dumped = output.model_dump()
+    cleaned = redact_strings(dumped, secrets)
+    return output if cleaned == dumped else type(output).model_validate(cleaned)
 
 
 __all__ = [

@@ -27,11 +27,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..data.datasets import Dataset, DatasetInfo
+from ..errors import InputError
 from ..evals import run_evals
 from ..judges.base import JudgeModel, is_cpu_bound, judge_identity
 from ..store.records import FailedItem, ItemOutcome, run_line
 from ..store.run_stats import RunStats
 from ..store.database import ItemRecord, RunRecord, RunStore
+from ..store.run_files import CACHE, DATA, record_run_files
 from .scoring import GuardedScorer, Meter, MeteredJudge, build_scorer, outcome_of
 from .outputs import STEP_SUMMARY, output_plan
 from .workers import WorkerRecipe, score_in_processes, worker_count
@@ -197,15 +199,15 @@ async def run_batch(
                 model=model, options=dict(options), data=dataset.display_name, fingerprint=info.fingerprint,
                 total_items=info.count, resume=not fresh, judge=judge_identity(scorer.judge),
             )
+            record_run_files(store, run.id, {DATA: getattr(dataset, "path", None), CACHE: plan.databases.get("the reply cache")})
             return await _score_run(
                 dataset, info, scorer, store, run, resumed=resumed, concurrency=concurrency, outputs=outputs,
                 files=files, gates=gates, meter=meter, events=events, scale=float(options.get("scale", 1.0)),
                 workers=(recipe, workers), plan=plan, rounds=batch,
             )
     finally:
-        for f in files.values():
-            if f.tmp.exists():
-                f.discard()
+        for f in files.values():  # what was not committed leaves no temporary file
+            f.discard()
 
 
 async def _score_run(
@@ -236,7 +238,10 @@ async def _score_run(
     status = "interrupted" if interrupted else "finished" if stats.errors == 0 else "finished with errors"
     store.finish_run(run.id, status)
     run = store.get_run(run.id)
-    _write_out(store, run, outputs.out, files.get("--out"))  # what was done is never lost
+    try:
+        _write_out(store, run, outputs.out, files.get("--out"))  # what was done is never lost
+    except InputError as exc:  # a full disk, a file-size limit: the store still holds every item
+        raise InputError(f"{exc}; run {run.id} is saved in the store: `sumjudge runs export {run.id}`") from None
     if interrupted:
         return BatchResult(run=run, stats=stats, interrupted=True)
 
@@ -255,15 +260,17 @@ async def _score_run(
 
 def _write_out(store: RunStore, run: RunRecord, out: str | None, out_file: Any) -> None:
     """Every item of the run as one JSON line, in input order (what finished early waited in the store)."""
-    fh = sys.stdout if out == "-" else (out_file.fh if out_file is not None else None)
-    if fh is None:
+    if out != "-" and out_file is None:
         return
-    for item in store.iter_items(run.id):
-        fh.write(run_line(item.outcome, run.model, run.options) + "\n")
+    def write(fh: Any) -> None:
+        for item in store.iter_items(run.id):
+            fh.write(run_line(item.outcome, run.model, run.options) + "\n")
+
     if out_file is not None:
-        out_file.commit()
+        out_file.write_stream(write)
     else:
-        fh.flush()
+        write(sys.stdout)
+        sys.stdout.flush()
 
 
 def _write_reports(
@@ -272,7 +279,6 @@ def _write_reports(
     unsure: list[str] | None = None,
 ) -> list[str]:
     """The HTML report, the JUnit XML and the job summary; the items are streamed from the store."""
-    from ..errors import InputError
     from ..report import write_report
     from ..report.junit import write_junit
     from ..report.markdown import append_step_summary, run_markdown
@@ -282,15 +288,12 @@ def _write_reports(
 
     threshold = gates.pass_rate.threshold if gates.pass_rate else None
     if "--report" in files:
-        files["--report"].fh.close()
-        write_report(files["--report"].tmp, run, stats, items, scale=scale,
-                     extra_figures=_batch_figures(store, run) + corrected_figures(store, run))
-        files["--report"].commit()
+        figures = _batch_figures(store, run) + corrected_figures(store, run)
+        files["--report"].write_with(lambda tmp: write_report(tmp, run, stats, items, scale=scale, extra_figures=figures))
     if "--junit" in files:
-        files["--junit"].fh.close()
-        write_junit(files["--junit"].tmp, run, items, threshold=threshold, gate_failures=failures,
-                    gate_inconclusive=unsure or [])
-        files["--junit"].commit()
+        files["--junit"].write_with(
+            lambda tmp: write_junit(tmp, run, items, threshold=threshold, gate_failures=failures,
+                                    gate_inconclusive=unsure or []))
     notes: list[str] = []
     if plan is not None and plan.appends.get(STEP_SUMMARY):
         try:

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..data.datasets import Row
 from ..errors import describe_failure
+from ..redact import secrets_of
 from ..evals import is_interrupt
 from ..judges.base import JudgeModel, JudgeReply, JudgeRequest, OutputT, WrappedJudge
 from ..store.records import FailedItem, ItemOutcome, ScoredItem, source_digest
@@ -87,16 +88,8 @@ class GuardedScorer:
 
 
 def _judge_secrets(scorer: Any) -> list[str]:
-    """The API keys configured on the scorer's judge and the judges it wraps (to hide them)."""
-    found: list[str] = []
-    judge = getattr(scorer, "judge", None)
-    while judge is not None:
-        config = getattr(judge, "config", None)
-        key = getattr(config, "api_key", None)
-        if key is not None:
-            found.append(key.get_secret_value() if hasattr(key, "get_secret_value") else str(key))
-        judge = getattr(judge, "inner", None)
-    return found
+    """What the scorer's judge and the judges it wraps hold (keys, URL credentials, headers), to hide them."""
+    return secrets_of(getattr(scorer, "judge", None))
 
 
 def build_scorer(

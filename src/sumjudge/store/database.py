@@ -29,6 +29,7 @@ from ..judges.cache import create_private_file
 from .records import FailedItem, ItemOutcome, outcome_from_json
 from .lock import claim_run, release_run
 from .run_stats import RunStats
+from .schema import check_schema, damaged_record, mark_schema, store_error
 from ..data.tables import record_row, rows_frame
 
 DEFAULT_STORE_PATH = Path(".sumjudge") / "runs.db"
@@ -71,27 +72,6 @@ CREATE TABLE IF NOT EXISTS run_locks (
     since REAL NOT NULL
 );
 """
-
-
-def store_error(path: Path, exc: sqlite3.Error, what: str = "run store") -> StoreError:
-    """One line naming the file and the fix, instead of sqlite3's traceback."""
-    text = str(exc)
-    if "readonly" in text or "read-only" in text:
-        fix = "make it writable, or pass --store with another path" if what == "run store" else "make it writable"
-        return StoreError(f"the {what} {path} is read-only ({text}); {fix}")
-    if "locked" in text or "busy" in text:
-        return StoreError(f"the {what} {path} is locked by another process ({text}); try again when it is done")
-    return StoreError(
-        f"the {what} {path} cannot be used ({text}): it is damaged or not a sumjudge file; "
-        "move it aside (what it held is lost) or pass --store with another path"
-    )
-
-
-def damaged_record(path: Path, what: str, exc: BaseException) -> StoreError:
-    """A row of the store that is not what sumjudge wrote (edited by hand, or damaged): one line."""
-    detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    return StoreError(f"the run store {path}: {what} holds a damaged record ({detail}); export what can be read "
-                      "with another run, or pass --store with another path")
 
 
 def run_key(model: str, options: dict[str, Any], fingerprint: str, judge: str | None = None) -> str:
@@ -158,13 +138,16 @@ class RunStore:
                 if not self.path.is_file():
                     raise StoreError(f"no run store at {self.path} (runs are recorded by `sumjudge score`)")
                 self._db = self._connect_readonly()
+                check_schema(self._db, self.path, _SCHEMA)
             else:
                 create_private_file(self.path)
                 self._db = sqlite3.connect(self.path, isolation_level=None)  # autocommit: each write commits
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=NORMAL")
                 self._db.execute("PRAGMA foreign_keys=ON")
+                check_schema(self._db, self.path, _SCHEMA)  # a newer or different store: one line, nothing written
                 self._db.executescript(_SCHEMA)
+                mark_schema(self._db)
             self._db.row_factory = sqlite3.Row
             self._db.execute("SELECT COUNT(*) FROM runs").fetchone()
         except sqlite3.Error as exc:

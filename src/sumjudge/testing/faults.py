@@ -12,6 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+TRICKLE = "X-Sumjudge-Trickle"
+"""A header of a scripted :class:`Reply` that tells the server how to send it slowly (never sent itself)."""
+
+
 @dataclass(frozen=True)
 class Reply:
     """One scripted answer. Build them with :class:`Fault` or give ``content`` yourself."""
@@ -61,6 +65,13 @@ class Fault:
     def hang(seconds: float = 30.0) -> Reply:
         """Say nothing for ``seconds``, then drop the connection (set the client's timeout lower)."""
         return Reply(delay=seconds, drop=True)
+
+    @staticmethod
+    def slow_loris(every: float = 0.1, *, headers: bool = False) -> Reply:
+        """The answer sent one byte every ``every`` seconds: its body (``headers=False``, after the
+        headers went out whole) or the whole reply, status line and headers included. Each read of the
+        client gets a byte well within any per-read timeout; only a bound on the whole reply ends it."""
+        return Reply(headers={TRICKLE: f"{every:g} {'all' if headers else 'body'}"})
 
     @staticmethod
     def drop() -> Reply:

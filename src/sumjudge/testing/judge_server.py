@@ -37,7 +37,7 @@ from typing import Any
 from .batch_desk import BatchDesk
 from .brains import Brain, NoisyBrain, SchemaBrain, SummarizationBrain
 from .context import ContextWindow, prompt_bytes
-from .faults import LLAMA_CPP_REFUSAL, Fault, Reply
+from .faults import LLAMA_CPP_REFUSAL, TRICKLE, Fault, Reply
 from .recorded import RecordedRequest, content_text, count_tokens, find_schema, step_of, structured_form
 
 
@@ -297,6 +297,9 @@ class JudgeServer:
             if payload is None:  # drop the connection without an answer
                 handler.close_connection = True
                 return
+            if (trickle := headers.pop(TRICKLE, None)) is not None:
+                self._trickle(handler, status, headers, payload, trickle)
+                return
             handler.send_response(status)
             handler.send_header("Content-Type", "application/json")
             handler.send_header("Content-Length", str(len(payload)))
@@ -307,6 +310,32 @@ class JudgeServer:
         finally:
             with self._lock:
                 self.in_flight -= 1
+
+
+    def _trickle(self, handler: BaseHTTPRequestHandler, status: int, headers: dict[str, str], payload: bytes,
+                 how: str) -> None:
+        """Send the reply one byte at a time (:meth:`Fault.slow_loris`) until it is sent, the client hangs
+        up or the server stops."""
+        every_text, _, part = how.partition(" ")
+        every = float(every_text)
+        lines = [f"HTTP/1.1 {status} {'OK' if status < 400 else 'Error'}", "Content-Type: application/json",
+                 f"Content-Length: {len(payload)}", "Connection: close",
+                 *(f"{k}: {v}" for k, v in headers.items())]
+        head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+        handler.close_connection = True
+        slow = head + payload
+        try:
+            if part != "all":
+                handler.wfile.write(head)
+                handler.wfile.flush()
+                slow = payload
+            for i in range(len(slow)):
+                if self._stop.wait(every):
+                    return
+                handler.wfile.write(slow[i:i + 1])
+                handler.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):  # the client gave up: what a timeout does
+            return
 
 
 class _Server(ThreadingHTTPServer):

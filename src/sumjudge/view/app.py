@@ -69,6 +69,36 @@ TOKEN_HEADER = "x-sumjudge-token"
 _STATIC = {"view.js": "text/javascript; charset=utf-8", "view.css": "text/css; charset=utf-8", "icon.svg": "image/svg+xml"}
 
 
+MAX_BODY_DEPTH = 8
+"""How deep a JSON body of the viewer's API may nest (a label is one flat object)."""
+
+
+def _json_body(raw: bytes) -> dict[str, Any]:
+    """A request's JSON object; :class:`InputError` for anything else, before a parser could recurse into a
+    body nested 100,000 deep (the depth is counted on the bytes, outside strings)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (byte == 0x5C, byte != 0x22)
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > MAX_BODY_DEPTH:
+                raise InputError(f"the body nests deeper than {MAX_BODY_DEPTH} levels")
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    try:
+        body = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        raise InputError(f"the body is not JSON: {exc}") from None
+    if not isinstance(body, dict):
+        raise InputError("the body is a JSON object")
+    return body
+
+
 @dataclass(frozen=True)
 class ViewSettings:
     """What the app serves and how."""
@@ -313,12 +343,15 @@ class View:
         if refusal:
             return JSONResponse({"ok": False, "error": refusal}, 403)
         try:
-            body = json.loads(await request.body())
+            body = _json_body(await request.body())
             correct = body.get("correct")
             if correct not in (True, False, None):
                 raise InputError("correct is true, false or null")
+            index = body["index"]
+            if isinstance(index, bool) or not isinstance(index, int):  # 1e400 is inf, 1.5 is no claim
+                raise InputError("index is a whole number")
             self._label(str(body["run"]), str(body["item"]), str(body["reviewer"]), str(body["target"]),
-                        int(body["index"]), correct)
+                        index, correct)
         except (KeyError, TypeError, ValueError, AttributeError, SumjudgeError) as exc:
             text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
             return JSONResponse({"ok": False, "error": text}, 400)

@@ -33,6 +33,7 @@ from ...errors import JudgeError, JudgeOutputError
 from ..base import ChatMessage, JudgeReply, JudgeRequest, OutputT, WrappedJudge
 from ..cache import request_key, settings_of
 from ..http import HTTPJudge, wire_body
+from ...redact import secrets_of
 from ..structured import Completion, generate_structured
 from .protocol import LineResult
 
@@ -130,11 +131,12 @@ class BatchingJudge(WrappedJudge):
 
         if self.fallback == "live":
             try:
-                return await generate_structured(request, send, max_reasks=0, fits=fits)
+                return await generate_structured(request, send, max_reasks=0, fits=fits, secrets=secrets_of(http))
             except (BatchRequestError, JudgeOutputError):
                 self.live_calls += 1
                 return await http.generate(request)
-        return await generate_structured(request, send, max_reasks=http.config.max_reasks, fits=fits)
+        return await generate_structured(request, send, max_reasks=http.config.max_reasks, fits=fits,
+                                         secrets=secrets_of(http))
 
 
 __all__ = [

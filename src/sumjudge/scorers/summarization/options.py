@@ -7,8 +7,14 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from ...errors import ConfigurationError
+from ...limits import MAX_CLAIMS, MAX_QUESTIONS, MAX_SAMPLES
 from ...messages import SourceExtractor
 from .samples import DEFAULT_SAMPLE_TEMPERATURE, REDUCERS, Reducer
+
+
+def _count(name: str, value: Any, maximum: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
+        raise ConfigurationError(f"{name} must be an integer >= 1 and <= {maximum}, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -20,14 +26,14 @@ class SummarizationOptions:
     source_extractor: SourceExtractor | None = None
     """``callable(input, output) -> str``; wins over ``source``."""
     max_questions: int = 10
-    """Upper bound on coverage questions; at least 1."""
+    """Upper bound on coverage questions; from 1 to :data:`~sumjudge.limits.MAX_QUESTIONS`."""
     scale: float = 1
     """Multiplies the final score; must be > 0."""
     max_claims: int = 100
-    """Upper bound on the summary's claims judged; at least 1. A summary with more is judged on its
+    """Upper bound on the summary's claims judged; from 1 to :data:`~sumjudge.limits.MAX_CLAIMS`. A summary with more is judged on its
     first ``max_claims`` claims, and the reason says so."""
     samples: int = 1
-    """Independent evaluations per summary (at least 1). Above 1, ``score`` is the ``reducer`` of
+    """Independent evaluations per summary (from 1 to :data:`~sumjudge.limits.MAX_SAMPLES`). Above 1, ``score`` is the ``reducer`` of
     the sample scores and the result keeps every sample (see :mod:`.samples`); 1 is one evaluation,
     the plain result, at the plain cost."""
     reducer: Reducer = "mean"
@@ -37,22 +43,16 @@ class SummarizationOptions:
     its own). Unused with one sample."""
 
     def __post_init__(self) -> None:
-        mq = self.max_questions
-        if isinstance(mq, bool) or not isinstance(mq, int) or mq < 1:
-            raise ConfigurationError(f"max_questions must be an integer >= 1, got {mq!r}")
-        mc = self.max_claims
-        if isinstance(mc, bool) or not isinstance(mc, int) or mc < 1:
-            raise ConfigurationError(f"max_claims must be an integer >= 1, got {mc!r}")
+        _count("max_questions", self.max_questions, MAX_QUESTIONS)
+        _count("max_claims", self.max_claims, MAX_CLAIMS)
         sc = self.scale
         if isinstance(sc, bool) or not isinstance(sc, (int, float)) or not sc > 0 or sc == float("inf"):
             raise ConfigurationError(f"scale must be a number > 0, got {sc!r}")
-        k = self.samples
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise ConfigurationError(f"samples must be an integer >= 1, got {k!r}")
+        _count("samples", self.samples, MAX_SAMPLES)
         if self.reducer not in REDUCERS:
             raise ConfigurationError(f"reducer must be one of {', '.join(REDUCERS)}, got {self.reducer!r}")
         t = self.sample_temperature
-        if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 < t <= 2:
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 < t <= 2:  # nan fails too
             raise ConfigurationError(f"sample_temperature must be a number in (0, 2], got {t!r}")
         if self.source is not None and not isinstance(self.source, str):
             raise ConfigurationError(f"source must be a str, got {type(self.source).__name__}")
