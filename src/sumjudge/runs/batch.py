@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..data.datasets import Dataset, DatasetInfo
 from ..evals import run_evals
-from ..judges.base import JudgeModel, is_cpu_bound, judge_identity
+from ..judges.base import JudgeModel, is_cpu_bound
 from ..store.records import FailedItem, ItemOutcome, run_line
 from ..store.run_stats import RunStats
 from ..store.database import ItemRecord, RunRecord, RunStore
@@ -156,6 +156,7 @@ async def run_batch(
     batch: JudgeRounds | None = None,
     workers: int | None = None,
     judge_factory: Callable[[], JudgeModel] | None = None,
+    exam: Any = None,
 ) -> BatchResult:
     """Score ``dataset`` (validated: ``info`` is what :meth:`Dataset.validate` said) into the run store.
 
@@ -171,6 +172,8 @@ async def run_batch(
     ``workers``: processes that score a CPU-bound judge's items (:mod:`.workers`; default: the cores
     available, one per 100 pending items at most); other judges score in this process.
     ``judge_factory``: an importable function that builds the judge (named ``model`` in the store).
+    ``exam``: a kept :class:`~sumjudge.scorers.summarization.exam.Exam` whose questions the run uses
+    (``options`` then hold its digest as ``"exam"``: the store records which exam the run sat).
     """
     from ..data.files import AtomicFile
     from ..store.database import DEFAULT_STORE_PATH
@@ -181,8 +184,9 @@ async def run_batch(
                        step_summary=outputs.step_summary)
     plan.check(appends=False)  # a job summary it may not write is a note at the end, not a failure
     scorer = build_scorer(model, options, concurrency=concurrency, timeout=timeout, cache=cache, meter=meter,
-                          judge_factory=judge_factory, wrap=batch.wrap if batch is not None else None)
-    recipe = WorkerRecipe(model, json.dumps(dict(options)), concurrency, timeout, cache, judge_factory)
+                          judge_factory=judge_factory, wrap=batch.wrap if batch is not None else None, exam=exam)
+    recipe = WorkerRecipe(model, json.dumps(dict(options)), concurrency, timeout, cache, judge_factory,
+                          exam.text() if exam is not None else None)
     files: dict[str, AtomicFile] = {}
     try:
         for option in ("--out", "--report", "--junit"):
@@ -192,7 +196,7 @@ async def run_batch(
         with store:
             run, resumed = store.open_run(
                 model=model, options=dict(options), data=dataset.display_name, fingerprint=info.fingerprint,
-                total_items=info.count, resume=not fresh, judge=judge_identity(scorer.judge),
+                total_items=info.count, resume=not fresh, judge=scorer.identity,
             )
             return await _score_run(
                 dataset, info, scorer, store, run, resumed=resumed, concurrency=concurrency, outputs=outputs,

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from os import PathLike
 from typing import Any
 
 from ...errors import ConfigurationError
 from ...messages import SourceExtractor
+from .exam import Exam, load_exam
 from .samples import DEFAULT_SAMPLE_TEMPERATURE, REDUCERS, Reducer
 
 
@@ -35,8 +37,18 @@ class SummarizationOptions:
     sample_temperature: float = DEFAULT_SAMPLE_TEMPERATURE
     """The temperature samples are drawn at when the judge is set to 0 (a judge set above 0 keeps
     its own). Unused with one sample."""
+    questions: Exam | str | PathLike[str] | None = None
+    """A kept exam (:mod:`.exam`), or the path of one: each source's coverage questions are taken from
+    it instead of being drawn (with ``samples``, every sample sits the same exam). Read when the
+    options are made; a path is replaced by the :class:`~.exam.Exam` read from it."""
+    draw_missing: bool = False
+    """With ``questions``: draw questions for a source the exam does not hold, instead of refusing it."""
+    strict_evidence: bool = False
+    """Count an unverified verdict (its quote not found: :mod:`.quotes`) as unsupported / unanswered.
+    Off by default; the result's ``strict_evidence`` says when it is on."""
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "questions", load_exam(self.questions))
         mq = self.max_questions
         if isinstance(mq, bool) or not isinstance(mq, int) or mq < 1:
             raise ConfigurationError(f"max_questions must be an integer >= 1, got {mq!r}")
@@ -72,6 +84,8 @@ class SummarizationOptions:
             "maxQuestions": "max_questions",
             "maxClaims": "max_claims",
             "sampleTemperature": "sample_temperature",
+            "drawMissing": "draw_missing",
+            "strictEvidence": "strict_evidence",
         }
         known = {f.name for f in fields(cls)}
         kwargs = {aliases.get(k, k): v for k, v in options.items()}

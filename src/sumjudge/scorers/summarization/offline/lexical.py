@@ -225,7 +225,8 @@ class LexicalJudge:
             problems = self._check(claim, doc, ev, light, added)
             if not problems:
                 return AlignmentVerdict(
-                    claim=claim.text, supported=True, reason=f'stated in source {ev.where}: "{quote(ev.text)}"'
+                    claim=claim.text, quote=ev.text, supported=True,
+                    reason=f'stated in source {ev.where}: "{quote(ev.text)}"',
                 )
             first = first or problems
         return AlignmentVerdict(claim=claim.text, supported=False, reason="; ".join(first))
@@ -349,6 +350,7 @@ class LexicalJudge:
             best = max(sentences, key=lambda s: fact.weight_of(s.units & fact.units))
             return CoverageVerdict(
                 question=question,
+                quote=best.text,
                 answered=True,
                 reason=f'the summary says so ({share:.0%} of the fact): "{quote(best.text)}"',
             )
