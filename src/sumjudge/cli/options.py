@@ -109,7 +109,21 @@ def scorer_options(
     return options
 
 
+def evidence_options(exam: Any, *, draw_missing: bool, strict_evidence: bool) -> dict[str, Any]:
+    """The options a kept exam and strict evidence add to a run's (what the run store records and keys
+    the run on): the exam by its digest, each only when set, so other runs keep their keys."""
+    options: dict[str, Any] = {}
+    if exam is not None:
+        options["exam"] = exam.digest
+        if draw_missing:
+            options["draw_missing"] = True
+    if strict_evidence:
+        options["strict_evidence"] = True
+    return options
+
+
 __all__ = [
+    "evidence_options",
     "Finite", "PositiveNumber", "Seconds", "cache_options", "model_option", "scorer_options", "scorer_options_decorator",
     "timeout_option",
 ]

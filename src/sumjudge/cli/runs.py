@@ -165,7 +165,7 @@ def _export_parquet(store: Any, run_id: str, out: str, plan: Any) -> None:
 
 CSV_COLUMNS = [
     "id", "row", "score", "alignment_score", "coverage_score", "claims", "claims_supported",
-    "questions", "questions_answered", "total_tokens", "reason", "error",
+    "questions", "questions_answered", "total_tokens", "reason", "error", "evidence_verified", "evidence_checked",
 ]
 
 
@@ -173,9 +173,12 @@ def _csv_row(row_number: int, item: ItemOutcome) -> list[Any]:
     v = item.verdicts
     counts = (len(v.alignment), v.claims_supported, len(v.questions), v.questions_answered) if v else (0, 0, 0, 0)
     tokens = item.usage.total_tokens if item.usage else None
+    from ..scorers.summarization.quotes import located_share
+
+    evidence = [a + b for a, b in zip(located_share(v.alignment), located_share(v.coverage))] if v else [None, None]
     return [
         item.id, row_number, item.score, item.alignment_score, item.coverage_score, *counts,
-        tokens, item.reason, item.error,
+        tokens, item.reason, item.error, *evidence,
     ]
 
 

@@ -108,6 +108,7 @@ def _figures(stats: RunStats, total: int, extra: Sequence[tuple[str, str]] = ())
         ("judge calls", f"{stats.calls:,}"),
         ("tokens", f"{stats.tokens:,}"),
         ("cached prompt tokens", f"{stats.cached_tokens:,}"),
+        *([("evidence", stats.evidence_line.removeprefix("evidence "))] if stats.evidence_line else []),
         *extra,
     ]
     return "".join(

@@ -185,6 +185,8 @@ async def run_batch(
     plan.check(appends=False)  # a job summary it may not write is a note at the end, not a failure
     scorer = build_scorer(model, options, concurrency=concurrency, timeout=timeout, cache=cache, meter=meter,
                           judge_factory=judge_factory, wrap=batch.wrap if batch is not None else None, exam=exam)
+    if exam is not None and not options.get("draw_missing"):  # a source the exam lacks: refused before any call
+        exam.check_rows((row.id, row.source) for row in dataset.rows())
     recipe = WorkerRecipe(model, json.dumps(dict(options)), concurrency, timeout, cache, judge_factory,
                           exam.text() if exam is not None else None)
     files: dict[str, AtomicFile] = {}

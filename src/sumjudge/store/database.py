@@ -392,4 +392,18 @@ class RunStore:
             alignment=[r[1] for r in rows if r[1] is not None] if axes else None,
             coverage=[r[2] for r in rows if r[2] is not None] if axes else None,
             cached_tokens=agg[5] or 0,
+            evidence=self._evidence(run_id),
         )
+
+    def _evidence(self, run_id: str) -> tuple[int, int]:
+        """``(verified, checked)`` over the verdicts of the run's scored items (top-level verdicts; with
+        samples, those of the sample the item shows)."""
+        verified = checked = 0
+        for path in ("$.verdicts.alignment", "$.verdicts.coverage"):
+            row = self._db.execute(
+                "SELECT SUM(json_extract(v.value, '$.verified') = 1), SUM(json_extract(v.value, '$.verified') IS NOT NULL)"
+                " FROM items, json_each(items.record, ?) AS v WHERE items.run_id = ? AND items.status = 'ok'",
+                (path, run_id),
+            ).fetchone()
+            verified, checked = verified + (row[0] or 0), checked + (row[1] or 0)
+        return verified, checked

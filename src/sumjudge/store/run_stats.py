@@ -34,6 +34,23 @@ class RunStats:
     confidence: float = 0.95
     cached_tokens: int = 0
     """Prompt tokens the provider served from its prompt cache (part of ``tokens``)."""
+    evidence_verified: int = 0
+    """Verdicts (claims and questions) whose quote holds them up (``verified``)."""
+    evidence_checked: int = 0
+    """Verdicts whose quote the scorer checked (all of a run scored since quotes exist)."""
+
+    @property
+    def evidence_share(self) -> float | None:
+        """The share of checked verdicts whose evidence was located (``None``: none checked)."""
+        return self.evidence_verified / self.evidence_checked if self.evidence_checked else None
+
+    @property
+    def evidence_line(self) -> str | None:
+        """"evidence located for 97% of verdicts (194 of 200)", or ``None`` when nothing was checked."""
+        share = self.evidence_share
+        if share is None:
+            return None
+        return f"evidence located for {share:.0%} of verdicts ({self.evidence_verified:,} of {self.evidence_checked:,})"
 
     @classmethod
     def from_sorted_scores(
@@ -48,6 +65,7 @@ class RunStats:
         alignment: list[float] | None = None,
         coverage: list[float] | None = None,
         cached_tokens: int = 0,
+        evidence: tuple[int, int] = (0, 0),
     ) -> RunStats:
         """``alignment`` and ``coverage`` (per-item values) give those means their intervals."""
         from ..stats import CONFIDENCE, mean_interval
@@ -76,6 +94,8 @@ class RunStats:
             coverage_ci=ci(coverage),
             confidence=CONFIDENCE,
             cached_tokens=cached_tokens,
+            evidence_verified=evidence[0],
+            evidence_checked=evidence[1],
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -99,6 +119,8 @@ class RunStats:
             "total_tokens": self.tokens,
             "cached_tokens": self.cached_tokens,
             "judge_calls": self.calls,
+            "evidence_verified": self.evidence_verified,
+            "evidence_checked": self.evidence_checked,
         }
 
 

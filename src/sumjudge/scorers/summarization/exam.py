@@ -127,6 +127,19 @@ class Exam(BaseModel):
                 return entry
         return None
 
+    def check_rows(self, rows: Iterable[tuple[str, str]]) -> None:
+        """Refuse (:class:`ExamError`) when a source of ``rows`` (``(id, source)`` pairs) is not in the
+        exam, naming the first rows that lack one: before any judge call of a run that sits it."""
+        held = {e.source_sha256 for e in self.entries}
+        missing = [item_id for item_id, source in rows if source_sha256(source) not in held]
+        if missing:
+            shown = ", ".join(repr(m) for m in missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+            raise ExamError(
+                f"{len(missing)} item(s) have a source that is not in {self.label} (items {shown}): write the exam "
+                "for this data (`sumjudge questions DATA --out EXAM`), or draw questions for the sources it lacks "
+                "(--draw-missing)"
+            )
+
     def questions_for(self, source: str, *, draw_missing: bool) -> list[str] | None:
         """The kept questions of ``source``; ``None`` where they are to be drawn (``draw_missing``).
         Raises :class:`ExamError` for a source the exam does not hold (without ``draw_missing``)."""

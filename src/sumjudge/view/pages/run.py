@@ -113,6 +113,7 @@ def run_body(run: RunRecord, stats: RunStats, items: Sequence[ItemRow], *, flt: 
             (f"mean {pct}", interval(stats.mean_ci) or "–"), ("median", fmt(stats.median)),
             ("mean alignment", fmt(stats.mean_alignment)), ("mean coverage", fmt(stats.mean_coverage)),
             ("failed", str(stats.errors)), ("tokens", f"{stats.tokens:,}"),
+            *([("evidence", stats.evidence_line.removeprefix("evidence "))] if stats.evidence_line else []),
         ])
         + f'<section class="charts"><figure><figcaption>scores</figcaption>{histogram_svg(counts, scale)}</figure>'
         f"<figure><figcaption>alignment against coverage (each dot an item)</figcaption>{scatter_svg(points, scale, run.id)}"
