@@ -80,10 +80,10 @@ def _verdicts(c: ItemContext, o: ScoredItem) -> str:
         mark = c.marks.get(("claim", i))
         ev = ", ".join(f"{s.start}–{s.end}" for s in claim.evidence or [])
         out.append(
-            f'<li class="verdict {"supported" if claim.supported else "unsupported"}" tabindex="-1" data-target="claim" '
-            f'data-index="{i}" data-judge="{"supported" if claim.supported else "unsupported"}" data-label="{_label_text(mark)}">'
+            f'<li class="verdict {"supported" if claim.supported else "unsupported"}{_doubt(claim)}" tabindex="-1" '
+            f'data-target="claim" data-quote="claim-{i}" data-index="{i}" data-judge="{"supported" if claim.supported else "unsupported"}" data-label="{_label_text(mark)}">'
             f'<span class="says">{"✔ supported" if claim.supported else "✘ not supported"}</span> '
-            f'<span class="text">{e(claim.claim)}</span><div class="why">{e(claim.reason)}</div>'
+            f'<span class="text">{e(claim.claim)}</span>{evidence_line(claim)}<div class="why">{e(claim.reason)}</div>'
             + (f'<div class="evidence-at">evidence at {e(ev)}</div>' if ev else "")
             + f'<span class="label">{_label_text(mark)}</span>{_mark_form(c, "claim", i)}</li>'
         )
@@ -94,14 +94,42 @@ def _verdicts(c: ItemContext, o: ScoredItem) -> str:
         ok = bool(ans and ans.answered)
         mark = c.marks.get(("answer", i))
         out.append(
-            f'<li class="verdict {"answered" if ok else "unanswered"}" tabindex="-1" data-target="answer" data-index="{i}" '
+            f'<li class="verdict {"answered" if ok else "unanswered"}{_doubt(ans)}" tabindex="-1" data-target="answer" '
+            f'data-quote="answer-{i}" data-index="{i}" '
             f'data-judge="{"answered" if ok else "unanswered"}" data-label="{_label_text(mark)}">'
             f'<span class="says">{"✔ answered" if ok else "✘ not answered"}</span> <span class="text">{e(q)}</span>'
+            + (evidence_line(ans) if ans else "") +
             f'<div class="why">{e(ans.reason if ans else "no verdict")}</div>'
             f'<span class="label">{_label_text(mark)}</span>{_mark_form(c, "answer", i) if ans else ""}</li>'
         )
     out.append("</ol>")
     return "".join(out)
+
+
+def _doubt(verdict: object) -> str:
+    return " unverified" if getattr(verdict, "verified", None) is False else ""
+
+
+def evidence_line(verdict: object) -> str:
+    """The judge's quote under a verdict, and whether it was found (nothing for verdicts no scorer checked)."""
+    quote, verified = getattr(verdict, "quote", ""), getattr(verdict, "verified", None)
+    if verified is None:
+        return ""
+    badge = ('<span class="found">✔ quote found</span>' if verified and getattr(verdict, "quote_offsets", None)
+             else '<span class="found">nothing to check</span>' if verified
+             else '<span class="not-found">⚠ unverified: quote not found where it should be</span>')
+    said = f' <q>{e(quote)}</q>' if quote else ' <span class="none">no quote</span>'
+    return f'<div class="quote-line">{badge}{said}</div>'
+
+
+def quote_spans(o: ScoredItem) -> tuple[list[tuple[int, int, str]], list[tuple[int, int, str]]]:
+    """The located quotes of the item's verdicts: claims' in the source, answers' in the summary."""
+    v = o.verdicts
+    if v is None:
+        return [], []
+    claims = [(a.quote_offsets[0], a.quote_offsets[1], f"claim-{i}") for i, a in enumerate(v.alignment) if a.quote_offsets]
+    answers = [(a.quote_offsets[0], a.quote_offsets[1], f"answer-{i}") for i, a in enumerate(v.coverage) if a.quote_offsets]
+    return claims, answers
 
 
 def _rating_form(c: ItemContext) -> str:
@@ -147,11 +175,14 @@ def item_body(c: ItemContext) -> str:
                      '<p class="hint">the verdicts below are those of the sample nearest the score</p>')
     spans = [(s.start, s.end, i) for i, a in enumerate(o.verdicts.alignment if o.verdicts else []) for s in a.evidence or []]
     if c.texts.source is not None:
+        claim_quotes, answer_quotes = quote_spans(o)
         texts = (
-            f'<section class="texts"><h2>summary</h2><div class="summary text-block">{e(c.texts.summary)}</div>'
+            f'<section class="texts"><h2>summary</h2><div class="summary text-block">'
+            f'{highlight(c.texts.summary or "", [], answer_quotes)}</div>'
             f'<h2>source</h2><p class="hint">{e(c.texts.note)}'
             + ("; marked: the passages each claim was judged against" if spans else "")
-            + f'</p><div class="source text-block">{highlight(c.texts.source, spans)}</div></section>'
+            + ("; hover a verdict to see the words it quotes" if claim_quotes or answer_quotes else "")
+            + f'</p><div class="source text-block">{highlight(c.texts.source, spans, claim_quotes)}</div></section>'
         )
     else:
         texts = f'<section class="texts"><p class="hint">{e(c.texts.note)}</p></section>'

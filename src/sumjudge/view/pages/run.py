@@ -122,7 +122,7 @@ def run_body(run: RunRecord, stats: RunStats, items: Sequence[ItemRow], *, flt: 
         f'<label>reviewer <input name="reviewer" value="{e(reviewer)}" required maxlength="64"></label> '
         '<label>gate <input name="gate" size="5" placeholder="0.5"></label> '
         '<button type="submit">label: next in the queue</button>'
-        '<span class="hint"> least sure first (spread across samples, scores near the gate), then a seeded shuffle</span></form>'
+        '<span class="hint"> unverified evidence first, then least sure (spread across samples, scores near the gate), then a seeded shuffle</span></form>'
     )
     filt = (
         f'<form class="filter" method="get" action="{url(base)}">'
