@@ -66,3 +66,36 @@ def test_hovering_a_verdict_lights_its_quote_and_unverified_verdicts_come_first(
         assert lit and all(m.text in ROWS[1]["summary"] for m in lit)
         errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
         assert not errors, errors
+
+
+@needs_chromium
+def test_the_report_marks_quotes_in_each_items_texts_and_lights_them_on_hover(tmp_path, monkeypatch):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in ROWS), encoding="utf-8")
+    with JudgeServer(QuotingBrain(alignment=("faithful", "summary"), coverage=("faithful",))) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "test")
+        res = CliRunner().invoke(main, ["score", str(data), "--model", "openai/test-model", "--store",
+                                        str(tmp_path / "runs.db"), "--report", str(tmp_path / "r.html"), "--quiet"],
+                                 catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "evidence</div><div class=\"value\" data-figure=\"evidence\">located for 86% of verdicts (6 of 7)" in page
+    with chromium(tmp_path / "profile", monkeypatch) as driver:
+        driver.get((tmp_path / "r.html").as_uri())
+        item = driver.find_element(By.CSS_SELECTOR, 'tbody.item[data-id="doubted"]')
+        assert item.get_attribute("data-unverified") == "1.0"
+        item.find_element(By.CSS_SELECTOR, "button.toggle").click()
+        claims = item.find_elements(By.CSS_SELECTOR, "ul.claims li")
+        assert "unverified" in claims[1].get_attribute("class")
+        ActionChains(driver).move_to_element(claims[0]).perform()
+        lit = item.find_elements(By.CSS_SELECTOR, ".source mark.quote.lit")
+        assert [m.text for m in lit] == ["The company raised more than $105 million in its latest round"]
+        ActionChains(driver).move_to_element(item.find_element(By.CSS_SELECTOR, "ul.questions li")).perform()
+        assert not item.find_elements(By.CSS_SELECTOR, ".source mark.quote.lit")
+        assert item.find_elements(By.CSS_SELECTOR, ".summary mark.quote.lit")
+        errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+        assert not errors, errors

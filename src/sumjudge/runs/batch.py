@@ -248,7 +248,7 @@ async def _score_run(
     gates = gates or Gates()
     passing = store.count_at_least(run.id, gates.pass_rate.threshold) if gates.pass_rate else None
     failures = check_gates(stats, info.count, gates, passing=passing)
-    notes = _write_reports(store, run, stats, files, outputs, gates, failures, scale, plan)
+    notes = _write_reports(store, run, stats, files, outputs, gates, failures, scale, plan, dataset)
     return BatchResult(run=run, stats=stats, interrupted=False, gate_failures=failures, notes=notes)
 
 
@@ -267,7 +267,7 @@ def _write_out(store: RunStore, run: RunRecord, out: str | None, out_file: Any) 
 
 def _write_reports(
     store: RunStore, run: RunRecord, stats: RunStats, files: Mapping[str, Any], outputs: BatchOutputs,
-    gates: Gates, failures: list[str], scale: float, plan: OutputPlan | None = None,
+    gates: Gates, failures: list[str], scale: float, plan: OutputPlan | None = None, dataset: Dataset | None = None,
 ) -> list[str]:
     """The HTML report, the JUnit XML and the job summary; the items are streamed from the store."""
     from ..errors import InputError
@@ -281,7 +281,9 @@ def _write_reports(
     threshold = gates.pass_rate.threshold if gates.pass_rate else None
     if "--report" in files:
         files["--report"].fh.close()
-        write_report(files["--report"].tmp, run, stats, items, scale=scale, extra_figures=_batch_figures(store, run))
+        texts = (lambda: ((row.id, row.source, row.summary) for row in dataset.rows())) if dataset is not None else None
+        write_report(files["--report"].tmp, run, stats, items, scale=scale, extra_figures=_batch_figures(store, run),
+                     texts=texts)
         files["--report"].commit()
     if "--junit" in files:
         files["--junit"].fh.close()

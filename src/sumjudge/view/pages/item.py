@@ -14,7 +14,8 @@ from ...store.database import ItemRecord, RunRecord
 from ...store.labels import ItemLabel
 from ...store.records import ScoredItem
 from ..html import e, figures, fmt, hidden, url
-from ..sources import Texts, highlight
+from ...report.evidence import evidence_line, highlight, quote_spans
+from ..sources import Texts
 
 
 @dataclass(frozen=True)
@@ -108,28 +109,6 @@ def _verdicts(c: ItemContext, o: ScoredItem) -> str:
 
 def _doubt(verdict: object) -> str:
     return " unverified" if getattr(verdict, "verified", None) is False else ""
-
-
-def evidence_line(verdict: object) -> str:
-    """The judge's quote under a verdict, and whether it was found (nothing for verdicts no scorer checked)."""
-    quote, verified = getattr(verdict, "quote", ""), getattr(verdict, "verified", None)
-    if verified is None:
-        return ""
-    badge = ('<span class="found">✔ quote found</span>' if verified and getattr(verdict, "quote_offsets", None)
-             else '<span class="found">nothing to check</span>' if verified
-             else '<span class="not-found">⚠ unverified: quote not found where it should be</span>')
-    said = f' <q>{e(quote)}</q>' if quote else ' <span class="none">no quote</span>'
-    return f'<div class="quote-line">{badge}{said}</div>'
-
-
-def quote_spans(o: ScoredItem) -> tuple[list[tuple[int, int, str]], list[tuple[int, int, str]]]:
-    """The located quotes of the item's verdicts: claims' in the source, answers' in the summary."""
-    v = o.verdicts
-    if v is None:
-        return [], []
-    claims = [(a.quote_offsets[0], a.quote_offsets[1], f"claim-{i}") for i, a in enumerate(v.alignment) if a.quote_offsets]
-    answers = [(a.quote_offsets[0], a.quote_offsets[1], f"answer-{i}") for i, a in enumerate(v.coverage) if a.quote_offsets]
-    return claims, answers
 
 
 def _rating_form(c: ItemContext) -> str:
