@@ -65,6 +65,9 @@ from .common import SCORE_EXIT_CODES, input_options
                    "drawing them; a source the exam lacks is refused (exit 2). The run store records the exam.")
 @click.option("--draw-missing", is_flag=True,
               help="With --questions: draw questions for the sources the exam lacks instead of refusing them.")
+@click.option("--question-draws", type=click.IntRange(min=1), default=None, metavar="M",
+              help="With --samples K: the K samples share M draws of the questions, so the end says how much of the "
+                   "spread comes from the questions drawn and how much from the verdicts.")
 @click.option("--strict-evidence", is_flag=True,
               help="Count a verdict whose quote is not found in its text (unverified) as unsupported / unanswered.")
 @batch_options
@@ -102,6 +105,7 @@ def score(
     exam_path: str | None = None,
     draw_missing: bool = False,
     strict_evidence: bool = False,
+    question_draws: int | None = None,
     use_batch: bool = False,
     poll_interval: float = 30.0,
     batch_fallback: str = "rebatch",
@@ -139,11 +143,15 @@ def score(
         )
         if draw_missing and exam_path is None:
             raise InputError("--draw-missing needs --questions EXAM.jsonl")
+        if question_draws is not None and not 1 <= question_draws <= samples:
+            raise InputError(f"--question-draws must be from 1 to --samples ({samples}), got {question_draws}")
         exam = Exam.read(exam_path) if exam_path is not None else None
     except SumjudgeError as exc:
         fail(str(exc))
     options = scorer_options(max_questions, scale, samples, reducer, sample_temperature)
     options.update(evidence_options(exam, draw_missing=draw_missing, strict_evidence=strict_evidence))
+    if question_draws is not None and samples > 1:
+        options["question_draws"] = question_draws
     fields = Fields(source=source_field, summary=summary_field, id=id_field)
     try:
         dataset = Dataset(data, fields=fields, format=fmt, encoding=encoding, delimiter=delimiter)  # type: ignore[arg-type]
@@ -248,6 +256,8 @@ async def _score(
         return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
     if not quiet:
         console.print(summary_table(stats, title=f"run {run.id}"))
+        if result.spread is not None:
+            console.print(f"sumjudge: {result.spread.line()}", markup=False)
         if rounds is not None:
             from ..store.database import DEFAULT_STORE_PATH
             from .batch_view import batch_usage, cost_lines

@@ -37,6 +37,7 @@ from .outputs import STEP_SUMMARY, output_plan
 from .workers import WorkerRecipe, score_in_processes, worker_count
 
 if TYPE_CHECKING:
+    from ..analysis.spread import SpreadSplit
     from ..data.files import OutputPlan
     from .gates import Gates
 
@@ -136,6 +137,9 @@ class BatchResult:
     """Why the run fails its gates (empty: it passes, or it was interrupted before they were judged)."""
     notes: list[str] = field(default_factory=list)
     """Things that went wrong without deciding the outcome (the job summary could not be appended)."""
+    spread: SpreadSplit | None = None
+    """With samples: how much of the score's spread comes from the questions drawn and how much from
+    the verdicts (:mod:`sumjudge.analysis.spread`)."""
 
 
 async def run_batch(
@@ -248,8 +252,19 @@ async def _score_run(
     gates = gates or Gates()
     passing = store.count_at_least(run.id, gates.pass_rate.threshold) if gates.pass_rate else None
     failures = check_gates(stats, info.count, gates, passing=passing)
-    notes = _write_reports(store, run, stats, files, outputs, gates, failures, scale, plan, dataset)
-    return BatchResult(run=run, stats=stats, interrupted=False, gate_failures=failures, notes=notes)
+    spread = _spread(store, run)
+    notes = _write_reports(store, run, stats, files, outputs, gates, failures, scale, plan, dataset, spread)
+    return BatchResult(run=run, stats=stats, interrupted=False, gate_failures=failures, notes=notes, spread=spread)
+
+
+def _spread(store: RunStore, run: RunRecord) -> SpreadSplit | None:
+    """The run's spread split (:mod:`sumjudge.analysis.spread`), with samples only."""
+    if int(run.options.get("samples", 1) or 1) < 2:
+        return None
+    from ..analysis.spread import spread_split
+    from ..store.records import ScoredItem
+
+    return spread_split(i.outcome for i in store.iter_items(run.id) if isinstance(i.outcome, ScoredItem))
 
 
 def _write_out(store: RunStore, run: RunRecord, out: str | None, out_file: Any) -> None:
@@ -268,6 +283,7 @@ def _write_out(store: RunStore, run: RunRecord, out: str | None, out_file: Any) 
 def _write_reports(
     store: RunStore, run: RunRecord, stats: RunStats, files: Mapping[str, Any], outputs: BatchOutputs,
     gates: Gates, failures: list[str], scale: float, plan: OutputPlan | None = None, dataset: Dataset | None = None,
+    spread: SpreadSplit | None = None,
 ) -> list[str]:
     """The HTML report, the JUnit XML and the job summary; the items are streamed from the store."""
     from ..errors import InputError
@@ -282,8 +298,8 @@ def _write_reports(
     if "--report" in files:
         files["--report"].fh.close()
         texts = (lambda: ((row.id, row.source, row.summary) for row in dataset.rows())) if dataset is not None else None
-        write_report(files["--report"].tmp, run, stats, items, scale=scale, extra_figures=_batch_figures(store, run),
-                     texts=texts)
+        figures = _batch_figures(store, run) + ([("spread", spread.line())] if spread is not None else [])
+        write_report(files["--report"].tmp, run, stats, items, scale=scale, extra_figures=figures, texts=texts)
         files["--report"].commit()
     if "--junit" in files:
         files["--junit"].fh.close()

@@ -43,6 +43,11 @@ class SummarizationOptions:
     options are made; a path is replaced by the :class:`~.exam.Exam` read from it."""
     draw_missing: bool = False
     """With ``questions``: draw questions for a source the exam does not hold, instead of refusing it."""
+    question_draws: int | None = None
+    """With ``samples``: how many draws of the questions the samples share (sample i sits draw
+    ``i % question_draws``), so the score's spread splits into the part that comes from the questions
+    drawn and the part from the verdicts (:mod:`sumjudge.analysis.spread`). ``None``: each sample
+    draws its own. Ignored with a kept exam (every sample sits it)."""
     strict_evidence: bool = False
     """Count an unverified verdict (its quote not found: :mod:`.quotes`) as unsupported / unanswered.
     Off by default; the result's ``strict_evidence`` says when it is on."""
@@ -61,6 +66,9 @@ class SummarizationOptions:
         k = self.samples
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise ConfigurationError(f"samples must be an integer >= 1, got {k!r}")
+        qd = self.question_draws
+        if qd is not None and (isinstance(qd, bool) or not isinstance(qd, int) or not 1 <= qd <= k):
+            raise ConfigurationError(f"question_draws must be an integer from 1 to samples ({k}), got {qd!r}")
         if self.reducer not in REDUCERS:
             raise ConfigurationError(f"reducer must be one of {', '.join(REDUCERS)}, got {self.reducer!r}")
         t = self.sample_temperature
@@ -85,6 +93,7 @@ class SummarizationOptions:
             "maxClaims": "max_claims",
             "sampleTemperature": "sample_temperature",
             "drawMissing": "draw_missing",
+            "questionDraws": "question_draws",
             "strictEvidence": "strict_evidence",
         }
         known = {f.name for f in fields(cls)}

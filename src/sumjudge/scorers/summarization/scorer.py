@@ -78,6 +78,8 @@ class Evaluation:
     temperature: float | None = None
     claims_found: int = 0
     """Claims the judge found in the summary; more than were judged when ``max_claims`` cut them."""
+    draw: int | None = None
+    """Which draw of the questions this sample sits (``question_draws``); ``None``: its own (``sample``)."""
 
 
 class SummarizationScorer:
@@ -122,10 +124,12 @@ class SummarizationScorer:
         if k == 1:
             return await self._evaluate(Evaluation(run_id=run_id, source=source, summary=summary))
         temperature = self._sample_temperature()
+        draws = self.options.question_draws  # samples share draws of the questions: the spread can be split
         results = await gather_or_cancel(
             *(
                 self._evaluate(
-                    Evaluation(run_id=run_id, source=source, summary=summary, sample=i, temperature=temperature)
+                    Evaluation(run_id=run_id, source=source, summary=summary, sample=i, temperature=temperature,
+                               draw=i % draws if draws else None)
                 )
                 for i in range(k)
             )
@@ -223,7 +227,8 @@ class SummarizationScorer:
     async def draw_questions(self, ev: Evaluation) -> list[str]:
         """Step B: the judge's questions about the source (cached per source for the scorer's lifetime)."""
         max_q = self.options.max_questions
-        key = (hashlib.sha256(ev.source.encode()).hexdigest(), self.judge.model_id, max_q, ev.sample, ev.temperature)
+        draw = ev.sample if ev.draw is None else ev.draw
+        key = (hashlib.sha256(ev.source.encode()).hexdigest(), self.judge.model_id, max_q, draw, ev.temperature)
 
         async def ask() -> list[str]:
             request = JudgeRequest(
@@ -235,8 +240,8 @@ class SummarizationScorer:
                 reply_tokens=self._long.questions_room(),
             )
             if not self._long.questions_fit(request):  # drawn per part of a long source
-                return await self._long.questions(lambda r: self._ask(ev, r), ev.source)
-            reply = await self._ask(ev, request)
+                return await self._long.questions(lambda r: self._ask(ev, r, sample=draw), ev.source)
+            reply = await self._ask(ev, request, sample=draw)
             kept: list[str] = []
             for q in reply.output.questions:
                 q = q.strip()
@@ -271,10 +276,14 @@ class SummarizationScorer:
                 verdicts = (await self._ask(ev, again)).output.coverage
         return _match_by_position(questions, verdicts)
 
-    async def _ask(self, ev: Evaluation, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
-        """Send one request to the judge and count its usage against this evaluation."""
-        if ev.sample or ev.temperature is not None:
-            request = replace(request, sample=ev.sample, temperature=ev.temperature)
+    async def _ask(
+        self, ev: Evaluation, request: JudgeRequest[OutputT], *, sample: int | None = None
+    ) -> JudgeReply[OutputT]:
+        """Send one request to the judge and count its usage against this evaluation (``sample``: the
+        draw the request belongs to, where not the evaluation's own: questions shared by samples)."""
+        sample = ev.sample if sample is None else sample
+        if sample or ev.temperature is not None:
+            request = replace(request, sample=sample, temperature=ev.temperature)
         reply = await self._traced_judge.generate(request)  # the judge itself without OpenTelemetry
         ev.usage = ev.usage + reply.usage
         return reply
