@@ -82,3 +82,15 @@ def test_the_review_queue_puts_unverified_verdicts_first() -> None:
     order = review_order(items, gate=0.5)
     assert order[:3] == ["doubted", "once", "gate"]
     assert review_order([("a", 0.9, None), ("b", 0.5, None)], gate=0.5)[0] == "b"  # the old three-field form
+
+
+def test_check_marks_an_unverified_verdict(monkeypatch) -> None:
+    with JudgeServer(QuotingBrain(alignment=("faithful", "invented"))) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "test")
+        res = CliRunner().invoke(main, ["check", "--source", SOURCE, "--summary", ROWS[1]["summary"], "--model",
+                                        "openai/test-model"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    claims = [line for line in res.stdout.splitlines() if line.startswith("  yes")][:2]
+    assert "unverified" not in claims[0]
+    assert "[unverified: the quote 'The board approved the merger" in claims[1]
