@@ -41,8 +41,9 @@ ROW_COLUMNS: tuple[str, ...] = (
     "coverage",
 )
 """The columns of a result row, in order. The last three are nested: ``alignment`` is a list of
-``{claim, supported, reason}``, ``questions`` a list of strings, ``coverage`` a list of
-``{question, answered, reason}`` (``None`` for an item that failed)."""
+``{claim, supported, reason, quote, quote_offsets, verified}``, ``questions`` a list of strings,
+``coverage`` a list of ``{question, answered, reason, quote, quote_offsets, verified}`` (``None`` for
+an item that failed; the evidence fields ``None`` in records made before quotes were checked)."""
 
 
 def import_pandas() -> Any:
