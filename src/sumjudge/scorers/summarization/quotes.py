@@ -153,15 +153,10 @@ def _words_kept(q: str, span: str) -> bool:
     """Every word of the quote is in the span, or a misspelling of one of its words (a ratio of
     :data:`WORD_THRESHOLD`): "milion" passes for "million", "less" does not pass for "more"."""
     have = set(span.split(" "))
-    words = q.split(" ")
-
-    def kept(i: int, w: str) -> bool:
-        if w in have or any(SequenceMatcher(None, w, h, autojunk=False).ratio() >= WORD_THRESHOLD for h in have):
-            return True
-        # a quote cut mid-word at either end: its edge word is part of a word of the span
-        return i in (0, len(words) - 1) and any(w in h for h in have)
-
-    return all(kept(i, w) for i, w in enumerate(words))
+    return all(
+        w in have or any(SequenceMatcher(None, w, h, autojunk=False).ratio() >= WORD_THRESHOLD for h in have)
+        for w in q.split(" ")
+    )
 
 
 def _span(found: Located | None) -> list[int] | None:
