@@ -73,6 +73,14 @@ CREATE TABLE IF NOT EXISTS run_locks (
 """
 
 
+_EVIDENCE = (
+    "SELECT SUM(json_extract(v.value, '$.verified') = 1), SUM(json_extract(v.value, '$.verified') IS NOT NULL) FROM"
+    " (SELECT value FROM items, json_each(items.record, '$.verdicts.alignment') WHERE run_id = ? AND status = 'ok'"
+    " UNION ALL SELECT value FROM items, json_each(items.record, '$.verdicts.coverage') WHERE run_id = ? AND status = 'ok')"
+    " AS v"
+)
+
+
 def store_error(path: Path, exc: sqlite3.Error, what: str = "run store") -> StoreError:
     """One line naming the file and the fix, instead of sqlite3's traceback."""
     text = str(exc)
@@ -396,14 +404,6 @@ class RunStore:
         )
 
     def _evidence(self, run_id: str) -> tuple[int, int]:
-        """``(verified, checked)`` over the verdicts of the run's scored items (top-level verdicts; with
-        samples, those of the sample the item shows)."""
-        verified = checked = 0
-        for path in ("$.verdicts.alignment", "$.verdicts.coverage"):
-            row = self._db.execute(
-                "SELECT SUM(json_extract(v.value, '$.verified') = 1), SUM(json_extract(v.value, '$.verified') IS NOT NULL)"
-                " FROM items, json_each(items.record, ?) AS v WHERE items.run_id = ? AND items.status = 'ok'",
-                (path, run_id),
-            ).fetchone()
-            verified, checked = verified + (row[0] or 0), checked + (row[1] or 0)
-        return verified, checked
+        """``(verified, checked)`` over the verdicts of the run's scored items (the shown sample's)."""
+        row = self._db.execute(_EVIDENCE, (run_id, run_id)).fetchone()
+        return row[0] or 0, row[1] or 0
