@@ -141,3 +141,16 @@ def test_the_python_option_takes_an_exam_path_and_refuses_a_source_it_lacks(tmp_
     drawing = create_summarization_scorer(model=model, options={"questions": str(tmp_path / "exam.jsonl"),
                                                                 "drawMissing": True})
     assert drawing.run_sync(input="A source nobody drew questions for.", output="A summary.").preprocess_step_result.questions
+
+
+def test_the_comparison_page_says_whether_the_runs_sat_the_same_exam(tmp_path, server) -> None:
+    dataset = data(tmp_path)
+    assert cli(tmp_path, "questions", str(dataset), "--model", "openai/test-model", "--out",
+               str(tmp_path / "exam.jsonl")).exit_code == 0
+    assert score(tmp_path, dataset, "kept.jsonl", "--questions", str(tmp_path / "exam.jsonl")).exit_code == 0
+    assert score(tmp_path, dataset, "drawn.jsonl").exit_code == 0
+    res = cli(tmp_path, "compare", str(tmp_path / "kept.jsonl"), str(tmp_path / "drawn.jsonl"), "--report",
+              str(tmp_path / "c.html"))
+    assert res.exit_code == 0, res.output
+    page = (tmp_path / "c.html").read_text(encoding="utf-8")
+    assert 'data-exam="differs"' in page and "did not sit the same exam" in page
