@@ -55,7 +55,8 @@ def test_score_frame_one_row_per_item_with_the_frames_index_and_nested_verdicts(
     assert list(out["supported_count"]) == [2, 0, 1]
     assert list(out["question_count"]) == [2, 2, 2]
     assert list(out["answered_count"]) == [1, 1, 1]
-    assert out.loc["y", "alignment"] == [{"claim": "a wrong fact", "supported": False, "reason": "not in the source"}]
+    assert out.loc["y", "alignment"] == [{"claim": "a wrong fact", "quote": "", "supported": False,
+                                          "reason": "not in the source", "quote_offsets": None, "verified": True}]
     assert out.loc["x", "questions"] == ["Q1?", "Q2?"]
     assert [v["answered"] for v in out.loc["x", "coverage"]] == [True, False]
     assert out["error"].isna().all()

@@ -34,8 +34,11 @@ def test_a_scored_frame_round_trips_through_parquet_with_its_verdicts(tmp_path: 
     back = table.to_pylist()
     assert [r["id"] for r in back] == ["a", "b", "c"]
     assert [r["score"] for r in back] == [0.5, None, 0.0]
-    assert back[0]["alignment"][1] == {"claim": "a made-up claim", "supported": False, "reason": "not in the source", "unchecked": None}
-    assert back[0]["coverage"] == [{"question": "Q1?", "answered": True, "reason": "r"}]
+    assert back[0]["alignment"][1] == {"claim": "a made-up claim", "supported": False, "reason": "not in the source",
+                                       "quote": "", "quote_offsets": None, "verified": True, "unchecked": None}
+    # answered with no quote: unverified, and the export keeps it so
+    assert back[0]["coverage"] == [{"question": "Q1?", "answered": True, "reason": "r", "quote": "",
+                                    "quote_offsets": None, "verified": False}]
     assert back[1]["error"].startswith("JudgeUnavailableError") and back[1]["alignment"] is None
     assert back[2]["alignment"] == [] and back[2]["claim_count"] == 0  # empty source: a clear zero, no calls
 

@@ -1,4 +1,4 @@
-"""The judge writes its reason before its verdict: the schemas it is sent list ``reason`` before
+"""The judge cites and writes its reason before its verdict: the schemas it is sent list ``quote``, ``reason`` before
 ``supported`` / ``answered`` (providers generate keys in schema order), over real HTTP too."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ def _verdict_keys(schema: dict, name: str) -> list[str]:
 
 
 def test_the_verdict_schemas_ask_for_the_reason_first():
-    assert _verdict_keys(AlignmentOutput.model_json_schema(), "AlignmentVerdict") == ["claim", "reason", "supported"]
-    assert _verdict_keys(CoverageOutput.model_json_schema(), "CoverageVerdict") == ["question", "reason", "answered"]
+    assert _verdict_keys(AlignmentOutput.model_json_schema(), "AlignmentVerdict") == ["claim", "quote", "reason", "supported"]
+    assert _verdict_keys(CoverageOutput.model_json_schema(), "CoverageVerdict") == ["question", "quote", "reason", "answered"]
 
 
 def test_the_schemas_sent_to_a_provider_keep_that_order(monkeypatch):
@@ -28,5 +28,5 @@ def test_the_schemas_sent_to_a_provider_keep_that_order(monkeypatch):
         result = scorer.run_sync(input="The cat sat on the mat.", output="A cat sat.")
         sent = {r.step: r.schema for r in server.chat_requests()}
     assert result.score >= 0
-    assert _verdict_keys(sent["alignment"], "AlignmentVerdict") == ["claim", "reason", "supported"]
-    assert _verdict_keys(sent["coverage"], "CoverageVerdict") == ["question", "reason", "answered"]
+    assert _verdict_keys(sent["alignment"], "AlignmentVerdict") == ["claim", "quote", "reason", "supported"]
+    assert _verdict_keys(sent["coverage"], "CoverageVerdict") == ["question", "quote", "reason", "answered"]

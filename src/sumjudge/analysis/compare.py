@@ -150,6 +150,16 @@ class ComparisonResult(AxisComparison):
     """What decides the verdicts (never the interval: see the module's notes)."""
     scale: float | None = None
     """The largest possible score, when the runs say (their ``scale`` option)."""
+    exam_a: str | None = None
+    """The digest of the kept exam run A sat (``score --questions``); ``None``: it drew its own questions
+    (or, where ``exam_known`` is false, it is not known)."""
+    exam_b: str | None = None
+    exam_known: bool = False
+    """Whether both runs say what exam they sat (runs and ``--out`` lines made since exams exist)."""
+    questions_checked: int = 0
+    """Paired items whose coverage questions both runs recorded."""
+    questions_differ: int = 0
+    """Of those, the items asked other questions in B than in A."""
     pairs: list[tuple[str, float, float]] = Field(default_factory=list, exclude=True, repr=False)
     """``(id, score in A, score in B)`` of every paired item, in A's order (not in the JSON form)."""
 
@@ -220,7 +230,8 @@ def _check_scorers(a: RunItems, b: RunItems) -> None:
             f"{b.model!r}; compare runs scored the same way"
         )
     if a.options is not None and b.options is not None:
-        differ = sorted(k for k in set(a.options) | set(b.options) if a.options.get(k) != b.options.get(k))
+        differ = sorted(k for k in set(a.options) | set(b.options)
+                        if k not in EXAM_OPTIONS and a.options.get(k) != b.options.get(k))
         if differ:
             detail = "; ".join(f"{k}: A {a.options.get(k)!r}, B {b.options.get(k)!r}" for k in differ)
             raise ComparisonError(f"the runs were scored with different scorer options ({detail})")
@@ -306,6 +317,9 @@ def compare_runs(
 
     scale = _scale(ra, rb)
     wanted = detect if detect is not None else default_detect(margin, scale)
+    exam_known = ra.options is not None and rb.options is not None
+    asked = [(va.questions, vb.questions) for k in paired
+             if (va := scored_a[k].verdicts) is not None and (vb := scored_b[k].verdicts) is not None]
 
     def axis(field: str) -> AxisComparison:
         xa = [float(getattr(scored_a[k], field)) for k in paired]
@@ -349,8 +363,40 @@ def compare_runs(
         moved=movers,
         changed=sum(1 for k in paired if scored_a[k].score != scored_b[k].score),
         scale=scale,
+        exam_a=_exam(ra),
+        exam_b=_exam(rb),
+        exam_known=exam_known,
+        questions_checked=len(asked),
+        questions_differ=sum(1 for qa, qb in asked if qa != qb),
         pairs=[(k, scored_a[k].score, scored_b[k].score) for k in paired],
     )
+
+
+EXAM_OPTIONS = ("exam", "draw_missing")
+"""Options that say which exam a run sat: compared apart (:func:`exam_note`), never refused."""
+
+
+def _exam(run: RunItems) -> str | None:
+    exam = (run.options or {}).get("exam")
+    return exam if isinstance(exam, str) else None
+
+
+def exam_note(result: ComparisonResult) -> tuple[str, bool] | None:
+    """Whether the two runs sat the same exam, as a sentence, and whether it is a warning; ``None``
+    where a run does not say (older records)."""
+    a, b = result.exam_a, result.exam_b
+    if a is not None and a == b:
+        return f"both runs sat the same exam ({a[:12]}): the same questions for every source", False
+    differ, checked = result.questions_differ, result.questions_checked
+    if not result.exam_known and not checked:
+        return None
+    if checked and not differ:
+        return f"the runs asked the same coverage questions of all {checked} paired items", False
+    shown = {k: (v[:12] if v else "questions drawn by the run") for k, v in (("A", a), ("B", b))}
+    asked = f"{differ} of {checked} paired items were asked other questions, " if checked else ""
+    return (f"the runs did not sit the same exam (A: {shown['A']}; B: {shown['B']}): {asked}so coverage moves "
+            "with the questions drawn as well as with the summaries (keep an exam: `sumjudge questions`, then "
+            "`score --questions`)"), True
 
 
 def _scale(a: RunItems, b: RunItems) -> float | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..figures import number, p_value
 from ..stats import interval_disagrees
-from .compare import AxisComparison, ComparisonResult, id_list
+from .compare import AxisComparison, ComparisonResult, exam_note, id_list
 
 def disagreement_note(name: str, c: AxisComparison) -> str | None:
     """Why the verdict stands when its interval points another way (:func:`~sumjudge.stats.interval_disagrees`)."""
@@ -66,6 +66,8 @@ def render_text(result: ComparisonResult) -> str:
         )
     lines += notes
     lines += power_lines(result)
+    if (said := exam_note(result)) is not None:
+        lines.append(("warning: " if said[1] else "exam: ") + said[0])
     for what, ids in (
         ("only in A (not compared)", result.only_in_a),
         ("only in B (not compared)", result.only_in_b),

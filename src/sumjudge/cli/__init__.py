@@ -8,6 +8,7 @@
 - :mod:`.estimate`: ``sumjudge estimate`` (calls, tokens and price before spending);
 - :mod:`.view`: ``sumjudge view`` (the run store as a local web page; labels);
 - :mod:`.probe`: ``sumjudge probe`` (what a judge catches, from controlled variants);
+- :mod:`.questions`: ``sumjudge questions`` (a data set's coverage questions, kept as an exam);
 - :mod:`.common`: exit codes, consoles, the run-store option.
 
 A new command is a new module here with a ``click.command`` (or group), added to :func:`main` below.
@@ -24,6 +25,7 @@ from .common import CHECK_EXIT_CODES, COMPARE_EXIT_CODES
 from .compare import compare
 from .estimate import estimate
 from .probe import probe
+from .questions import questions
 from .runs import runs
 from .score import score
 from .view import view
@@ -48,5 +50,6 @@ main.add_command(compare)
 main.add_command(estimate)
 main.add_command(view)
 main.add_command(probe)
+main.add_command(questions)
 
 __all__ = ["main"]

@@ -100,6 +100,14 @@ def check(
     sys.exit(EXIT_OK)
 
 
+def _doubt(verdict: Any) -> str:
+    """What a verdict whose quote was not found gets after it (quotes.py: unverified)."""
+    if getattr(verdict, "verified", None) is not False:
+        return ""
+    quote = getattr(verdict, "quote", "")
+    return f"  [unverified: the quote {quote!r} is not where it should be]" if quote else "  [unverified: no quote]"
+
+
 def _print(result: Any) -> None:
     console = stdout_console()
     console.print(f"score      {result.score:.2f}   (judge {result.model})")
@@ -108,10 +116,12 @@ def _print(result: Any) -> None:
     if claims:
         console.print(f"\nclaims ({sum(c.supported for c in claims)} of {len(claims)} supported)")
         for c in claims:
-            console.print(f"  {'yes' if c.supported else 'NO '}  {c.claim}" + (f"  - {c.reason}" if c.reason else ""))
+            console.print(f"  {'yes' if c.supported else 'NO '}  {c.claim}" + (f"  - {c.reason}" if c.reason else "")
+                          + _doubt(c), markup=False)
     answers = result.analyze_step_result.coverage
     if answers:
         console.print(f"\nquestions ({sum(a.answered for a in answers)} of {len(answers)} answered by the summary)")
         for a in answers:
-            console.print(f"  {'yes' if a.answered else 'NO '}  {a.question}" + (f"  - {a.reason}" if a.reason else ""))
+            console.print(f"  {'yes' if a.answered else 'NO '}  {a.question}" + (f"  - {a.reason}" if a.reason else "")
+                          + _doubt(a), markup=False)
     console.print(f"\n{result.reason}")

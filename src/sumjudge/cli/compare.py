@@ -107,6 +107,10 @@ def compare(
 
             plan.write("--report", lambda tmp: write_comparison_report(tmp, result))
     click.echo(result.model_dump_json(indent=2) if as_json else render_text(result))
+    from ..analysis.compare import exam_note
+
+    if (said := exam_note(result)) is not None and said[1]:
+        click.echo(f"sumjudge: warning: {said[0]}", err=True)
     if report and not as_json:
         click.echo(f"comparison page written to {report}")
     if not fail_if_worse:

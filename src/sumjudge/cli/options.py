@@ -167,10 +167,23 @@ def scorer_options(
     return options
 
 
+def evidence_options(exam: Any, *, draw_missing: bool, strict_evidence: bool) -> dict[str, Any]:
+    """The options a kept exam and strict evidence add to a run's (what the run store records and keys
+    the run on): the exam by its digest, each only when set, so other runs keep their keys."""
+    options: dict[str, Any] = {}
+    if exam is not None:
+        options["exam"] = exam.digest
+        if draw_missing:
+            options["draw_missing"] = True
+    if strict_evidence:
+        options["strict_evidence"] = True
+    return options
+
+
 __all__ = [
     "COUNT_MAXIMA", "MAX_CONCURRENCY", "MAX_PER_KIND", "MAX_POLL_INTERVAL", "MAX_WORKERS", "Finite", "PositiveNumber",
-    "Seconds", "Temperature", "batch_options", "cache_options", "concurrency_option", "count", "max_claims_option",
-    "max_questions_option", "model_option", "per_kind_option", "samples_option", "scorer_options",
+    "Seconds", "Temperature", "batch_options", "cache_options", "concurrency_option", "count", "evidence_options",
+    "max_claims_option", "max_questions_option", "model_option", "per_kind_option", "samples_option", "scorer_options",
     "scorer_options_decorator", "timeout_option", "workers_option",
 ]
 

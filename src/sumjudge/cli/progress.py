@@ -119,6 +119,8 @@ def summary_table(stats: RunStats, *, title: str = "summary") -> Table:
         ("cached prompt tokens", f"{stats.cached_tokens:,}", ""),
     ):
         table.add_row(name, value, ci)
+    if stats.evidence_line is not None:
+        table.add_row("evidence", stats.evidence_line.removeprefix("evidence "), "")
     if stats.mean_ci is not None:
         table.caption = f"CI: {round(stats.confidence * 100)}% bootstrap interval over items"
         table.caption_justify = "left"

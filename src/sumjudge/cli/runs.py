@@ -185,7 +185,8 @@ def _export_parquet(store: Any, run_id: str, out: str, plan: Any) -> None:
 
 CSV_COLUMNS = [
     "id", "row", "score", "alignment_score", "coverage_score", "claims", "claims_supported",
-    "claims_unchecked", "questions", "questions_answered", "total_tokens", "reason", "error",
+    "claims_unchecked", "questions", "questions_answered", "total_tokens", "reason", "error", "evidence_verified",
+    "evidence_checked",
 ]
 
 
@@ -196,9 +197,12 @@ def _csv_row(row_number: int, item: ItemOutcome) -> list[Any]:
         if v else (0, 0, 0, 0, 0)
     )
     tokens = item.usage.total_tokens if item.usage else None
+    from ..scorers.summarization.quotes import located_share
+
+    evidence = [a + b for a, b in zip(located_share(v.alignment), located_share(v.coverage))] if v else [None, None]
     return [
         item.id, row_number, item.score, item.alignment_score, item.coverage_score, *counts,
-        tokens, item.reason, item.error,
+        tokens, item.reason, item.error, *evidence,
     ]
 
 

@@ -18,7 +18,8 @@ import click
 
 from ..errors import SumjudgeError
 from .options import (
-    Finite, batch_options, cache_options, concurrency_option, model_option, scorer_options, scorer_options_decorator,
+    Finite, batch_options, cache_options, concurrency_option, evidence_options, model_option, scorer_options,
+    scorer_options_decorator,
     timeout_option, workers_option,
 )
 from .common import EXIT_INTERRUPTED, EXIT_TERMINATED, fail, stderr_console
@@ -62,6 +63,16 @@ from .common import SCORE_EXIT_CODES, gate_exit, input_options, on_inconclusive_
 @click.option("--fresh", is_flag=True, help="Start a new run instead of resuming the same command's last run.")
 @cache_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress and no summary table.")
+@click.option("--questions", "exam_path", type=click.Path(dir_okay=False), default=None, metavar="EXAM.jsonl",
+              help="Take each source's coverage questions from a kept exam (`sumjudge questions`) instead of "
+                   "drawing them; a source the exam lacks is refused (exit 2). The run store records the exam.")
+@click.option("--draw-missing", is_flag=True,
+              help="With --questions: draw questions for the sources the exam lacks instead of refusing them.")
+@click.option("--question-draws", type=click.IntRange(min=1), default=None, metavar="M",
+              help="With --samples K: the K samples share M draws of the questions, so the end says how much of the "
+                   "spread comes from the questions drawn and how much from the verdicts.")
+@click.option("--strict-evidence", is_flag=True,
+              help="Count a verdict whose quote is not found in its text (unverified) as unsupported / unanswered.")
 @batch_options
 def score(
     data: str,
@@ -95,6 +106,10 @@ def score(
     use_cache: bool,
     cache_path: str | None,
     quiet: bool,
+    exam_path: str | None = None,
+    draw_missing: bool = False,
+    strict_evidence: bool = False,
+    question_draws: int | None = None,
     use_batch: bool = False,
     poll_interval: float = 30.0,
     batch_fallback: str = "rebatch",
@@ -111,6 +126,8 @@ def score(
     from ..judges.cache import DEFAULT_CACHE_PATH
     from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, default_model_id
     from ..data.files import check_paths
+    from ..errors import InputError
+    from ..scorers.summarization.exam import Exam
     from ..store.database import DEFAULT_STORE_PATH
 
     console = stderr_console(quiet)
@@ -126,11 +143,21 @@ def score(
         )
         cache_file = cache_path or (str(DEFAULT_CACHE_PATH) if use_cache else None)
         check_paths(
-            {"the data file": data, "the run store": store_path or str(DEFAULT_STORE_PATH), "the reply cache": cache_file},
+            {"the data file": data, "the run store": store_path or str(DEFAULT_STORE_PATH), "the reply cache": cache_file,
+             "the exam (--questions)": exam_path},
             {"--out": out, "--report": report, "--junit": junit},
         )
+        if draw_missing and exam_path is None:
+            raise InputError("--draw-missing needs --questions EXAM.jsonl")
+        if question_draws is not None and not 1 <= question_draws <= samples:
+            raise InputError(f"--question-draws must be from 1 to --samples ({samples}), got {question_draws}")
+        exam = Exam.read(exam_path) if exam_path is not None else None
     except SumjudgeError as exc:
         fail(str(exc))
+    options = scorer_options(max_questions, scale, samples, reducer, sample_temperature)
+    options.update(evidence_options(exam, draw_missing=draw_missing, strict_evidence=strict_evidence))
+    if question_draws is not None and samples > 1:
+        options["question_draws"] = question_draws
     fields = Fields(source=source_field, summary=summary_field, id=id_field)
     try:
         dataset = Dataset(data, fields=fields, format=fmt, encoding=encoding, delimiter=delimiter)  # type: ignore[arg-type]
@@ -147,7 +174,7 @@ def score(
         code = asyncio.run(
             _score(
                 dataset, info, console,
-                model_id=model_id, options=scorer_options(max_questions, scale, samples, reducer, sample_temperature),
+                model_id=model_id, options=options, exam=exam,
                 concurrency=concurrency, workers=workers,
                 out=out, report=report, junit=junit, gates=gates, store_path=store_path, fresh=fresh, timeout=timeout,
                 cache=cache_path or use_cache, quiet=quiet,
@@ -206,6 +233,7 @@ async def _score(
     quiet: bool,
     batch: dict[str, Any] | None = None,
     workers: int | None = None,
+    exam: Any = None,
 ) -> int:
     """Run the batch (:func:`sumjudge.runs.run_batch`) and say how it ended; the exit code."""
     from ..runs.batch import BatchOutputs, Meter, run_batch
@@ -221,7 +249,7 @@ async def _score(
         result = await run_batch(
             dataset, info, model=model_id, options=options, concurrency=concurrency, timeout=timeout, cache=cache,
             store_path=store_path, fresh=fresh, outputs=BatchOutputs(out=out, report=report, junit=junit),
-            gates=gates, meter=meter, events=events, batch=rounds, workers=workers,
+            gates=gates, meter=meter, events=events, batch=rounds, workers=workers, exam=exam,
         )
     except (SumjudgeError, ValueError) as exc:
         fail(str(exc))
@@ -234,6 +262,8 @@ async def _score(
         return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
     if not quiet:
         console.print(summary_table(stats, title=f"run {run.id}"))
+        if result.spread is not None:
+            console.print(f"sumjudge: {result.spread.line()}", markup=False)
         if rounds is not None:
             from ..store.database import DEFAULT_STORE_PATH
             from .batch_view import batch_usage, cost_lines

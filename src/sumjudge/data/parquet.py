@@ -38,10 +38,11 @@ def import_parquet() -> Any:
 def result_schema() -> Any:
     """The Arrow schema of result rows (:data:`sumjudge.data.tables.ROW_COLUMNS`, in order)."""
     pa = import_pyarrow()
-    alignment = pa.struct(  # "unchecked": true where the judge could not check the claim, else null (issue 30)
-        [("claim", pa.string()), ("supported", pa.bool_()), ("reason", pa.string()), ("unchecked", pa.bool_())]
-    )
-    coverage = pa.struct([("question", pa.string()), ("answered", pa.bool_()), ("reason", pa.string())])
+    evidence = [("quote", pa.string()), ("quote_offsets", pa.list_(pa.int64())), ("verified", pa.bool_())]
+    # "unchecked": true where the judge could not check the claim, else null (issue 30)
+    alignment = pa.struct([("claim", pa.string()), ("supported", pa.bool_()), ("reason", pa.string()), *evidence,
+                           ("unchecked", pa.bool_())])
+    coverage = pa.struct([("question", pa.string()), ("answered", pa.bool_()), ("reason", pa.string()), *evidence])
     types = {
         "id": pa.string(),
         "score": pa.float64(),

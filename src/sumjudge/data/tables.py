@@ -42,9 +42,10 @@ ROW_COLUMNS: tuple[str, ...] = (
     "coverage",
 )
 """The columns of a result row, in order. The last three are nested: ``alignment`` is a list of
-``{claim, supported, reason}`` (and ``unchecked: true`` where the judge could not check the claim either
-way), ``questions`` a list of strings, ``coverage`` a list of
-``{question, answered, reason}`` (``None`` for an item that failed)."""
+``{claim, supported, reason, quote, quote_offsets, verified}`` (and ``unchecked: true`` where the judge
+could not check the claim either way), ``questions`` a list of strings, ``coverage`` a list of
+``{question, answered, reason, quote, quote_offsets, verified}`` (``None`` for an item that failed; the
+evidence fields ``None`` in records made before quotes were checked)."""
 
 
 def import_pandas() -> Any:

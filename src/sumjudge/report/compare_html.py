@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from ..analysis.compare import ComparisonResult
+from ..analysis.compare import ComparisonResult, exam_note
 from ..analysis.compare_text import disagreement_note, power_lines
 from ..figures import number, p_value
 from .html import _asset, _csp_hash, _e
@@ -146,6 +146,9 @@ def _figures_table(result: ComparisonResult) -> str:
             f'<td class="num">{_p(c.p_value)}</td><td class="num">{c.wins} / {c.ties} / {c.losses}</td>'
             f'<td class="verdict {cls}">{_e(c.verdict)}</td></tr>'
         )
+    if (said := exam_note(result)) is not None:  # the same exam, or a warning that the questions differ
+        notes.append(f'<p class="note{" disagrees" if said[1] else ""}" data-exam="{"differs" if said[1] else "same"}">'
+                     f'{"warning: " if said[1] else "exam: "}{_e(said[0])}</p>')
     return (
         '<table class="figures-table"><thead><tr><th></th><th>pairs</th><th>mean A</th><th>mean B</th>'
         f"<th>B − A</th><th>{pct}% CI (paired bootstrap)</th><th>p (Wilcoxon)</th>"

@@ -15,13 +15,14 @@ import base64
 import datetime as dt
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from html import escape
 from importlib import resources
 from pathlib import Path
 from typing import IO, Any
 
 from ..figures import number
+from .evidence import evidence_line, highlight, quote_spans
 from ..store.records import FailedItem
 from ..store.database import ItemRecord, RunRecord, RunStats
 
@@ -117,6 +118,7 @@ def _figures(stats: RunStats, total: int, extra: Sequence[tuple[str, str]] = ())
         ("judge calls", f"{stats.calls:,}"),
         ("tokens", f"{stats.tokens:,}"),
         ("cached prompt tokens", f"{stats.cached_tokens:,}"),
+        *([("evidence", stats.evidence_line.removeprefix("evidence "))] if stats.evidence_line else []),
         *extra,
     ]
     return "".join(
@@ -134,6 +136,7 @@ _COLUMNS = [
     ("claims", "num", "claims supported"),
     ("questions", "num", "questions answered"),
     ("tokens", "num", "tokens"),
+    ("unverified", "num", "unverified"),
     ("status", "text", "status"),
 ]
 
@@ -143,7 +146,7 @@ def _num_attr(value: float | int | None) -> str:
     return "-1" if value is None else repr(float(value))
 
 
-def _item_html(item: ItemRecord) -> str:
+def _item_html(item: ItemRecord, texts: tuple[str, str] | None = None) -> str:
     r = item.outcome
     failed = isinstance(r, FailedItem)
     v = r.verdicts
@@ -153,6 +156,7 @@ def _item_html(item: ItemRecord) -> str:
     supported = v.claims_supported if v else 0
     answered = v.questions_answered if v else 0
     tokens = r.usage.total_tokens if r.usage else None
+    unverified = sum(1 for c in [*claims, *coverage] if c.verified is False)
     attrs = {
         "row": _num_attr(item.row_number),
         "id": _e(item.item_id),
@@ -162,6 +166,7 @@ def _item_html(item: ItemRecord) -> str:
         "claims": _num_attr(supported / len(claims) if claims else (None if failed else 0)),
         "questions": _num_attr(answered / len(questions) if questions else (None if failed else 0)),
         "tokens": _num_attr(tokens),
+        "unverified": _num_attr(None if failed else unverified),
         "status": "error" if failed else "ok",
     }
     data = " ".join(f'data-{k}="{v}"' for k, v in attrs.items())
@@ -175,6 +180,7 @@ def _item_html(item: ItemRecord) -> str:
         f"<td>{'–' if failed else f'{supported} / {len(claims)}'}</td>",
         f"<td>{'–' if failed else f'{answered} / {len(questions)}'}</td>",
         f"<td>{'–' if tokens is None else f'{tokens:,}'}</td>",
+        f"<td>{'–' if failed else unverified}</td>",
         f"<td>{status}</td>",
     ]
     detail: list[str] = []
@@ -196,11 +202,12 @@ def _item_html(item: ItemRecord) -> str:
         )
         if claims:
             detail.append('<ul class="claims">')
-            for c in claims:
+            for n, c in enumerate(claims):
                 detail.append(
-                    f'<li class="{"supported" if c.supported else "unsupported"}{" unchecked" if c.unchecked else ""}">'
-                    f'<span class="mark">{_claim_mark(c.supported, c.unchecked)}</span> <span class="text">{_e(c.claim)}</span>'
-                    f'<div class="why">{_e(c.reason)}</div></li>'
+                    f'<li class="{"supported" if c.supported else "unsupported"}{" unchecked" if c.unchecked else ""}'
+                    f'{_doubt(c)}" data-quote="claim-{n}">'
+                    f'<span class="mark">{_claim_mark(c.supported, c.unchecked)}</span> '
+                    f'<span class="text">{_e(c.claim)}</span>{evidence_line(c)}<div class="why">{_e(c.reason)}</div></li>'
                 )
             detail.append("</ul>")
         else:
@@ -212,17 +219,40 @@ def _item_html(item: ItemRecord) -> str:
                 verdict = coverage[i] if i < len(coverage) else None
                 ok = bool(verdict and verdict.answered)
                 detail.append(
-                    f'<li class="{"answered" if ok else "unanswered"}"><span class="mark">'
-                    f'{"✔ answered" if ok else "✘ not answered"}</span> <span class="text">{_e(q)}</span>'
-                    f'<div class="why">{_e(verdict.reason if verdict else "no verdict")}</div></li>'
+                    f'<li class="{"answered" if ok else "unanswered"}{_doubt(verdict)}" data-quote="answer-{i}">'
+                    f'<span class="mark">{"✔ answered" if ok else "✘ not answered"}</span> <span class="text">{_e(q)}</span>'
+                    + (evidence_line(verdict) if verdict else "")
+                    + f'<div class="why">{_e(verdict.reason if verdict else "no verdict")}</div></li>'
                 )
             detail.append("</ul>")
         else:
             detail.append('<p class="none">no questions</p>')
+        if texts is not None:
+            claim_quotes, answer_quotes = quote_spans(r)
+            detail.append(
+                '<div class="texts"><p class="hint">hover a verdict to see the words it quotes</p>'
+                f'<h4>summary</h4><div class="summary text-block">{highlight(texts[1], [], answer_quotes)}</div>'
+                f'<h4>source</h4><div class="source text-block">{highlight(texts[0], [], claim_quotes)}</div></div>'
+            )
     return (
         f'<tbody class="item" {data}><tr class="main">{"".join(cells)}</tr>'
         f'<tr class="detail" hidden><td colspan="{len(_COLUMNS)}">{"".join(detail)}</td></tr></tbody>\n'
     )
+
+
+def _doubt(verdict: Any) -> str:
+    return " unverified" if getattr(verdict, "verified", None) is False else ""
+
+
+def _texts_of(rows: Iterator[tuple[str, str, str]] | None, item_id: str) -> tuple[str, str] | None:
+    """The texts of ``item_id`` from the rows read in input order (items and rows share it; a row
+    the store does not hold is passed over)."""
+    if rows is None:
+        return None
+    for row_id, source, summary in rows:
+        if row_id == item_id:
+            return source, summary
+    return None
 
 
 def write_report(
@@ -233,12 +263,15 @@ def write_report(
     *,
     scale: float | None = None,
     extra_figures: Sequence[tuple[str, str]] = (),
+    texts: Callable[[], Iterable[tuple[str, str, str]]] | None = None,
 ) -> None:
     """Write the report of ``run`` to ``path`` (``extra_figures``: more (label, value) figures, such as
     the billed cost of provider batch jobs).
 
     ``items`` is read twice (once for the histogram, once for the table): pass a callable that
     returns a fresh iterator (``lambda: store.iter_items(run.id)``, which keeps memory flat) or a list.
+    ``texts``: a callable giving ``(id, source, summary)`` in input order (the data's rows, read again):
+    each item's texts are then shown with the verdicts' quotes marked (hover a verdict, see its words).
     """
     scale = float(scale if scale is not None else run.options.get("scale", 1) or 1)
     make_items = items if callable(items) else (lambda: items)
@@ -277,11 +310,13 @@ def write_report(
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     with target.open("w", encoding="utf-8") as fh:
-        _write(fh, head, make_items(), tail)
+        _write(fh, head, make_items(), tail, texts() if texts is not None else None)
 
 
-def _write(fh: IO[str], head: str, items: Iterable[ItemRecord], tail: str) -> None:
+def _write(fh: IO[str], head: str, items: Iterable[ItemRecord], tail: str,
+           texts: Iterable[tuple[str, str, str]] | None = None) -> None:
     fh.write(head)
+    rows = iter(texts) if texts is not None else None
     for item in items:
-        fh.write(_item_html(item))
+        fh.write(_item_html(item, _texts_of(rows, item.item_id)))
     fh.write(tail)

@@ -12,6 +12,19 @@
     button.setAttribute("aria-expanded", show ? "true" : "false");
   }
 
+  // a verdict hovered lights the words it quotes, in its own item's texts
+  function light(event, on) {
+    var li = event.target.closest && event.target.closest("li[data-quote]");
+    if (!li) { return; }
+    var key = " " + li.getAttribute("data-quote") + " ";
+    var marks = li.closest("tbody.item").querySelectorAll("mark.quote");
+    Array.prototype.forEach.call(marks, function (m) {
+      if ((" " + m.getAttribute("data-quotes") + " ").indexOf(key) >= 0) { m.classList.toggle("lit", on); }
+    });
+  }
+  table.addEventListener("mouseover", function (event) { light(event, true); });
+  table.addEventListener("mouseout", function (event) { light(event, false); });
+
   table.addEventListener("click", function (event) {
     var button = event.target.closest("button.toggle");
     if (button) { toggle(button.closest("tbody.item")); }

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..data.datasets import Dataset, DatasetInfo
 from ..errors import InputError
 from ..evals import run_evals
-from ..judges.base import JudgeModel, is_cpu_bound, judge_identity
+from ..judges.base import JudgeModel, is_cpu_bound
 from ..store.records import FailedItem, ItemOutcome, run_line
 from ..store.run_stats import RunStats
 from ..store.database import ItemRecord, RunRecord, RunStore
@@ -39,6 +39,7 @@ from .outputs import STEP_SUMMARY, output_plan
 from .workers import WorkerRecipe, score_in_processes, worker_count
 
 if TYPE_CHECKING:
+    from ..analysis.spread import SpreadSplit
     from ..data.files import OutputPlan
     from .gates import Gates
 
@@ -141,6 +142,9 @@ class BatchResult:
     gate failed; see :mod:`sumjudge.decide`)."""
     notes: list[str] = field(default_factory=list)
     """Things that went wrong without deciding the outcome (the job summary could not be appended)."""
+    spread: SpreadSplit | None = None
+    """With samples: how much of the score's spread comes from the questions drawn and how much from
+    the verdicts (:mod:`sumjudge.analysis.spread`)."""
 
 
 async def run_batch(
@@ -161,6 +165,7 @@ async def run_batch(
     batch: JudgeRounds | None = None,
     workers: int | None = None,
     judge_factory: Callable[[], JudgeModel] | None = None,
+    exam: Any = None,
 ) -> BatchResult:
     """Score ``dataset`` (validated: ``info`` is what :meth:`Dataset.validate` said) into the run store.
 
@@ -176,6 +181,8 @@ async def run_batch(
     ``workers``: processes that score a CPU-bound judge's items (:mod:`.workers`; default: the cores
     available, one per 100 pending items at most); other judges score in this process.
     ``judge_factory``: an importable function that builds the judge (named ``model`` in the store).
+    ``exam``: a kept :class:`~sumjudge.scorers.summarization.exam.Exam` whose questions the run uses
+    (``options`` then hold its digest as ``"exam"``: the store records which exam the run sat).
     """
     from ..data.files import AtomicFile
     from ..store.database import DEFAULT_STORE_PATH
@@ -186,8 +193,11 @@ async def run_batch(
                        step_summary=outputs.step_summary)
     plan.check(appends=False)  # a job summary it may not write is a note at the end, not a failure
     scorer = build_scorer(model, options, concurrency=concurrency, timeout=timeout, cache=cache, meter=meter,
-                          judge_factory=judge_factory, wrap=batch.wrap if batch is not None else None)
-    recipe = WorkerRecipe(model, json.dumps(dict(options)), concurrency, timeout, cache, judge_factory)
+                          judge_factory=judge_factory, wrap=batch.wrap if batch is not None else None, exam=exam)
+    if exam is not None and not options.get("draw_missing"):  # a source the exam lacks: refused before any call
+        exam.check_rows((row.id, row.source) for row in dataset.rows())
+    recipe = WorkerRecipe(model, json.dumps(dict(options)), concurrency, timeout, cache, judge_factory,
+                          exam.text() if exam is not None else None)
     files: dict[str, AtomicFile] = {}
     try:
         for option in ("--out", "--report", "--junit"):
@@ -197,7 +207,7 @@ async def run_batch(
         with store:
             run, resumed = store.open_run(
                 model=model, options=dict(options), data=dataset.display_name, fingerprint=info.fingerprint,
-                total_items=info.count, resume=not fresh, judge=judge_identity(scorer.judge),
+                total_items=info.count, resume=not fresh, judge=scorer.identity,
             )
             record_run_files(store, run.id, {DATA: getattr(dataset, "path", None), CACHE: plan.databases.get("the reply cache")})
             return await _score_run(
@@ -252,10 +262,21 @@ async def _score_run(
     decisions = decide_gates(stats, info.count, gates, passing=passing)
     failures = [d.text() for d in decisions if d.outcome == "fail"]
     unsure = inconclusive(decisions)
-    notes = _write_reports(store, run, stats, files, outputs, gates, failures, scale, plan, unsure)
+    spread = _spread(store, run)
+    notes = _write_reports(store, run, stats, files, outputs, gates, failures, scale, plan, unsure, dataset, spread)
     notes += [f"gate inconclusive: {d.text()}" for d in decisions if d.resolved_by and d.outcome == "pass"]
     return BatchResult(run=run, stats=stats, interrupted=False, gate_failures=failures, gate_inconclusive=unsure,
-                       notes=notes)
+                       notes=notes, spread=spread)
+
+
+def _spread(store: RunStore, run: RunRecord) -> SpreadSplit | None:
+    """The run's spread split (:mod:`sumjudge.analysis.spread`), with samples only."""
+    if int(run.options.get("samples", 1) or 1) < 2:
+        return None
+    from ..analysis.spread import spread_split
+    from ..store.records import ScoredItem
+
+    return spread_split(i.outcome for i in store.iter_items(run.id) if isinstance(i.outcome, ScoredItem))
 
 
 def _write_out(store: RunStore, run: RunRecord, out: str | None, out_file: Any) -> None:
@@ -276,7 +297,7 @@ def _write_out(store: RunStore, run: RunRecord, out: str | None, out_file: Any) 
 def _write_reports(
     store: RunStore, run: RunRecord, stats: RunStats, files: Mapping[str, Any], outputs: BatchOutputs,
     gates: Gates, failures: list[str], scale: float, plan: OutputPlan | None = None,
-    unsure: list[str] | None = None,
+    unsure: list[str] | None = None, dataset: Dataset | None = None, spread: SpreadSplit | None = None,
 ) -> list[str]:
     """The HTML report, the JUnit XML and the job summary; the items are streamed from the store."""
     from ..report import write_report
@@ -288,8 +309,11 @@ def _write_reports(
 
     threshold = gates.pass_rate.threshold if gates.pass_rate else None
     if "--report" in files:
-        figures = _batch_figures(store, run) + corrected_figures(store, run)
-        files["--report"].write_with(lambda tmp: write_report(tmp, run, stats, items, scale=scale, extra_figures=figures))
+        texts = (lambda: ((row.id, row.source, row.summary) for row in dataset.rows())) if dataset is not None else None
+        figures = (_batch_figures(store, run) + corrected_figures(store, run)
+                   + ([("spread", spread.line())] if spread is not None else []))
+        files["--report"].write_with(lambda tmp: write_report(tmp, run, stats, items, scale=scale, extra_figures=figures,
+                                                              texts=texts))
     if "--junit" in files:
         files["--junit"].write_with(
             lambda tmp: write_junit(tmp, run, items, threshold=threshold, gate_failures=failures,

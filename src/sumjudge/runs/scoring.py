@@ -95,11 +95,15 @@ def _judge_secrets(scorer: Any) -> list[str]:
 def build_scorer(
     model: str, options: Mapping[str, Any], *, concurrency: int, timeout: float | None = None,
     cache: bool | str | None = None, meter: Meter | None = None, judge_factory: Callable[[], JudgeModel] | None = None,
-    wrap: Callable[[JudgeModel], JudgeModel] | None = None,
+    wrap: Callable[[JudgeModel], JudgeModel] | None = None, exam: Any = None,
 ) -> Any:
     """The summarization scorer of a batch: its judge built once from ``model`` (a registry id),
     metered inside the reply cache (so that only real calls are counted). Raises
-    :class:`~sumjudge.errors.SumjudgeError` (or ``ValueError``) for an unknown model or bad options."""
+    :class:`~sumjudge.errors.SumjudgeError` (or ``ValueError``) for an unknown model or bad options.
+
+    ``exam``: the kept :class:`~sumjudge.scorers.summarization.exam.Exam` the run sits; the options
+    then name it by its digest (``"exam"``, what the run store records), and the two must agree."""
+    from ..errors import ConfigurationError
     from ..judges.base import ModelConfig
     from ..judges.cache import with_cache
     from ..judges.registry import resolve_judge
@@ -114,7 +118,14 @@ def build_scorer(
     if meter is not None:
         judge = MeteredJudge(judge, meter)
     judge = with_cache(judge, cache)
-    return create_summarization_scorer(model=judge, options=dict(options))
+    opts = dict(options)
+    digest = opts.pop("exam", None)
+    if digest is not None or exam is not None:
+        if exam is None or exam.digest != digest:
+            raise ConfigurationError(f"the run's options name the exam {digest!r}, but the exam given is "
+                                     f"{exam.digest if exam is not None else None!r}")
+        opts["questions"] = exam
+    return create_summarization_scorer(model=judge, options=opts)
 
 
 def outcome_of(row: Row, result: Any) -> ItemOutcome:

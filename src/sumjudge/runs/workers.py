@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import SumjudgeError
 from ..evals import run_evals
+from ..scorers.summarization.exam import Exam
 from ..store.records import FailedItem, ItemOutcome
 from .scoring import METER_COUNTS, GuardedScorer, Meter, build_scorer, outcome_of
 
@@ -68,6 +69,8 @@ class WorkerRecipe:
     cache: bool | str | None = None
     judge_factory: Callable[[], Any] | None = None
     """A module-level function (importable in the worker) that builds the judge, instead of ``model``."""
+    exam: str | None = None
+    """The kept exam the run sits, as its file's text (:meth:`~sumjudge.scorers.summarization.exam.Exam.text`)."""
 
 
 def available_cores() -> int:
@@ -228,7 +231,8 @@ def _worker_scorer(recipe: WorkerRecipe) -> tuple[GuardedScorer, Meter]:
     """A worker process's scorer, built on its first task (one recipe per run, so once per process)."""
     meter = Meter()
     scorer = build_scorer(recipe.model, json.loads(recipe.options), concurrency=recipe.concurrency,
-                          timeout=recipe.timeout, cache=recipe.cache, meter=meter, judge_factory=recipe.judge_factory)
+                          timeout=recipe.timeout, cache=recipe.cache, meter=meter, judge_factory=recipe.judge_factory,
+                          exam=Exam.parse(recipe.exam) if recipe.exam is not None else None)
     return GuardedScorer(scorer), meter
 
 

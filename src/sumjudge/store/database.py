@@ -74,6 +74,14 @@ CREATE TABLE IF NOT EXISTS run_locks (
 """
 
 
+_EVIDENCE = (
+    "SELECT SUM(json_extract(v.value, '$.verified') = 1), SUM(json_extract(v.value, '$.verified') IS NOT NULL) FROM"
+    " (SELECT value FROM items, json_each(items.record, '$.verdicts.alignment') WHERE run_id = ? AND status = 'ok'"
+    " UNION ALL SELECT value FROM items, json_each(items.record, '$.verdicts.coverage') WHERE run_id = ? AND status = 'ok')"
+    " AS v"
+)
+
+
 def run_key(model: str, options: dict[str, Any], fingerprint: str, judge: str | None = None) -> str:
     """What makes two runs "the same command on the same data, judged by the same judge". ``judge`` is
     :func:`~sumjudge.judges.base.judge_identity`; where it says no more than ``model`` (an LLM judge) it
@@ -382,4 +390,10 @@ class RunStore:
             cached_tokens=agg[5] or 0,
             claims=claims[0] or 0,
             unchecked_claims=claims[1] or 0,
+            evidence=self._evidence(run_id),
         )
+
+    def _evidence(self, run_id: str) -> tuple[int, int]:
+        """``(verified, checked)`` over the verdicts of the run's scored items (the shown sample's)."""
+        row = self._db.execute(_EVIDENCE, (run_id, run_id)).fetchone()
+        return row[0] or 0, row[1] or 0

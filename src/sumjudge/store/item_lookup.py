@@ -45,6 +45,8 @@ class ItemRow:
     supported: int
     questions: int
     answered: int
+    unverified: int = 0
+    """Verdicts whose quote does not hold them up (``verified`` false): claims and questions."""
 
     @property
     def failed(self) -> bool:
@@ -57,7 +59,9 @@ _ROWS = (
     " COALESCE(json_array_length(record, '$.verdicts.alignment'), 0),"
     " (SELECT COUNT(*) FROM json_each(record, '$.verdicts.alignment') WHERE json_extract(value, '$.supported')),"
     " COALESCE(json_array_length(record, '$.verdicts.questions'), 0),"
-    " (SELECT COUNT(*) FROM json_each(record, '$.verdicts.coverage') WHERE json_extract(value, '$.answered'))"
+    " (SELECT COUNT(*) FROM json_each(record, '$.verdicts.coverage') WHERE json_extract(value, '$.answered')),"
+    " (SELECT COUNT(*) FROM json_each(record, '$.verdicts.alignment') WHERE json_extract(value, '$.verified') = 0)"
+    " + (SELECT COUNT(*) FROM json_each(record, '$.verdicts.coverage') WHERE json_extract(value, '$.verified') = 0)"
     " FROM items WHERE run_id = ? ORDER BY row_number"
 )
 
@@ -65,7 +69,7 @@ _ROWS = (
 def item_rows(store: RunStore, run_id: str) -> list[ItemRow]:
     """Every item of the run, in input order, as an :class:`ItemRow`."""
     return [
-        ItemRow(r[0], int(r[1]), r[2], r[3], r[4], r[5], r[6], int(r[7]), int(r[8]), int(r[9]), int(r[10]))
+        ItemRow(r[0], int(r[1]), r[2], r[3], r[4], r[5], r[6], int(r[7]), int(r[8]), int(r[9]), int(r[10]), int(r[11]))
         for r in store._db.execute(_ROWS, (run_id,))
     ]
 

@@ -44,6 +44,23 @@ class RunStats:
     def unchecked_share(self) -> float | None:
         """The share of claims left unchecked ("12% of claims unchecked"); ``None`` without claims."""
         return self.unchecked_claims / self.claims if self.claims else None
+    evidence_verified: int = 0
+    """Verdicts (claims and questions) whose quote holds them up (``verified``)."""
+    evidence_checked: int = 0
+    """Verdicts whose quote the scorer checked (all of a run scored since quotes exist)."""
+
+    @property
+    def evidence_share(self) -> float | None:
+        """The share of checked verdicts whose evidence was located (``None``: none checked)."""
+        return self.evidence_verified / self.evidence_checked if self.evidence_checked else None
+
+    @property
+    def evidence_line(self) -> str | None:
+        """"evidence located for 97% of verdicts (194 of 200)", or ``None`` when nothing was checked."""
+        share = self.evidence_share
+        if share is None:
+            return None
+        return f"evidence located for {share:.0%} of verdicts ({self.evidence_verified:,} of {self.evidence_checked:,})"
 
     @classmethod
     def from_sorted_scores(
@@ -60,6 +77,7 @@ class RunStats:
         cached_tokens: int = 0,
         claims: int = 0,
         unchecked_claims: int = 0,
+        evidence: tuple[int, int] = (0, 0),
     ) -> RunStats:
         """``alignment`` and ``coverage`` (per-item values) give those means their intervals."""
         from ..stats import CONFIDENCE, mean_interval
@@ -90,6 +108,8 @@ class RunStats:
             cached_tokens=cached_tokens,
             claims=claims,
             unchecked_claims=unchecked_claims,
+            evidence_verified=evidence[0],
+            evidence_checked=evidence[1],
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -115,6 +135,8 @@ class RunStats:
             "judge_calls": self.calls,
             "claims": self.claims,
             "unchecked_claims": self.unchecked_claims,
+            "evidence_verified": self.evidence_verified,
+            "evidence_checked": self.evidence_checked,
         }
 
 

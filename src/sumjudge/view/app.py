@@ -287,7 +287,7 @@ class View:
                 gate = float(request.query_params.get("gate") or scale / 2)
             except ValueError:
                 return self._message("bad gate", "the gate is a number, such as 0.5", 400)
-            order = review_order(((i.item_id, i.score, i.spread) for i in item_rows(store, run.id)), gate=gate,
+            order = review_order(((i.item_id, i.score, i.spread, i.unverified) for i in item_rows(store, run.id)), gate=gate,
                                  scale=scale, seed=self.s.seed)
             done = LabelBook(store).labelled_items(run.id, reviewer)
         nxt = next((i for i in order if i not in done), None)

@@ -14,6 +14,7 @@ from pathlib import Path
 from ..data.datasets import Dataset
 from ..errors import SumjudgeError
 from ..store.records import source_digest
+from ..report.evidence import highlight
 from .html import e
 
 _KEPT = 4  # data files held in memory at once
@@ -68,21 +69,3 @@ class SourceFinder:
         return Texts(found[0], found[1], f"from {os.path.relpath(path) if not path.is_absolute() else path}")
 
 
-def highlight(source: str, spans: list[tuple[int, int, int]]) -> str:
-    """``source`` as escaped HTML with each evidence span (start, end, claim index) in a ``<mark>``
-    naming the claims it backs; overlapping spans are cut at every boundary."""
-    n = len(source)
-    spans = [(max(0, min(s, n)), max(0, min(t, n)), i) for s, t, i in spans]
-    spans = [(s, t, i) for s, t, i in spans if t > s]
-    cuts = sorted({0, n, *(s for s, _, _ in spans), *(t for _, t, _ in spans)})
-    out: list[str] = []
-    for lo, hi in zip(cuts, cuts[1:]):
-        claims = sorted({i for s, t, i in spans if s <= lo and hi <= t})
-        text = e(source[lo:hi])
-        if claims:
-            names = " ".join(str(i) for i in claims)
-            title = "evidence for claim " + ", ".join(str(i + 1) for i in claims)
-            out.append(f'<mark class="evidence" data-claims="{names}" title="{title}">{text}</mark>')
-        else:
-            out.append(text)
-    return "".join(out)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from os import PathLike
 from typing import Any
 
 from ...errors import ConfigurationError
 from ...limits import MAX_CLAIMS, MAX_QUESTIONS, MAX_SAMPLES
 from ...messages import SourceExtractor
+from .exam import Exam, load_exam
 from .samples import DEFAULT_SAMPLE_TEMPERATURE, REDUCERS, Reducer
 
 
@@ -41,14 +43,33 @@ class SummarizationOptions:
     sample_temperature: float = DEFAULT_SAMPLE_TEMPERATURE
     """The temperature samples are drawn at when the judge is set to 0 (a judge set above 0 keeps
     its own). Unused with one sample."""
+    questions: Exam | str | PathLike[str] | None = None
+    """A kept exam (:mod:`.exam`), or the path of one: each source's coverage questions are taken from
+    it instead of being drawn (with ``samples``, every sample sits the same exam). Read when the
+    options are made; a path is replaced by the :class:`~.exam.Exam` read from it."""
+    draw_missing: bool = False
+    """With ``questions``: draw questions for a source the exam does not hold, instead of refusing it."""
+    question_draws: int | None = None
+    """With ``samples``: how many draws of the questions the samples share (sample i sits draw
+    ``i % question_draws``), so the score's spread splits into the part that comes from the questions
+    drawn and the part from the verdicts (:mod:`sumjudge.analysis.spread`). ``None``: each sample
+    draws its own. Ignored with a kept exam (every sample sits it)."""
+    strict_evidence: bool = False
+    """Count an unverified verdict (its quote not found: :mod:`.quotes`) as unsupported / unanswered.
+    Off by default; the result's ``strict_evidence`` says when it is on."""
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "questions", load_exam(self.questions))
         _count("max_questions", self.max_questions, MAX_QUESTIONS)
         _count("max_claims", self.max_claims, MAX_CLAIMS)
         sc = self.scale
         if isinstance(sc, bool) or not isinstance(sc, (int, float)) or not sc > 0 or sc == float("inf"):
             raise ConfigurationError(f"scale must be a number > 0, got {sc!r}")
         _count("samples", self.samples, MAX_SAMPLES)
+        k = self.samples
+        qd = self.question_draws
+        if qd is not None and (isinstance(qd, bool) or not isinstance(qd, int) or not 1 <= qd <= k):
+            raise ConfigurationError(f"question_draws must be an integer from 1 to samples ({k}), got {qd!r}")
         if self.reducer not in REDUCERS:
             raise ConfigurationError(f"reducer must be one of {', '.join(REDUCERS)}, got {self.reducer!r}")
         t = self.sample_temperature
@@ -72,6 +93,9 @@ class SummarizationOptions:
             "maxQuestions": "max_questions",
             "maxClaims": "max_claims",
             "sampleTemperature": "sample_temperature",
+            "drawMissing": "draw_missing",
+            "questionDraws": "question_draws",
+            "strictEvidence": "strict_evidence",
         }
         known = {f.name for f in fields(cls)}
         kwargs = {aliases.get(k, k): v for k, v in options.items()}

@@ -19,6 +19,12 @@ import secrets
 
 from ...judges.base import ChatMessage
 
+PROMPT_VERSION = "2"
+"""The version of these prompts and of the verdict schema they ask for. Bump it with any change that
+can change a judge's answers: it is part of the scorer's identity (:meth:`SummarizationScorer.identity`),
+so a run is never resumed with verdicts asked for by other prompts, and written in every kept exam.
+2: every verdict quotes its evidence (``quote``)."""
+
 _FENCE_KEY = secrets.token_bytes(32)
 """Drawn once per process, never stored or logged."""
 
@@ -33,9 +39,11 @@ ALIGNMENT = """Check every claim of the SUMMARY against the SOURCE.
 1. Break the summary into atomic claims: one fact each. Split compound sentences; keep the \
 numbers, dates, names and terms exactly as the summary states them. Leave out nothing the \
 summary asserts.
-2. For each claim first write a short reason, quoting the source or naming what differs or is \
-missing.
-3. Then decide "supported": true only if the source states it or directly implies it. A claim \
+2. For each claim first copy, verbatim, the short passage of the SOURCE that decides it \
+("quote": the source's exact words, not the summary's); leave it empty if the source says nothing \
+about the claim.
+3. Then write a short reason, naming what the passage says or what differs or is missing.
+4. Then decide "supported": true only if the source states it or directly implies it. A claim \
 that is absent from the source, or contradicted by it, is unsupported. Exact numbers, dates, \
 names and terms must match (an approximation of a precise figure is a deviation). A paraphrase \
 with the same meaning matches; a weaker or stronger claim does not.
@@ -50,7 +58,7 @@ ALIGNMENT_SUMMARY = """<<<SUMMARY {summary_fence}>>>
 {summary}
 <<<END SUMMARY {summary_fence}>>>
 
-Return a JSON object whose "alignment" array has one entry per claim, each with the claim's text ("claim"), a one-sentence "reason", then a boolean verdict ("supported")."""
+Return a JSON object whose "alignment" array has one entry per claim, each with the claim's text ("claim"), the source passage ("quote"), a one-sentence "reason", then the boolean "supported"."""
 
 QUESTIONS = """Write at most {max_questions} closed yes/no questions about the SOURCE that test \
 whether a summary kept its information.
@@ -70,8 +78,8 @@ Return a JSON object whose "questions" array holds the questions as strings."""
 COVERAGE = """Answer each QUESTION using only the SUMMARY. You do not have any other text, and you \
 must not use outside knowledge.
 
-For each question, in the order given, copy the question as given, write a short reason, quoting \
-the summary or naming what is missing, and then set "answered": true only if the summary states the \
+For each question, in the order given, copy the question as given, copy the summary's words that \
+answer it ("quote", verbatim; empty if none), write a short reason, and then set "answered": true only if the summary states the \
 information needed to answer it with "yes"; if the summary leaves it out, is vaguer, or says \
 something different, set false. Write reasons in the language of the question.
 Return exactly {count} verdicts, one per question.
@@ -84,7 +92,7 @@ Return exactly {count} verdicts, one per question.
 {questions}
 <<<END QUESTIONS {questions_fence}>>>
 
-Return a JSON object whose "coverage" array has one entry per question, in order, each with the question ("question"), a one-sentence "reason", then a boolean verdict ("answered")."""
+Return a JSON object whose "coverage" array has one entry per question, in order, each with "question", "quote", a one-sentence "reason", then the boolean "answered"."""
 
 COVERAGE_COUNT_RETRY = """You returned {got} verdicts, but there are {count} questions. Return \
 exactly {count} verdicts, one per question, in the order the questions were given."""

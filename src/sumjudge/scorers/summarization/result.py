@@ -79,3 +79,6 @@ class SummarizationResult(AxisScores):
     preprocess_step_result: SummarizationPreprocess
     analyze_step_result: SummarizationAnalysis
     usage: Usage
+    strict_evidence: bool = False
+    """Whether unverified verdicts were counted as unsupported / unanswered
+    (``SummarizationOptions(strict_evidence=True)``; their reasons say so)."""

@@ -108,6 +108,7 @@ def combine(results: Sequence[SummarizationResult], reducer: Reducer) -> Sampled
         preprocess_step_result=chosen.preprocess_step_result,
         analyze_step_result=chosen.analyze_step_result,
         usage=usage,
+        strict_evidence=chosen.strict_evidence,
         reducer=reducer,
         score_spread=0.0 if math.isnan(spread) else round(spread, 4),
         samples=[

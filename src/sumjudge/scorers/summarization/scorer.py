@@ -30,6 +30,7 @@ from ...judges.base import (
     ReplyBounds,
     StepInputs,
     Usage,
+    judge_identity,
 )
 from ...judges.cache import with_cache
 from ...judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, resolve_judge
@@ -39,6 +40,7 @@ from . import prompts
 from .long_source import LongSource
 from .options import SummarizationOptions
 from .questions_cache import QuestionCache
+from .quotes import verify_alignment, verify_coverage
 from .reason import explain
 from .result import (
     SCORER_ID,
@@ -76,6 +78,8 @@ class Evaluation:
     temperature: float | None = None
     claims_found: int = 0
     """Claims the judge found in the summary; more than were judged when ``max_claims`` cut them."""
+    draw: int | None = None
+    """Which draw of the questions this sample sits (``question_draws``); ``None``: its own (``sample``)."""
 
 
 class SummarizationScorer:
@@ -92,6 +96,14 @@ class SummarizationScorer:
         self.options = options
         self._questions = QuestionCache()
         self._long = LongSource(judge, options.max_questions, options.max_claims)
+
+    @property
+    def identity(self) -> str:
+        """What this scorer's verdicts depend on: the judge's identity
+        (:func:`~sumjudge.judges.base.judge_identity`) and the prompts' version
+        (:data:`~.prompts.PROMPT_VERSION`). A batch run is keyed on it, so a run asked by other
+        prompts is never resumed."""
+        return f"{judge_identity(self.judge)}+prompts={prompts.PROMPT_VERSION}"
 
     async def run(self, input: Any = None, output: Any = None, *, run_id: str | None = None) -> SummarizationResult:
         """Score one summary (``output``) against its source (from ``input`` or the options).
@@ -112,10 +124,12 @@ class SummarizationScorer:
         if k == 1:
             return await self._evaluate(Evaluation(run_id=run_id, source=source, summary=summary))
         temperature = self._sample_temperature()
+        draws = self.options.question_draws  # samples share draws of the questions: the spread can be split
         results = await gather_or_cancel(
             *(
                 self._evaluate(
-                    Evaluation(run_id=run_id, source=source, summary=summary, sample=i, temperature=temperature)
+                    Evaluation(run_id=run_id, source=source, summary=summary, sample=i, temperature=temperature,
+                               draw=i % draws if draws else None)
                 )
                 for i in range(k)
             )
@@ -140,6 +154,12 @@ class SummarizationScorer:
             alignment, (questions, coverage) = await gather_or_cancel(
                 self._alignment(ev), self._questions_then_coverage(ev)
             )
+        # every quote located: where it lies, and whether it holds its verdict up (quotes.py)
+        alignment = [verify_alignment(v, ev.source, ev.summary) for v in alignment]
+        coverage = [verify_coverage(v, ev.summary) for v in coverage]
+        strict = self.options.strict_evidence
+        if strict:
+            alignment, coverage = [_strict_claim(v) for v in alignment], [_strict_answer(v) for v in coverage]
         pre = SummarizationPreprocess(alignment=alignment, questions=questions)
         ana = SummarizationAnalysis(coverage=coverage)
         score = final_score(pre, ana, self.options.scale)
@@ -147,11 +167,13 @@ class SummarizationScorer:
             run_id=ev.run_id,
             model=self.judge.model_id,
             score=score,
-            reason=explain(ev.source, ev.summary, pre, ana, score) + _cut_note(ev, pre, self.options.max_claims),
+            reason=explain(ev.source, ev.summary, pre, ana, score) + _cut_note(ev, pre, self.options.max_claims)
+            + (_strict_note(pre, ana) if strict else ""),
             scale=self.options.scale,
             preprocess_step_result=pre,
             analyze_step_result=ana,
             usage=ev.usage,
+            strict_evidence=strict,
         )
 
     def run_sync(self, input: Any = None, output: Any = None, *, run_id: str | None = None) -> SummarizationResult:
@@ -188,8 +210,25 @@ class SummarizationScorer:
         return questions, coverage
 
     async def _source_questions(self, ev: Evaluation) -> list[str]:
+        exam = self.options.questions
+        if exam is not None:  # a kept exam: its questions, never drawn again (else refused, or drawn)
+            kept = exam.questions_for(ev.source, draw_missing=self.options.draw_missing)  # type: ignore[union-attr]
+            if kept is not None:
+                return kept
+        return await self.draw_questions(ev)
+
+    async def questions_for(self, source: str, *, sample: int = 0) -> tuple[list[str], Usage]:
+        """The questions the judge draws for ``source`` (step B alone), and what drawing them cost:
+        what ``sumjudge questions`` keeps as an exam. ``sample``: which sample's draw (the exam's seed)."""
+        ev = Evaluation(run_id=uuid.uuid4().hex, source=source, summary="", sample=sample,
+                        temperature=self._sample_temperature() if sample else None)
+        return (await self.draw_questions(ev) if source.strip() else []), ev.usage
+
+    async def draw_questions(self, ev: Evaluation) -> list[str]:
+        """Step B: the judge's questions about the source (cached per source for the scorer's lifetime)."""
         max_q = self.options.max_questions
-        key = (hashlib.sha256(ev.source.encode()).hexdigest(), self.judge.model_id, max_q, ev.sample, ev.temperature)
+        draw = ev.sample if ev.draw is None else ev.draw
+        key = (hashlib.sha256(ev.source.encode()).hexdigest(), self.judge.model_id, max_q, draw, ev.temperature)
 
         async def ask() -> list[str]:
             request = JudgeRequest(
@@ -201,8 +240,8 @@ class SummarizationScorer:
                 reply_tokens=self._long.questions_room(),
             )
             if not self._long.questions_fit(request):  # drawn per part of a long source
-                return await self._long.questions(lambda r: self._ask(ev, r), ev.source)
-            reply = await self._ask(ev, request)
+                return await self._long.questions(lambda r: self._ask(ev, r, sample=draw), ev.source)
+            reply = await self._ask(ev, request, sample=draw)
             kept: list[str] = []
             for q in reply.output.questions:
                 q = q.strip()
@@ -237,10 +276,14 @@ class SummarizationScorer:
                 verdicts = (await self._ask(ev, again)).output.coverage
         return _match_by_position(questions, verdicts)
 
-    async def _ask(self, ev: Evaluation, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
-        """Send one request to the judge and count its usage against this evaluation."""
-        if ev.sample or ev.temperature is not None:
-            request = replace(request, sample=ev.sample, temperature=ev.temperature)
+    async def _ask(
+        self, ev: Evaluation, request: JudgeRequest[OutputT], *, sample: int | None = None
+    ) -> JudgeReply[OutputT]:
+        """Send one request to the judge and count its usage against this evaluation (``sample``: the
+        draw the request belongs to, where not the evaluation's own: questions shared by samples)."""
+        sample = ev.sample if sample is None else sample
+        if sample or ev.temperature is not None:
+            request = replace(request, sample=sample, temperature=ev.temperature)
         reply = await self._traced_judge.generate(request)  # the judge itself without OpenTelemetry
         ev.usage = ev.usage + reply.usage
         return reply
@@ -257,11 +300,32 @@ def _match_by_position(questions: list[str], verdicts: list[CoverageVerdict]) ->
     matched: list[CoverageVerdict] = []
     for i, question in enumerate(questions):
         if i < len(verdicts):
-            v = verdicts[i]
-            matched.append(CoverageVerdict(question=question, answered=v.answered, reason=v.reason))
+            matched.append(verdicts[i].model_copy(update={"question": question}))
         else:
             matched.append(CoverageVerdict(question=question, answered=False, reason="The judge returned no verdict."))
     return matched
+
+
+def _strict_claim(v: AlignmentVerdict) -> AlignmentVerdict:
+    """``strict_evidence``: a supported claim whose quote does not hold it up counts as unsupported."""
+    if v.supported and v.verified is False:
+        return v.model_copy(update={"supported": False, "reason": f"{_UNVERIFIED} supported: {v.reason}"})
+    return v
+
+
+def _strict_answer(v: CoverageVerdict) -> CoverageVerdict:
+    """``strict_evidence``: an answered question whose quote does not hold it up counts as unanswered."""
+    if v.answered and v.verified is False:
+        return v.model_copy(update={"answered": False, "reason": f"{_UNVERIFIED} answered: {v.reason}"})
+    return v
+
+
+_UNVERIFIED = "[unverified, counted against: strict evidence] the judge said"
+
+
+def _strict_note(pre: SummarizationPreprocess, ana: SummarizationAnalysis) -> str:
+    flipped = sum(v.reason.startswith(_UNVERIFIED) for v in [*pre.alignment, *ana.coverage])
+    return f" Strict evidence: {flipped} unverified verdict(s) counted as unsupported or unanswered."
 
 
 def create_summarization_scorer(

@@ -3,9 +3,11 @@
 These pydantic models are both the JSON schema sent to the judge and the shape stored in
 the result. Step names are constants so judges that read no prompt can dispatch on them.
 
-Each verdict asks for its reason before its verdict (``claim``, ``reason``, ``supported``;
-``question``, ``reason``, ``answered``): providers generate keys in schema order, so a model writes
-why before it commits to yes or no, rather than justifying a verdict already given.
+Each verdict asks for its evidence and reason before its verdict (``claim``, ``quote``, ``reason``,
+``supported``; ``question``, ``quote``, ``reason``, ``answered``): providers generate keys in schema
+order, so a model cites and writes why before it commits to yes or no, rather than justifying a verdict
+already given. The ``quote`` is checked by the scorer (:mod:`.quotes`): where it was found goes in
+``quote_offsets``, whether it holds up in ``verified``.
 """
 
 from __future__ import annotations
@@ -46,6 +48,15 @@ def _drop_false(data: Any, keys: tuple[str, ...]) -> Any:
     return data
 
 
+def _drop_unlocated(data: Any) -> Any:
+    """``quote_offsets`` and ``verified`` only on verdicts the scorer checked (``quote_offsets`` is
+    then written even when ``null``: the quote was not found)."""
+    if isinstance(data, dict) and data.get("verified") is None:
+        data.pop("verified", None)
+        data.pop("quote_offsets", None)
+    return data
+
+
 class EvidenceSpan(BaseModel):
     """A passage of the source a claim was judged against: ``source[start:end]``."""
 
@@ -57,6 +68,9 @@ class EvidenceSpan(BaseModel):
 
 class AlignmentVerdict(_Strict):
     claim: str = Field(description="one atomic claim from the summary, in the summary's language")
+    quote: str = ""
+    """The judge's evidence, verbatim (what to quote the prompt says: its schema carries no description,
+    to keep small context windows' room)."""
     reason: str = Field(description="why, quoting the source or naming what differs or is missing")
     supported: bool = Field(description="true only if the source states or directly implies the claim")
     evidence: SkipJsonSchema[list[EvidenceSpan] | None] = None
@@ -68,6 +82,13 @@ class AlignmentVerdict(_Strict):
     claim is supported (the reader's next-token distribution; an OpenAI-compatible judge's token
     log-probabilities). Left out of the result when ``None`` (the judge cannot give one)."""
 
+    quote_offsets: SkipJsonSchema[list[int] | None] = None
+    """Set by the scorer: ``[start, end]``, where :attr:`quote` was found in the source
+    (``source[start:end]``), or ``None`` where it was not (see :mod:`.quotes`)."""
+    verified: SkipJsonSchema[bool | None] = None
+    """Set by the scorer: whether the quote holds the verdict up (found in the source; a supported claim
+    needs one). ``None`` only on verdicts no scorer checked (records made before quotes existed)."""
+
     unchecked: SkipJsonSchema[bool] = False
     """Set by a judge that could not check the claim either way (the offline judge: content words it
     does not find in the source, and no error it can show): the verdict is "supported" because nothing
@@ -76,16 +97,25 @@ class AlignmentVerdict(_Strict):
 
     @model_serializer(mode="wrap")
     def _drop_absent(self, handler: SerializerFunctionWrapHandler) -> Any:
-        return _drop_false(_drop_none(handler(self), ("evidence", "probability")), ("unchecked",))
+        data = _drop_none(handler(self), ("evidence", "probability"))
+        return _drop_false(_drop_unlocated(data), ("unchecked",))
 
 
 class CoverageVerdict(_Strict):
     question: str = Field(description="the question, copied as given")
-    reason: str = Field(description="why, quoting the summary or naming what is missing")
+    quote: str = ""
+    """The judge's evidence, verbatim (what to quote the prompt says: its schema carries no description,
+    to keep small context windows' room)."""
+    reason: str = Field(description="why, or what is missing")
     answered: bool = Field(description="true only if the summary alone answers the question with yes")
     probability: SkipJsonSchema[float | None] = None
     """The probability that the summary answers the question with yes, where the judge can read one
     (as :attr:`AlignmentVerdict.probability`). Left out of the result when ``None``."""
+    quote_offsets: SkipJsonSchema[list[int] | None] = None
+    """Set by the scorer: ``[start, end]``, where :attr:`quote` was found in the summary, or ``None``."""
+    verified: SkipJsonSchema[bool | None] = None
+    """Set by the scorer: whether the quote holds the verdict up (found in the summary; an answered
+    question needs one). ``None`` only on verdicts no scorer checked."""
 
     unchecked: SkipJsonSchema[bool] = False
     """As :attr:`AlignmentVerdict.unchecked`: the verdict rests on words the judge could not match
@@ -93,7 +123,7 @@ class CoverageVerdict(_Strict):
 
     @model_serializer(mode="wrap")
     def _drop_absent(self, handler: SerializerFunctionWrapHandler) -> Any:
-        return _drop_false(_drop_none(handler(self), ("probability",)), ("unchecked",))
+        return _drop_false(_drop_unlocated(_drop_none(handler(self), ("probability",))), ("unchecked",))
 
 
 class AlignmentOutput(_Strict):

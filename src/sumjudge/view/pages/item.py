@@ -14,7 +14,8 @@ from ...store.database import ItemRecord, RunRecord
 from ...store.labels import ItemLabel
 from ...store.records import ScoredItem
 from ..html import e, figures, fmt, hidden, url
-from ..sources import Texts, highlight
+from ...report.evidence import evidence_line, highlight, quote_spans
+from ..sources import Texts
 
 
 @dataclass(frozen=True)
@@ -81,14 +82,14 @@ def _verdicts(c: ItemContext, o: ScoredItem) -> str:
         mark = c.marks.get(("claim", i))
         ev = ", ".join(f"{s.start}–{s.end}" for s in claim.evidence or [])
         out.append(
-            f'<li class="verdict {"supported" if claim.supported else "unsupported"}{" unchecked" if claim.unchecked else ""}" '
-            f'tabindex="-1" data-target="claim" data-index="{i}" '
+            f'<li class="verdict {"supported" if claim.supported else "unsupported"}{" unchecked" if claim.unchecked else ""}'
+            f'{_doubt(claim)}" tabindex="-1" data-target="claim" data-quote="claim-{i}" data-index="{i}" '
             f'data-judge="{"supported" if claim.supported else "unsupported"}" data-label="{_label_text(mark)}" '
             f'data-unchecked="{str(claim.unchecked).lower()}">'
             f'<span class="says">{"✔ supported" if claim.supported else "✘ not supported"}</span> '
             + ('<span class="unchecked-mark" title="nothing in the source contradicts it, nothing confirms it">'
                "? unchecked</span> " if claim.unchecked else "")
-            + f'<span class="text">{e(claim.claim)}</span><div class="why">{e(claim.reason)}</div>'
+            + f'<span class="text">{e(claim.claim)}</span>{evidence_line(claim)}<div class="why">{e(claim.reason)}</div>'
             + (f'<div class="evidence-at">evidence at {e(ev)}</div>' if ev else "")
             + f'<span class="label">{_label_text(mark)}</span>{_mark_form(c, "claim", i)}</li>'
         )
@@ -99,14 +100,20 @@ def _verdicts(c: ItemContext, o: ScoredItem) -> str:
         ok = bool(ans and ans.answered)
         mark = c.marks.get(("answer", i))
         out.append(
-            f'<li class="verdict {"answered" if ok else "unanswered"}" tabindex="-1" data-target="answer" data-index="{i}" '
+            f'<li class="verdict {"answered" if ok else "unanswered"}{_doubt(ans)}" tabindex="-1" data-target="answer" '
+            f'data-quote="answer-{i}" data-index="{i}" '
             f'data-judge="{"answered" if ok else "unanswered"}" data-label="{_label_text(mark)}">'
             f'<span class="says">{"✔ answered" if ok else "✘ not answered"}</span> <span class="text">{e(q)}</span>'
+            + (evidence_line(ans) if ans else "") +
             f'<div class="why">{e(ans.reason if ans else "no verdict")}</div>'
             f'<span class="label">{_label_text(mark)}</span>{_mark_form(c, "answer", i) if ans else ""}</li>'
         )
     out.append("</ol>")
     return "".join(out)
+
+
+def _doubt(verdict: object) -> str:
+    return " unverified" if getattr(verdict, "verified", None) is False else ""
 
 
 def _rating_form(c: ItemContext) -> str:
@@ -152,11 +159,14 @@ def item_body(c: ItemContext) -> str:
                      '<p class="hint">the verdicts below are those of the sample nearest the score</p>')
     spans = [(s.start, s.end, i) for i, a in enumerate(o.verdicts.alignment if o.verdicts else []) for s in a.evidence or []]
     if c.texts.source is not None:
+        claim_quotes, answer_quotes = quote_spans(o)
         texts = (
-            f'<section class="texts"><h2>summary</h2><div class="summary text-block">{e(c.texts.summary)}</div>'
+            f'<section class="texts"><h2>summary</h2><div class="summary text-block">'
+            f'{highlight(c.texts.summary or "", [], answer_quotes)}</div>'
             f'<h2>source</h2><p class="hint">{e(c.texts.note)}'
             + ("; marked: the passages each claim was judged against" if spans else "")
-            + f'</p><div class="source text-block">{highlight(c.texts.source, spans)}</div></section>'
+            + ("; hover a verdict to see the words it quotes" if claim_quotes or answer_quotes else "")
+            + f'</p><div class="source text-block">{highlight(c.texts.source, spans, claim_quotes)}</div></section>'
         )
     else:
         texts = f'<section class="texts"><p class="hint">{e(c.texts.note)}</p></section>'

@@ -115,6 +115,7 @@ def run_body(run: RunRecord, stats: RunStats, items: Sequence[ItemRow], *, flt: 
             ("mean alignment", fmt(stats.mean_alignment)), ("mean coverage", fmt(stats.mean_coverage)),
             ("failed", str(stats.errors)), ("tokens", f"{stats.tokens:,}"),
             ("unchecked claims", "–" if stats.unchecked_share is None else f"{stats.unchecked_share:.0%}"),
+            *([("evidence", stats.evidence_line.removeprefix("evidence "))] if stats.evidence_line else []),
         ])
         + corrected_section(correction)
         + f'<section class="charts"><figure><figcaption>scores</figcaption>{histogram_svg(counts, scale)}</figure>'
@@ -124,7 +125,7 @@ def run_body(run: RunRecord, stats: RunStats, items: Sequence[ItemRow], *, flt: 
         f'<label>reviewer <input name="reviewer" value="{e(reviewer)}" required maxlength="64"></label> '
         '<label>gate <input name="gate" size="5" placeholder="0.5"></label> '
         '<button type="submit">label: next in the queue</button>'
-        '<span class="hint"> least sure first (spread across samples, scores near the gate), then a seeded shuffle</span></form>'
+        '<span class="hint"> unverified evidence first, then least sure (spread across samples, scores near the gate), then a seeded shuffle</span></form>'
     )
     filt = (
         f'<form class="filter" method="get" action="{url(base)}">'

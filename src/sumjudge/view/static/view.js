@@ -18,10 +18,23 @@
 
   function say(text) { status.textContent = text; }
 
+  // a verdict hovered or focused lights the words it quotes (marks named by data-quotes)
+  var quoteMarks = Array.prototype.slice.call(document.querySelectorAll("mark.quote"));
+  function light(row, on) {
+    var key = " " + (row.getAttribute("data-quote") || "") + " ";
+    quoteMarks.forEach(function (m) {
+      if ((" " + m.getAttribute("data-quotes") + " ").indexOf(key) >= 0) { m.classList.toggle("lit", on); }
+    });
+  }
+  rows.forEach(function (r) {
+    r.addEventListener("mouseenter", function () { light(r, true); });
+    r.addEventListener("mouseleave", function () { light(r, r.classList.contains("focused")); });
+  });
+
   function focusRow(n) {
     if (!rows.length) { return; }
     at = Math.max(0, Math.min(rows.length - 1, n));
-    rows.forEach(function (r, i) { r.classList.toggle("focused", i === at); });
+    rows.forEach(function (r, i) { r.classList.toggle("focused", i === at); light(r, i === at); });
     rows[at].focus({ preventScroll: true });
     rows[at].scrollIntoView({ block: "nearest" });
   }

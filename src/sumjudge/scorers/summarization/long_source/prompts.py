@@ -27,8 +27,8 @@ order the summary makes them."""
 
 CHECK = """Check each CLAIM against the PASSAGES, which are excerpts of a longer source document.
 
-For each claim first give a short reason, quoting the passage or naming what differs or is missing; \
-then decide "supported": true only if the passages state it or directly imply it. A claim that is \
+For each claim first copy, verbatim, the short part of the PASSAGES that decides it ("quote"; empty \
+if they say nothing about it), then give a short reason, naming what differs or is missing; then decide "supported": true only if the passages state it or directly imply it. A claim that is \
 absent from the passages, or contradicted by them, is unsupported. Exact numbers, dates, names and \
 terms must match (an approximation of a precise figure is a deviation). A paraphrase with the same \
 meaning matches; a weaker or stronger claim does not.
@@ -40,8 +40,8 @@ CHECK_CLAIMS = """<<<CLAIMS {claims_fence}>>>
 <<<END CLAIMS {claims_fence}>>>
 
 Return exactly {count} verdicts, one per claim, in the order given: a JSON object whose "alignment" \
-array has one entry per claim, each with the claim copied as given ("claim"), a one-sentence \
-"reason", then a boolean verdict ("supported")."""
+array has one entry per claim, each with the claim copied as given ("claim"), the passage's words \
+("quote"), a one-sentence "reason", then a boolean verdict ("supported")."""
 
 
 def claims_messages(summary: str, max_claims: int) -> list[ChatMessage]:

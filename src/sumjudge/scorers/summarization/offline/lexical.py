@@ -256,7 +256,8 @@ class LexicalJudge:
             held = ev.found | ev.names_before | light
             if not soft and not notes and all(u in held for u in claim.units if not u.startswith("#")):
                 return AlignmentVerdict(
-                    claim=claim.text, supported=True, reason=f'stated in source {ev.where}: "{quote(ev.text)}"'
+                    claim=claim.text, quote=ev.text, supported=True,
+                    reason=f'stated in source {ev.where}: "{quote(ev.text)}"',
                 )
             if ev is first:
                 notes = notes + soft
@@ -382,6 +383,7 @@ class LexicalJudge:
                 return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {conflict}")
             return CoverageVerdict(
                 question=question,
+                quote=best.text,
                 answered=True,
                 reason=f'the summary says so ({share:.0%} of the fact): "{quote(best.text)}"',
             )

@@ -1,0 +1,74 @@
+"""Draw a data set's exam: each distinct source's coverage questions, once, to keep and reuse.
+
+:func:`draw_exam` is what ``sumjudge questions DATA --out exam.jsonl`` runs: the scorer is built as a
+batch builds it (:func:`~sumjudge.runs.scoring.build_scorer`: registry, reply cache), each distinct
+source (by digest) has its questions drawn by step B alone (no summary is read), and one
+:class:`~sumjudge.scorers.summarization.exam.Exam` comes back, entries stamped with the judge, the
+prompt version, the seed (the sample drawn) and ``max_questions``. The exam file is written through
+the one writer of files (:class:`~sumjudge.data.files.OutputPlan`), replaced whole.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from .._aio import gather_or_cancel
+from ..data.datasets import Dataset
+from ..judges.base import JudgeModel, Usage, judge_identity
+from ..scorers.summarization.exam import Exam, ExamEntry, source_sha256
+from ..scorers.summarization.prompts import PROMPT_VERSION
+from .scoring import build_scorer
+
+
+async def draw_exam(
+    dataset: Dataset,
+    *,
+    model: str,
+    options: Mapping[str, Any],
+    concurrency: int = 8,
+    timeout: float | None = None,
+    cache: bool | str | None = None,
+    seed: int = 0,
+    judge_factory: Callable[[], JudgeModel] | None = None,
+) -> tuple[Exam, Usage]:
+    """The exam of ``dataset`` (validated), and what drawing it cost. ``seed``: the sample index the
+    questions are drawn as (0: the judge's own temperature; above 0 the samples' temperature), so
+    that several exams of one data set can be drawn and kept."""
+    scorer = build_scorer(model, options, concurrency=concurrency, timeout=timeout, cache=cache,
+                          judge_factory=judge_factory)
+    sources: dict[str, str] = {}
+    for row in dataset.rows():
+        sources.setdefault(source_sha256(row.source), row.source)
+    gate = asyncio.Semaphore(concurrency)
+    judge = judge_identity(scorer.judge)
+    max_questions = int(options.get("max_questions", 10))
+
+    async def one(digest: str, source: str) -> tuple[ExamEntry, Usage]:
+        async with gate:
+            questions, usage = await scorer.questions_for(source, sample=seed)
+        entry = ExamEntry(source_sha256=digest, questions=questions, judge=judge, prompt_version=PROMPT_VERSION,
+                          seed=seed, max_questions=max_questions)
+        return entry, usage
+
+    drawn = await gather_or_cancel(*(one(d, s) for d, s in sources.items()))
+    usage = Usage()
+    for _, u in drawn:
+        usage = usage + u
+    return Exam.of((e for e, _ in drawn), label="the exam"), usage
+
+
+def write_exam(exam: Exam, out: str | Path, *, data: str | Path | None = None) -> None:
+    """``exam`` written to ``out`` whole (beside, then renamed); refused when ``out`` is the data file."""
+    from ..data.files import OutputPlan
+
+    plan = OutputPlan(inputs={"the data file": str(data) if data is not None else None}, outputs={"--out": str(out)})
+    plan.check()
+    target = plan.open("--out")
+    target.fh.write(exam.text())
+    target.commit()
+
+
+__all__ = ["draw_exam", "write_exam"]

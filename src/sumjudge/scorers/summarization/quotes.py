@@ -1,0 +1,206 @@
+"""Quoted evidence, located: where a judge's quote lies in its text, and whether it holds the verdict up.
+
+Each verdict carries the judge's ``quote``: for a claim, the source passage that decides it; for a
+question, the summary's words that answer it. :func:`locate` finds a quote in a text in three steps,
+the first that succeeds deciding:
+
+1. **exact**: the quote (stripped of surrounding quotation marks, ellipses and spaces) as it stands;
+2. **normalised**: after folding case, runs of whitespace, typographic quotes (``“ ” ‘ ’ « »``) and
+   dashes (``– — ‐ −``) on both sides; the offsets are those of the original text;
+3. **fuzzy**: the best-aligned span of the text (:data:`FUZZY_THRESHOLD` = 0.85 of the quote's characters
+   matched, in :class:`difflib.SequenceMatcher`'s ratio; every number of the quote found in the
+   span; every word of the quote in the span or a misspelling of one of its words, at
+   :data:`WORD_THRESHOLD`). It forgives a dropped or elided word, a typo, punctuation; it does not
+   forgive a number or a word changed ("less than" for "more than"). Quotes under
+   :data:`FUZZY_MIN_CHARS` characters are located exactly or normalised only.
+
+The fuzzy step is the standard library's (no dependency); it looks only at the few windows of the
+text that share most words with the quote, so its cost is a pass over the text plus a few short
+alignments, and it runs only for quotes the first two steps did not find.
+
+A verdict is **verified** when its quote holds it up (:func:`verify_alignment`, :func:`verify_coverage`):
+
+- a claim judged *supported* needs a quote found in the source; a quote found nowhere, no quote, or
+  a quote found in the summary but not in the source (the judge quoted the claim back) leaves it
+  unverified;
+- a claim judged *unsupported* is verified unless its quote is found in neither text (an invented
+  passage); with no quote it has nothing to check;
+- a question judged *answered* needs a quote found in the summary; an unanswered question is
+  verified unless its quote is found nowhere.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Literal
+
+from .verdicts import AlignmentVerdict, CoverageVerdict
+
+FUZZY_THRESHOLD = 0.85
+"""The least :class:`difflib.SequenceMatcher` ratio of a fuzzy match (quote against the span found)."""
+WORD_THRESHOLD = 0.75
+"""In a fuzzy match, each word of the quote must be in the span or this close to one of its words."""
+FUZZY_MIN_CHARS = 12
+"""Shorter quotes are located exactly or after normalising only (a fuzzy match of a few letters says nothing)."""
+
+Match = Literal["exact", "normalised", "fuzzy"]
+
+_NONE = frozenset({"", "none", "n/a", "na", "null", "nothing", "-"})
+"""What a judge writes for "no quote"."""
+_EDGES = " \t\r\n\"'`\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e.\u2026"
+_QUOTE_MARKS = dict.fromkeys("\u2018\u2019\u201a\u201b\u2032`\u00b4", "'") | dict.fromkeys(
+    "\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb", '"'
+)
+_DASHES = frozenset("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_WORD = re.compile(r"\S+")
+
+
+@dataclass(frozen=True)
+class Located:
+    """Where a quote was found: ``text[start:end]``, and by which step."""
+
+    start: int
+    end: int
+    match: Match
+
+
+def clean_quote(quote: str | None) -> str:
+    """The quote without surrounding quotation marks, ellipses and spaces; ``""`` for none."""
+    text = (quote or "").strip(_EDGES)
+    return "" if text.lower() in _NONE else text
+
+
+def _normalise(text: str) -> tuple[str, list[int]]:
+    """``text`` folded (case, whitespace, quotes, dashes), with each character's index in ``text``."""
+    out: list[str] = []
+    where: list[int] = []
+    space = True  # leading whitespace is dropped
+    for i, ch in enumerate(text):
+        if ch.isspace():
+            if not space:
+                out.append(" ")
+                where.append(i)
+                space = True
+            continue
+        ch = "-" if ch in _DASHES else _QUOTE_MARKS.get(ch, ch)
+        for c in ch.lower():
+            out.append(c)
+            where.append(i)
+        space = False
+    if out and out[-1] == " ":
+        out.pop()
+        where.pop()
+    return "".join(out), where
+
+
+def locate(quote: str, text: str) -> Located | None:
+    """Where ``quote`` lies in ``text`` (exact, then normalised, then fuzzy), or ``None``."""
+    q = clean_quote(quote)
+    if not q or not text:
+        return None
+    at = text.find(q)
+    if at >= 0:
+        return Located(at, at + len(q), "exact")
+    nq, _ = _normalise(q)
+    nt, where = _normalise(text)
+    if not nq or not nt:
+        return None
+    at = nt.find(nq)
+    if at >= 0:
+        return Located(where[at], where[at + len(nq) - 1] + 1, "normalised")
+    if len(nq) < FUZZY_MIN_CHARS:
+        return None
+    span = _fuzzy(nq, nt)
+    if span is None:
+        return None
+    return Located(where[span[0]], where[span[1] - 1] + 1, "fuzzy")
+
+
+def _fuzzy(q: str, t: str) -> tuple[int, int] | None:
+    """The best span of ``t`` for ``q`` (both normalised) at :data:`FUZZY_THRESHOLD` or above."""
+    words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(t)]
+    wanted = set(q.split(" "))
+    n = max(1, len(q.split(" ")))
+    if not words:
+        return None
+    prefix = [0]
+    for _, _, w in words:
+        prefix.append(prefix[-1] + (w in wanted))
+    counts = [prefix[min(i + n, len(words))] - prefix[i] for i in range(max(1, len(words) - n + 1))]
+    starts = sorted(range(len(counts)), key=lambda i: (-counts[i], i))[:3]
+    numbers = _NUMBER.findall(q)
+    best: tuple[float, int, int] | None = None
+    for s in starts:
+        if counts[s] == 0:
+            break
+        lo = words[max(0, s - 2)][0]
+        hi = words[min(len(words) - 1, s + n + 1)][1]
+        blocks = [b for b in SequenceMatcher(None, t[lo:hi], q, autojunk=False).get_matching_blocks() if b.size]
+        if not blocks:
+            continue
+        a, b = lo + blocks[0].a, lo + blocks[-1].a + blocks[-1].size
+        ratio = SequenceMatcher(None, t[a:b], q, autojunk=False).ratio()
+        if ratio >= FUZZY_THRESHOLD and all(x in _NUMBER.findall(t[a:b]) for x in numbers) and _words_kept(q, t[a:b]):
+            if best is None or ratio > best[0]:
+                best = (ratio, a, b)
+    return None if best is None else (best[1], best[2])
+
+
+def _words_kept(q: str, span: str) -> bool:
+    """Every word of the quote is in the span, or a misspelling of one of its words (a ratio of
+    :data:`WORD_THRESHOLD`): "milion" passes for "million", "less" does not pass for "more"."""
+    have = set(span.split(" "))
+    return all(
+        w in have or any(SequenceMatcher(None, w, h, autojunk=False).ratio() >= WORD_THRESHOLD for h in have)
+        for w in q.split(" ")
+    )
+
+
+def _span(found: Located | None) -> list[int] | None:
+    return None if found is None else [found.start, found.end]
+
+
+def _exactly(quote: str, text: str) -> bool:
+    """Found in ``text`` without the fuzzy step."""
+    found = locate(quote, text)
+    return found is not None and found.match != "fuzzy"
+
+
+def verify_alignment(verdict: AlignmentVerdict, source: str, summary: str) -> AlignmentVerdict:
+    """The verdict with ``quote_offsets`` (into the source) and ``verified`` set (module notes)."""
+    quote = clean_quote(verdict.quote)
+    if not quote:
+        return verdict.model_copy(update={"quote_offsets": None, "verified": not verdict.supported})
+    # a quote the summary holds and the source does not hold as such is the claim quoted back, even
+    # where a fuzzy match would find something like it in the source ("less than" for "more than")
+    in_source = locate(quote, source)
+    if in_source is not None and in_source.match == "fuzzy" and _exactly(quote, summary):
+        in_source = None
+    if in_source is not None:
+        return verdict.model_copy(update={"quote_offsets": _span(in_source), "verified": True})
+    from_summary = locate(quote, summary) is not None
+    return verdict.model_copy(update={"quote_offsets": None, "verified": from_summary and not verdict.supported})
+
+
+def verify_coverage(verdict: CoverageVerdict, summary: str) -> CoverageVerdict:
+    """The verdict with ``quote_offsets`` (into the summary) and ``verified`` set (module notes)."""
+    quote = clean_quote(verdict.quote)
+    if not quote:
+        return verdict.model_copy(update={"quote_offsets": None, "verified": not verdict.answered})
+    found = locate(quote, summary)
+    return verdict.model_copy(update={"quote_offsets": _span(found), "verified": found is not None})
+
+
+def located_share(verdicts: list[AlignmentVerdict] | list[CoverageVerdict]) -> tuple[int, int]:
+    """``(verified, checked)`` among ``verdicts``: the verdicts whose evidence holds up, of those checked."""
+    checked = [v for v in verdicts if v.verified is not None]
+    return sum(1 for v in checked if v.verified), len(checked)
+
+
+__all__ = [
+    "FUZZY_MIN_CHARS", "FUZZY_THRESHOLD", "WORD_THRESHOLD", "Located", "clean_quote", "locate", "located_share", "verify_alignment",
+    "verify_coverage",
+]
