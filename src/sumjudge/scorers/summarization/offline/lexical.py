@@ -263,7 +263,8 @@ class LexicalJudge:
                 notes = notes + soft
         covered = first.found | first.names_before | light
         return AlignmentVerdict(
-            claim=claim.text, supported=True, unchecked=True, reason=unchecked_reason(claim, first, covered, doc, notes)
+            claim=claim.text, quote=first.text, supported=True, unchecked=True,
+            reason=unchecked_reason(claim, first, covered, doc, notes),
         )
 
     def _check(
