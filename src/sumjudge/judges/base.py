@@ -144,6 +144,18 @@ class JudgeRequest(Generic[OutputT]):
 
 
 @dataclass(frozen=True)
+class TokenLogprob:
+    """One token of a reply with its log-probability and the most likely tokens at its place
+    (OpenAI's ``choices[0].logprobs.content[i]``). Natural logarithms."""
+
+    token: str
+    logprob: float
+    top: tuple[tuple[str, float], ...] = ()
+    """``(token, logprob)`` of the likeliest tokens at this position, the chosen one among them
+    where the server lists it; empty when the server gave none."""
+
+
+@dataclass(frozen=True)
 class JudgeReply(Generic[OutputT]):
     """A validated reply and what it cost."""
 
@@ -151,6 +163,10 @@ class JudgeReply(Generic[OutputT]):
     usage: Usage = field(default_factory=Usage)
     raw: str | None = None
     """The text the model produced, when there was one (for debugging and storage)."""
+    logprobs: tuple[TokenLogprob, ...] | None = None
+    """The tokens of ``raw`` with their log-probabilities, from a judge whose server returned them
+    (OpenAI-compatible servers asked for ``logprobs``); ``None`` otherwise. What they mean for the
+    output is the asker's business: the judge layer only carries them."""
 
 
 @runtime_checkable
