@@ -73,6 +73,13 @@ timeout_option = click.option(
     help="Seconds to wait for one judge reply (default 60).",
 )
 
+graded_option = click.option(
+    "--graded", is_flag=True,
+    help="Score each axis as the mean probability of its verdicts (judges that give probabilities: "
+         "OpenAI-compatible servers with token logprobs), not the share of yes verdicts.",
+)
+"""``--graded``: :attr:`SummarizationOptions.graded` (shared by ``score``, ``check`` and ``probe``)."""
+
 scorer_options_decorator = _stack(
     click.option("--max-questions", type=click.IntRange(min=1), default=10, show_default=True,
                  help="Upper bound on coverage questions per source."),
@@ -84,8 +91,9 @@ scorer_options_decorator = _stack(
                  help="How --samples scores become the score."),
     click.option("--sample-temperature", type=click.FloatRange(min=0, max=2, min_open=True), default=None,
                  metavar="T", help="Temperature of the samples when the judge is at 0 (default 0.7)."),
+    graded_option,
 )
-"""``--max-questions``, ``--scale``, ``--samples``, ``--reducer``, ``--sample-temperature``."""
+"""``--max-questions``, ``--scale``, ``--samples``, ``--reducer``, ``--sample-temperature``, ``--graded``."""
 
 cache_options = _stack(
     click.option("--cache", "use_cache", is_flag=True,
@@ -97,20 +105,25 @@ cache_options = _stack(
 
 
 def scorer_options(
-    max_questions: int, scale: float, samples: int, reducer: str, sample_temperature: float | None
+    max_questions: int, scale: float, samples: int, reducer: str, sample_temperature: float | None,
+    graded: bool = False,
 ) -> dict[str, Any]:
     """The scorer's options as the run store keys a run on them; the sampling ones only with more
-    than one sample, so a one-sample run resumes the runs recorded before samples existed."""
+    than one sample, and ``graded`` only when set, so a one-sample, counted run resumes the runs
+    recorded before those options existed."""
     options: dict[str, Any] = {"max_questions": max_questions, "scale": scale}
     if samples > 1:
         options.update(samples=samples, reducer=reducer)
         if sample_temperature is not None:
             options["sample_temperature"] = sample_temperature
+    if graded:
+        options["graded"] = True
     return options
 
 
 __all__ = [
-    "Finite", "PositiveNumber", "Seconds", "cache_options", "model_option", "scorer_options", "scorer_options_decorator",
+    "Finite", "PositiveNumber", "Seconds", "cache_options", "graded_option", "model_option", "scorer_options",
+    "scorer_options_decorator",
     "timeout_option",
 ]
 

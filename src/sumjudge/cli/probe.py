@@ -18,7 +18,7 @@ import click
 from ..data.datasets import FORMATS
 from ..errors import SumjudgeError
 from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail, stderr_console, stdout_console
-from .options import batch_options, workers_option
+from .options import batch_options, graded_option, workers_option
 
 
 def _rate(text: str | None, option: str) -> float | None:
@@ -50,6 +50,7 @@ def _rate(text: str | None, option: str) -> float | None:
 @click.option("--max-false-alarm", default=None, metavar="R", help="Exit 1 when a control is flagged more often than R.")
 @click.option("--max-questions", type=click.IntRange(min=1), default=10, show_default=True)
 @click.option("--scale", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True)
+@graded_option
 @click.option("--concurrency", "-c", type=click.IntRange(min=1), default=8, show_default=True)
 @click.option("--source-field", default="source", show_default=True)
 @click.option("--summary-field", default=None,
@@ -73,7 +74,7 @@ def _rate(text: str | None, option: str) -> float | None:
 def probe(
     data: str | None, pairs_file: str | None, models: tuple[str, ...], kinds: str | None, per_kind: int | None,
     seed: int, as_json: bool, report: str | None, min_detection: str | None, max_false_alarm: str | None,
-    max_questions: int, scale: float, concurrency: int, source_field: str, summary_field: str | None,
+    max_questions: int, scale: float, graded: bool, concurrency: int, source_field: str, summary_field: str | None,
     edited_field: str, type_field: str, id_field: str, fmt: str | None, encoding: str | None,
     delimiter: str | None, timeout: float | None, store_path: str | None, fresh: bool, use_cache: bool,
     cache_path: str | None, quiet: bool, workers: int | None = None, use_batch: bool = False,
@@ -115,7 +116,7 @@ def probe(
     if not plan.variants:
         fail(f"{path}: no variant could be made safely for any row (kinds: {', '.join(plan.kinds)})")
     console = stderr_console(quiet)
-    options = scorer_options(max_questions, scale, 1, "mean", None)
+    options = scorer_options(max_questions, scale, 1, "mean", None, graded)
     code = asyncio.run(_probe(
         plan, console, models=list(models) or [default_model_id()], data_name=path, options=options,
         concurrency=concurrency, timeout=timeout, cache=cache_path or use_cache, store_path=store_path, fresh=fresh,

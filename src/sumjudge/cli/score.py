@@ -28,7 +28,7 @@ from .common import SCORE_EXIT_CODES, input_options
 @click.command(epilog=SCORE_EXIT_CODES)
 @click.argument("data", type=click.Path(dir_okay=False, allow_dash=True))
 @model_option
-@scorer_options_decorator  # --max-questions --scale --samples --reducer --sample-temperature (shared with check)
+@scorer_options_decorator  # --max-questions --scale --samples --reducer --sample-temperature --graded (shared with check)
 @click.option("--concurrency", "-c", type=click.IntRange(min=1), default=8, show_default=True,
               help="Items in flight, and the most judge requests in flight (lowered on 429).")
 @workers_option
@@ -69,6 +69,7 @@ def score(
     samples: int,
     reducer: str,
     sample_temperature: float | None,
+    graded: bool,
     concurrency: int,
     workers: int | None,
     out: str | None,
@@ -142,7 +143,7 @@ def score(
         code = asyncio.run(
             _score(
                 dataset, info, console,
-                model_id=model_id, options=scorer_options(max_questions, scale, samples, reducer, sample_temperature),
+                model_id=model_id, options=scorer_options(max_questions, scale, samples, reducer, sample_temperature, graded),
                 concurrency=concurrency, workers=workers,
                 out=out, report=report, junit=junit, gates=gates, store_path=store_path, fresh=fresh, timeout=timeout,
                 cache=cache_path or use_cache, quiet=quiet,

@@ -35,6 +35,12 @@ class SummarizationOptions:
     sample_temperature: float = DEFAULT_SAMPLE_TEMPERATURE
     """The temperature samples are drawn at when the judge is set to 0 (a judge set above 0 keeps
     its own). Unused with one sample."""
+    graded: bool = False
+    """Score each axis as the mean probability of its verdicts (of the claims being supported, of
+    the questions being answered), each verdict without a probability counting as its boolean;
+    ``False`` (the default) keeps the spec's formula, the shares of true verdicts. The result says
+    which was used (``graded`` and its reason). Only judges that give probabilities (OpenAI-compatible
+    servers that return token log-probabilities, the reader) grade anything."""
 
     def __post_init__(self) -> None:
         mq = self.max_questions
@@ -54,6 +60,8 @@ class SummarizationOptions:
         t = self.sample_temperature
         if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 < t <= 2:
             raise ConfigurationError(f"sample_temperature must be a number in (0, 2], got {t!r}")
+        if not isinstance(self.graded, bool):
+            raise ConfigurationError(f"graded must be True or False, got {self.graded!r}")
         if self.source is not None and not isinstance(self.source, str):
             raise ConfigurationError(f"source must be a str, got {type(self.source).__name__}")
         if self.source_extractor is not None and not callable(self.source_extractor):

@@ -38,6 +38,7 @@ from ...tracing import evaluation_span, traced
 from . import prompts
 from .long_source import LongSource
 from .options import SummarizationOptions
+from .probabilities import with_probabilities
 from .questions_cache import QuestionCache
 from .reason import explain
 from .result import (
@@ -142,13 +143,15 @@ class SummarizationScorer:
             )
         pre = SummarizationPreprocess(alignment=alignment, questions=questions)
         ana = SummarizationAnalysis(coverage=coverage)
-        score = final_score(pre, ana, self.options.scale)
+        graded = self.options.graded
+        score = final_score(pre, ana, self.options.scale, graded)
         return SummarizationResult(
             run_id=ev.run_id,
             model=self.judge.model_id,
             score=score,
-            reason=explain(ev.source, ev.summary, pre, ana, score) + _cut_note(ev, pre, self.options.max_claims),
+            reason=explain(ev.source, ev.summary, pre, ana, score, graded) + _cut_note(ev, pre, self.options.max_claims),
             scale=self.options.scale,
+            graded=graded,
             preprocess_step_result=pre,
             analyze_step_result=ana,
             usage=ev.usage,
@@ -243,7 +246,7 @@ class SummarizationScorer:
             request = replace(request, sample=ev.sample, temperature=ev.temperature)
         reply = await self._traced_judge.generate(request)  # the judge itself without OpenTelemetry
         ev.usage = ev.usage + reply.usage
-        return reply
+        return with_probabilities(reply)  # verdict probabilities, where the judge returned token logprobs
 
 
 def _cut_note(ev: Evaluation, pre: SummarizationPreprocess, max_claims: int) -> str:
@@ -258,7 +261,9 @@ def _match_by_position(questions: list[str], verdicts: list[CoverageVerdict]) ->
     for i, question in enumerate(questions):
         if i < len(verdicts):
             v = verdicts[i]
-            matched.append(CoverageVerdict(question=question, answered=v.answered, reason=v.reason))
+            matched.append(
+                CoverageVerdict(question=question, answered=v.answered, reason=v.reason, probability=v.probability)
+            )
         else:
             matched.append(CoverageVerdict(question=question, answered=False, reason="The judge returned no verdict."))
     return matched

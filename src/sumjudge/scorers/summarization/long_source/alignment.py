@@ -140,7 +140,9 @@ async def check_batch(ask: Ask, plan: LongSourcePlan, batch: _Batch) -> list[tup
         shown = own + [EvidenceSpan(start=p.start, end=p.end) for p in passages if p not in found]
         if pos < len(said):
             v = said[pos]
-            out.append((i, AlignmentVerdict(claim=claim, supported=v.supported, reason=v.reason, evidence=shown)))
+            out.append((i, AlignmentVerdict(
+                claim=claim, supported=v.supported, reason=v.reason, evidence=shown, probability=v.probability
+            )))
         else:
             reason = "The judge returned no verdict for this claim."
             out.append((i, AlignmentVerdict(claim=claim, supported=False, reason=reason, evidence=shown)))
