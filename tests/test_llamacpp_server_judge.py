@@ -116,3 +116,24 @@ def test_the_default_llamacpp_judge_needs_no_key(monkeypatch: pytest.MonkeyPatch
     monkeypatch.delenv("LLAMACPP_API_KEY", raising=False)
     judge = resolve_judge(ModelConfig(id="llamacpp/smollm2", base_url="http://127.0.0.1:9/v1"))
     assert judge.model_id == "llamacpp/smollm2"
+
+
+async def test_verdict_probabilities_are_read_from_the_servers_token_logprobs(llamacpp_server: str) -> None:
+    # llama-cpp-python's server (logits_all on, its default) answers `logprobs: true, top_logprobs: N`
+    # with the distribution at every token of the grammar-bound JSON: each verdict's probability is
+    # read there, and the graded axes are their means
+    model = ModelConfig(id="llamacpp/smollm2", base_url=f"{llamacpp_server}/v1", timeout=300)
+    scorer = create_summarization_scorer(model=model, options={"max_questions": 3, "graded": True})
+    result = await scorer.run(input=SOURCE, output=SUMMARY)
+
+    claims, answers = result.preprocess_step_result.alignment, result.analyze_step_result.coverage
+    verdicts = [*claims, *answers]
+    assert claims and answers
+    probabilities = [v.probability for v in verdicts]
+    assert all(p is not None and 0.0 <= p <= 1.0 for p in probabilities), probabilities
+    assert any(0.001 < p < 0.999 for p in probabilities), probabilities  # read from a distribution, not 0/1
+    assert result.graded is True
+    assert result.alignment_score == pytest.approx(sum(v.probability for v in claims) / len(claims))
+    assert result.coverage_score == pytest.approx(
+        sum(v.probability for v in answers) / len(result.preprocess_step_result.questions)
+    )

@@ -102,7 +102,10 @@ def check(
 
 def _p(verdict: Any) -> str:
     """`` p=0.93`` for a verdict with a probability (of yes), else nothing."""
-    return f" p={verdict.probability:.2f}" if verdict.probability is not None else ""
+    from ..figures import verdict_probability
+
+    shown = verdict_probability(verdict.probability)
+    return f" {shown}" if shown else ""
 
 
 def _print(result: Any) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ...figures import verdict_probability
 from ...store.database import ItemRecord, RunRecord
 from ...store.labels import ItemLabel
 from ...store.records import ScoredItem
@@ -71,6 +72,12 @@ def _label_text(mark: bool | None) -> str:
     return "" if mark is None else ("right" if mark else "wrong")
 
 
+def _prob(verdict: object, what: str) -> str:
+    """The judge's probability of the verdict, as a small figure beside it (where it gave one)."""
+    shown = verdict_probability(getattr(verdict, "probability", None))
+    return f' <span class="prob" title="the judge\'s probability that it is {what}">{e(shown)}</span>' if shown else ""
+
+
 def _verdicts(c: ItemContext, o: ScoredItem) -> str:
     v = o.verdicts
     if v is None:
@@ -82,7 +89,7 @@ def _verdicts(c: ItemContext, o: ScoredItem) -> str:
         out.append(
             f'<li class="verdict {"supported" if claim.supported else "unsupported"}" tabindex="-1" data-target="claim" '
             f'data-index="{i}" data-judge="{"supported" if claim.supported else "unsupported"}" data-label="{_label_text(mark)}">'
-            f'<span class="says">{"✔ supported" if claim.supported else "✘ not supported"}</span> '
+            f'<span class="says">{"✔ supported" if claim.supported else "✘ not supported"}</span>{_prob(claim, "supported")} '
             f'<span class="text">{e(claim.claim)}</span><div class="why">{e(claim.reason)}</div>'
             + (f'<div class="evidence-at">evidence at {e(ev)}</div>' if ev else "")
             + f'<span class="label">{_label_text(mark)}</span>{_mark_form(c, "claim", i)}</li>'
@@ -96,7 +103,8 @@ def _verdicts(c: ItemContext, o: ScoredItem) -> str:
         out.append(
             f'<li class="verdict {"answered" if ok else "unanswered"}" tabindex="-1" data-target="answer" data-index="{i}" '
             f'data-judge="{"answered" if ok else "unanswered"}" data-label="{_label_text(mark)}">'
-            f'<span class="says">{"✔ answered" if ok else "✘ not answered"}</span> <span class="text">{e(q)}</span>'
+            f'<span class="says">{"✔ answered" if ok else "✘ not answered"}</span>{_prob(ans, "answered")} '
+            f'<span class="text">{e(q)}</span>'
             f'<div class="why">{e(ans.reason if ans else "no verdict")}</div>'
             f'<span class="label">{_label_text(mark)}</span>{_mark_form(c, "answer", i) if ans else ""}</li>'
         )
