@@ -156,3 +156,45 @@ def test_a_cache_made_before_logprobs_were_kept_still_answers(tmp_path) -> None:
         again = create_summarization_scorer(model=CachedJudge(judge, path)).run_sync(input=SOURCE, output=SUMMARY)
     assert result.preprocess_step_result.alignment[0].probability == pytest.approx(0.75)
     assert again.preprocess_step_result.alignment[0].probability == pytest.approx(0.75)
+
+
+@pytest.mark.parametrize("status", [400, 403])
+async def test_a_refusal_by_400_or_403_naming_logprobs_turns_them_off(status) -> None:
+    with JudgeServer(SummarizationBrain(), refuse_logprobs=status) as server:
+        judge, scorer = scorer_for(server, "azure/judge-deployment", api_version="2024-10-21")
+        result = await scorer.run(input=SOURCE, output=SUMMARY)
+    assert result.score == 1.0 and judge.asks_logprobs is False
+
+
+async def test_logprobs_a_user_put_in_extra_are_the_users_and_a_refusal_of_them_is_an_error() -> None:
+    from sumjudge.errors import JudgeError
+
+    with JudgeServer(SummarizationBrain(), refuse_logprobs=400) as server:
+        _, scorer = scorer_for(server, "groq/test-model", extra={"logprobs": True, "top_logprobs": 2})
+        with pytest.raises(JudgeError, match="logprobs"):
+            await scorer.run(input=SOURCE, output=SUMMARY)
+
+
+@pytest.mark.integration
+def test_provider_batch_jobs_carry_the_probabilities_as_live_calls_do(tmp_path, monkeypatch) -> None:
+    import json
+
+    from sumjudge.data.datasets import Dataset
+    from sumjudge.runs.batch import BatchOutputs, run_batch_sync
+    from sumjudge.runs.provider_batch import BatchMode, ProviderRounds
+
+    data = tmp_path / "d.jsonl"
+    data.write_text(json.dumps({"id": "a", "source": SOURCE, "summary": SUMMARY}) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    with JudgeServer(SummarizationBrain(claims=2, unsupported=1), logprobs=0.75) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "k")
+        with Dataset(str(data)) as ds:
+            run_batch_sync(
+                ds, ds.validate(), model="openai/test-model", options={"max_questions": 4, "scale": 1.0},
+                store_path=tmp_path / "runs.db", outputs=BatchOutputs(out=str(out), step_summary=False),
+                batch=ProviderRounds(BatchMode(poll_interval=0.01)),
+            )
+        assert not server.chat_requests()  # every request went in a batch job, none live
+    line = json.loads(out.read_text().splitlines()[0])
+    assert [v["probability"] for v in line["verdicts"]["alignment"]] == pytest.approx([0.25, 0.75])
