@@ -45,7 +45,7 @@ def test_the_probability_is_p_true_over_true_and_false_at_the_verdict_token() ->
         tok("},{"), tok('"supported'), tok('":false', 0.7, ('":false', 0.7), ('":true', 0.3)), tok("}"),
     ]  # fmt: skip
     got = verdict_probabilities(tokens, "supported", [True, False])
-    assert got == pytest.approx([0.7 / 0.9, 0.3])
+    assert got == pytest.approx([0.7 / 0.9, 0.3], abs=1e-4)
 
 
 def test_tokens_that_do_not_spell_the_verdicts_give_none() -> None:
@@ -78,14 +78,14 @@ async def test_an_openai_compatible_judge_asks_for_logprobs_and_each_verdict_get
     assert all(b["logprobs"] is True and b["top_logprobs"] == TOP_LOGPROBS for b in bodies)
     claims = result.preprocess_step_result.alignment
     assert [c.supported for c in claims] == [False, True, True]
-    assert [c.probability for c in claims] == pytest.approx([1 - 0.9, 0.8, 0.7])
+    assert [c.probability for c in claims] == pytest.approx([1 - 0.9, 0.8, 0.7], abs=1e-4)
     answers = result.analyze_step_result.coverage
     assert [a.answered for a in answers] == [False, True, True, True]
-    assert [a.probability for a in answers] == pytest.approx([1 - 0.9, 0.8, 0.7, 0.6])
+    assert [a.probability for a in answers] == pytest.approx([1 - 0.9, 0.8, 0.7, 0.6], abs=1e-4)
     # stored with the verdict, and the counted axes stay the spec's
     dumped = result.model_dump(mode="json")
-    assert dumped["preprocess_step_result"]["alignment"][1]["probability"] == pytest.approx(0.8)
-    assert result.alignment_score == pytest.approx(2 / 3) and result.graded is False
+    assert dumped["preprocess_step_result"]["alignment"][1]["probability"] == pytest.approx(0.8, abs=1e-4)
+    assert result.alignment_score == pytest.approx(2 / 3, abs=1e-4) and result.graded is False
 
 
 async def test_a_server_that_refuses_logprobs_is_asked_without_them_and_the_run_goes_on() -> None:
@@ -128,7 +128,7 @@ async def test_probabilities_survive_the_reply_cache(tmp_path) -> None:
         )
         assert len(server.chat_requests()) == calls  # every reply came from the cache
     probs = [v.probability for v in first.preprocess_step_result.alignment]
-    assert probs == pytest.approx([0.25, 0.75])
+    assert probs == pytest.approx([0.25, 0.75], abs=1e-4)
     assert [v.probability for v in again.preprocess_step_result.alignment] == probs
     assert [v.probability for v in again.analyze_step_result.coverage] == [
         v.probability for v in first.analyze_step_result.coverage
@@ -154,8 +154,8 @@ def test_a_cache_made_before_logprobs_were_kept_still_answers(tmp_path) -> None:
         judge = resolve_judge(ModelConfig(id="vllm/test-model", base_url=server.base_url))
         result = create_summarization_scorer(model=CachedJudge(judge, path)).run_sync(input=SOURCE, output=SUMMARY)
         again = create_summarization_scorer(model=CachedJudge(judge, path)).run_sync(input=SOURCE, output=SUMMARY)
-    assert result.preprocess_step_result.alignment[0].probability == pytest.approx(0.75)
-    assert again.preprocess_step_result.alignment[0].probability == pytest.approx(0.75)
+    assert result.preprocess_step_result.alignment[0].probability == pytest.approx(0.75, abs=1e-4)
+    assert again.preprocess_step_result.alignment[0].probability == pytest.approx(0.75, abs=1e-4)
 
 
 @pytest.mark.parametrize("status", [400, 403])
@@ -197,4 +197,4 @@ def test_provider_batch_jobs_carry_the_probabilities_as_live_calls_do(tmp_path, 
             )
         assert not server.chat_requests()  # every request went in a batch job, none live
     line = json.loads(out.read_text().splitlines()[0])
-    assert [v["probability"] for v in line["verdicts"]["alignment"]] == pytest.approx([0.25, 0.75])
+    assert [v["probability"] for v in line["verdicts"]["alignment"]] == pytest.approx([0.25, 0.75], abs=1e-4)

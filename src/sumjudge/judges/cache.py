@@ -24,6 +24,7 @@ import re
 import sqlite3
 import threading
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -54,28 +55,30 @@ CREATE TABLE IF NOT EXISTS replies (
 """
 
 _LOGPROBS_COLUMN = "logprobs"
-"""Added to caches made before replies kept their token log-probabilities (JSON, or NULL)."""
+"""Added to caches made before replies kept their token log-probabilities (zlib-compressed JSON, or NULL)."""
 
 
-def logprobs_json(logprobs: tuple[TokenLogprob, ...] | None) -> str | None:
-    """A reply's token log-probabilities as compact JSON (``[[token, logprob, [[alt, logprob], ...]], ...]``)."""
+def logprobs_blob(logprobs: tuple[TokenLogprob, ...] | None) -> bytes | None:
+    """A reply's token log-probabilities as stored: compact JSON (``[[token, logprob, [[alt, logprob], ...]],
+    ...]``), zlib-compressed. A reply's log-probabilities are some 40 times its text as JSON (five
+    alternatives a token); compressed, some 9 times (docs/benchmarks.md, "Verdict probabilities")."""
     if logprobs is None:
         return None
     rows = [[t.token, t.logprob, [list(alt) for alt in t.top]] for t in logprobs]
-    return json.dumps(rows, ensure_ascii=False, separators=(",", ":"))
+    return zlib.compress(json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), 6)
 
 
-def logprobs_from_json(text: str | None) -> tuple[TokenLogprob, ...] | None:
-    """What :func:`logprobs_json` wrote, back (``None`` for none, or for anything unreadable)."""
-    if not text:
+def logprobs_from_blob(blob: bytes | None) -> tuple[TokenLogprob, ...] | None:
+    """What :func:`logprobs_blob` stored, back (``None`` for none, or for anything unreadable)."""
+    if not blob:
         return None
     try:
-        rows = json.loads(text)
+        rows = json.loads(zlib.decompress(blob).decode("utf-8"))
         return tuple(
             TokenLogprob(token=str(tok), logprob=float(lp), top=tuple((str(a), float(b)) for a, b in top))
             for tok, lp, top in rows
         )
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, zlib.error):
         return None
 
 
@@ -144,7 +147,7 @@ def _add_logprobs_column(db: sqlite3.Connection) -> None:
     if _LOGPROBS_COLUMN in columns:
         return
     try:
-        db.execute(f"ALTER TABLE replies ADD COLUMN {_LOGPROBS_COLUMN} TEXT")
+        db.execute(f"ALTER TABLE replies ADD COLUMN {_LOGPROBS_COLUMN} BLOB")
     except sqlite3.OperationalError as exc:
         if "duplicate column" not in str(exc).lower():
             raise
@@ -189,7 +192,7 @@ class CachedJudge(WrappedJudge):
                 pass  # the schema's class changed under the same JSON schema: ask again
             else:
                 self.hits += 1
-                return JudgeReply(output=output, usage=Usage(), raw=row[1], logprobs=logprobs_from_json(row[2]))
+                return JudgeReply(output=output, usage=Usage(), raw=row[1], logprobs=logprobs_from_blob(row[2]))
         self.misses += 1
         reply = await self.inner.generate(request)
         with self._lock:
@@ -205,7 +208,7 @@ class CachedJudge(WrappedJudge):
                     reply.usage.prompt_tokens,
                     reply.usage.completion_tokens,
                     time.time(),
-                    logprobs_json(reply.logprobs),
+                    logprobs_blob(reply.logprobs),
                 ),
             )
         return reply

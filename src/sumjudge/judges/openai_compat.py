@@ -80,8 +80,15 @@ def _count(value: Any) -> int:
     return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else 0
 
 
+LOGPROB_DECIMALS = 4
+"""Log-probabilities are kept to 4 decimals (a probability to within 0.01% of itself): what a verdict's
+probability needs, and the reply cache stores about a third less of them."""
+
+
 def _number(value: Any) -> float | None:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return round(float(value), LOGPROB_DECIMALS)
+    return None
 
 
 def read_logprobs(choice: Any) -> tuple[TokenLogprob, ...] | None:
