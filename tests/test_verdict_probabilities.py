@@ -100,6 +100,14 @@ async def test_a_server_that_refuses_logprobs_is_asked_without_them_and_the_run_
     assert all(v.probability is None for v in result.preprocess_step_result.alignment)
 
 
+async def test_extra_logprobs_false_turns_them_off() -> None:
+    with JudgeServer(SummarizationBrain(), logprobs=0.9) as server:
+        _, scorer = scorer_for(server, extra={"logprobs": False})
+        result = await scorer.run(input=SOURCE, output=SUMMARY)
+        assert all(r.body["logprobs"] is False and "top_logprobs" not in r.body for r in server.chat_requests())
+    assert all(v.probability is None for v in result.preprocess_step_result.alignment)
+
+
 async def test_a_server_that_ignores_logprobs_gives_verdicts_without_probabilities() -> None:
     with JudgeServer(SummarizationBrain(claims=2, unsupported=1)) as server:  # returns "logprobs": null
         _, scorer = scorer_for(server)
@@ -129,10 +137,12 @@ async def test_probabilities_survive_the_reply_cache(tmp_path) -> None:
         assert len(server.chat_requests()) == calls  # every reply came from the cache
     probs = [v.probability for v in first.preprocess_step_result.alignment]
     assert probs == pytest.approx([0.25, 0.75], abs=1e-4)
-    assert [v.probability for v in again.preprocess_step_result.alignment] == probs
-    assert [v.probability for v in again.analyze_step_result.coverage] == [
-        v.probability for v in first.analyze_step_result.coverage
-    ]
+    # the cache keeps log-probabilities to 4 decimals: the same probabilities, to within 1e-4
+    assert [v.probability for v in again.preprocess_step_result.alignment] == pytest.approx(probs, abs=1e-4)
+    assert [v.probability for v in again.analyze_step_result.coverage] == pytest.approx(
+        [v.probability for v in first.analyze_step_result.coverage], abs=1e-4
+    )
+    assert all(v.probability is not None for v in again.analyze_step_result.coverage)
 
 
 def test_the_offline_judge_gives_no_probability() -> None:

@@ -58,13 +58,20 @@ _LOGPROBS_COLUMN = "logprobs"
 """Added to caches made before replies kept their token log-probabilities (zlib-compressed JSON, or NULL)."""
 
 
+LOGPROB_DECIMALS = 4
+"""Stored log-probabilities are rounded to 4 decimals (a probability to within 0.01% of itself: a cached
+verdict's probability differs from the live one below 1e-4), which halves what they take compressed."""
+
+
 def logprobs_blob(logprobs: tuple[TokenLogprob, ...] | None) -> bytes | None:
     """A reply's token log-probabilities as stored: compact JSON (``[[token, logprob, [[alt, logprob], ...]],
-    ...]``), zlib-compressed. A reply's log-probabilities are some 40 times its text as JSON (five
-    alternatives a token); compressed, some 9 times (docs/benchmarks.md, "Verdict probabilities")."""
+    ...]``), rounded (:data:`LOGPROB_DECIMALS`) and zlib-compressed. As JSON they are some 40 times the
+    reply's text (five alternatives a token); stored, some 9 times (docs/benchmarks.md, "Verdict
+    probabilities")."""
     if logprobs is None:
         return None
-    rows = [[t.token, t.logprob, [list(alt) for alt in t.top]] for t in logprobs]
+    d = LOGPROB_DECIMALS
+    rows = [[t.token, round(t.logprob, d), [[a, round(lp, d)] for a, lp in t.top]] for t in logprobs]
     return zlib.compress(json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), 6)
 
 

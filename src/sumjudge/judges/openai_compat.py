@@ -18,6 +18,9 @@ request asks for them (``logprobs: true``, ``top_logprobs``: :data:`TOP_LOGPROBS
 carries them (:attr:`~sumjudge.judges.base.JudgeReply.logprobs`); a server that refuses them (a
 400/403/422 naming ``logprobs``: OpenAI's reasoning models) is asked without them from then on, at no
 retry cost. A server that ignores them (LM Studio) gives a reply without them, as any other server.
+``ModelConfig(extra={"logprobs": False})`` turns them off (reading them costs the client some CPU per
+call: docs/benchmarks.md, "Verdict probabilities"); ``extra={"logprobs": True, "top_logprobs": N}``
+asks any server for them.
 """
 
 from __future__ import annotations
@@ -80,35 +83,23 @@ def _count(value: Any) -> int:
     return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else 0
 
 
-LOGPROB_DECIMALS = 4
-"""Log-probabilities are kept to 4 decimals (a probability to within 0.01% of itself): what a verdict's
-probability needs, and the reply cache stores about a third less of them."""
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return round(float(value), LOGPROB_DECIMALS)
-    return None
-
-
 def read_logprobs(choice: Any) -> tuple[TokenLogprob, ...] | None:
     """``choice.logprobs.content`` as tokens with their log-probabilities (``None`` when absent or
     unreadable: a reply is never refused over them)."""
     content = _field(_field(choice, "logprobs"), "content")
     if not isinstance(content, list) or not content:
         return None
-    tokens: list[TokenLogprob] = []
-    for entry in content:
-        token, logprob = _field(entry, "token"), _number(_field(entry, "logprob"))
-        if not isinstance(token, str) or logprob is None:
-            return None
-        top: list[tuple[str, float]] = []
-        for alt in _field(entry, "top_logprobs") or ():
-            alt_token, alt_logprob = _field(alt, "token"), _number(_field(alt, "logprob"))
-            if isinstance(alt_token, str) and alt_logprob is not None:
-                top.append((alt_token, alt_logprob))
-        tokens.append(TokenLogprob(token=token, logprob=logprob, top=tuple(top)))
-    return tuple(tokens)
+    try:
+        return tuple(
+            TokenLogprob(
+                entry["token"] + "",  # a str, or TypeError
+                float(entry["logprob"]),
+                tuple((alt["token"] + "", float(alt["logprob"])) for alt in entry.get("top_logprobs") or ()),
+            )
+            for entry in content
+        )
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
 
 
 def http_client_class(openai: Any, base_url: str | None) -> Any:
@@ -255,7 +246,7 @@ class OpenAICompatJudge(HTTPJudge):
             body["response_format"] = {"type": "json_object"}
         if max_tokens is not None:
             body[self._spec.max_tokens_field] = max_tokens
-        if self._logprobs:
+        if self._logprobs and "logprobs" not in self.config.extra:  # the user's own setting wins, off included
             body["logprobs"] = True
             body["top_logprobs"] = TOP_LOGPROBS
         if self.config.extra:
