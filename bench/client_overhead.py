@@ -11,12 +11,16 @@ to the two figures issue 25 asks about:
    after ``--latency`` seconds, beside the physical limit: waves of ``--concurrency`` items, each two
    rounds of calls (alignment beside questions, then coverage), so ceil(items / concurrency) x 2 x latency.
 
+``--logprobs P`` makes the server return token log-probabilities (each verdict written with probability
+P), as OpenAI, vLLM and llama.cpp's server do when asked: what reading them costs the client.
+
 ``--profile FILE`` also runs the zero-latency batch under cProfile and prints the 30 functions with the
 most own time (FILE keeps the pstats).
 
     .venv/bin/python bench/client_overhead.py
     .venv/bin/python bench/client_overhead.py --profile /tmp/client.pstats
     .venv/bin/python bench/client_overhead.py --client-src /tmp/old/src     # an older checkout as the client
+    .venv/bin/python bench/client_overhead.py --logprobs 0.9                # replies carry token logprobs
 """
 
 from __future__ import annotations
@@ -75,6 +79,8 @@ def main() -> None:
     p.add_argument("--client-src", type=Path, default=None,
                    help="score with the sumjudge package under this src/ folder (another checkout: a before/after "
                         "comparison against the same server)")
+    p.add_argument("--logprobs", type=float, default=None, metavar="P",
+                   help="the server returns token log-probabilities, each verdict written with probability P")
     args = p.parse_args()
 
     items = item_sets(args.data_dir, max(args.items, args.wall_items))["one-per-source"]
@@ -86,6 +92,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="sumjudge-bench-") as tmp, JudgeServer(brain, record=False) as server:
         work = Path(tmp)
         server.latency, server.token_delay = 0.0, 0.0
+        server.logprobs = args.logprobs
         cpu = [side(items[: args.items], server.base_url, args.concurrency, work, client_src=args.client_src)["cpu_s"]
                / args.items * 1000
                for _ in range(args.repeats)]

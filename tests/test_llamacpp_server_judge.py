@@ -116,3 +116,30 @@ def test_the_default_llamacpp_judge_needs_no_key(monkeypatch: pytest.MonkeyPatch
     monkeypatch.delenv("LLAMACPP_API_KEY", raising=False)
     judge = resolve_judge(ModelConfig(id="llamacpp/smollm2", base_url="http://127.0.0.1:9/v1"))
     assert judge.model_id == "llamacpp/smollm2"
+
+
+async def test_verdict_probabilities_are_read_from_the_servers_token_logprobs(llamacpp_server: str) -> None:
+    # llama-cpp-python's server (logits_all on, its default) answers `logprobs: true, top_logprobs: N`
+    # with the distribution at every token of the grammar-bound JSON; each verdict's probability is read
+    # there. The llamacpp provider does not ask by default (it costs this server ~0.1 s a token): asked
+    # here through extra, on a coverage step kept short (two verdicts, reasons of 60 characters at most).
+    from sumjudge.scorers.summarization.probabilities import with_probabilities
+    from sumjudge.scorers.summarization.verdicts import CoverageOutput
+
+    config = ModelConfig(id="llamacpp/smollm2", base_url=f"{llamacpp_server}/v1", timeout=600,
+                         extra={"logprobs": True, "top_logprobs": 5})
+    judge = resolve_judge(config)
+    asked = ["Did the council vote 7 to 2?", "Will the library open in 2027?"]
+    request = JudgeRequest(
+        step="coverage",
+        messages=prompts.coverage_messages(SUMMARY, asked),
+        output_type=CoverageOutput,
+        inputs=StepInputs(summary=SUMMARY, questions=asked),
+        bounds=ReplyBounds(min_items=2, max_items=2, max_string_chars=60),
+    )
+    reply = await judge.generate(request)
+    assert reply.logprobs, "the server returned no token log-probabilities"
+    assert len(reply.logprobs) >= 10 and all(t.top for t in reply.logprobs)  # every token with its alternatives
+    verdicts = with_probabilities(reply).output.coverage
+    probabilities = [v.probability for v in verdicts]
+    assert len(verdicts) == 2 and all(p is not None and 0.0 <= p <= 1.0 for p in probabilities), probabilities

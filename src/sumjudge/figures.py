@@ -19,4 +19,10 @@ def p_value(p: float | None, *, missing: str = "-", below: str = "<0.001") -> st
     return below if p < 0.001 else number(p)
 
 
-__all__ = ["number", "p_value"]
+def verdict_probability(p: float | None) -> str:
+    """A verdict's probability (of supported / answered) as shown beside it, ``p=0.93``; empty for a
+    verdict without one (a judge that gives none)."""
+    return "" if p is None else f"p={p:.2f}"
+
+
+__all__ = ["number", "p_value", "verdict_probability"]

@@ -61,15 +61,15 @@ def _text(value: str, option: str) -> str:
 @click.option("--summary", "summary_arg", required=True, metavar="FILE|TEXT",
               help="The summary to judge: a file, the text itself, or '-' for standard input (the same rule).")
 @model_option
-@scorer_options_decorator  # --max-questions --scale --samples --reducer --sample-temperature (as score)
+@scorer_options_decorator  # --max-questions --scale --samples --reducer --sample-temperature --graded (as score)
 @timeout_option
 @cache_options
 @click.option("--fail-under", type=Finite(), default=None, metavar="X", help="Exit 1 when the score is below X.")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole result as JSON.")
 def check(
     source_arg: str, summary_arg: str, model: str | None, max_questions: int, scale: float, samples: int,
-    reducer: str, sample_temperature: float | None, timeout: float | None, use_cache: bool, cache_path: str | None,
-    fail_under: float | None, as_json: bool,
+    reducer: str, sample_temperature: float | None, graded: bool, timeout: float | None, use_cache: bool,
+    cache_path: str | None, fail_under: float | None, as_json: bool,
 ) -> None:
     """Score one SUMMARY against its SOURCE and print the verdicts behind the score."""
     from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, default_model_id
@@ -79,7 +79,7 @@ def check(
         fail("only one of --source and --summary can read standard input")
     source, summary = _text(source_arg, "--source"), _text(summary_arg, "--summary")
     judge_id = model or default_model_id()
-    options = scorer_options(max_questions, scale, samples, reducer, sample_temperature)
+    options = scorer_options(max_questions, scale, samples, reducer, sample_temperature, graded)
     try:
         scorer = build_scorer(judge_id, options, concurrency=4, timeout=timeout, cache=cache_path or use_cache)
         if default_chosen_for_user(model):
@@ -106,22 +106,29 @@ def _doubt(verdict: Any) -> str:
         return ""
     quote = getattr(verdict, "quote", "")
     return f"  [unverified: the quote {quote!r} is not where it should be]" if quote else "  [unverified: no quote]"
+def _p(verdict: Any) -> str:
+    """`` p=0.93`` for a verdict with a probability (of yes), else nothing."""
+    from ..figures import verdict_probability
+
+    shown = verdict_probability(verdict.probability)
+    return f" {shown}" if shown else ""
 
 
 def _print(result: Any) -> None:
     console = stdout_console()
     console.print(f"score      {result.score:.2f}   (judge {result.model})")
-    console.print(f"alignment  {result.alignment_score:.2f}   coverage {result.coverage_score:.2f}")
+    graded = "   (graded: mean verdict probabilities)" if result.graded else ""
+    console.print(f"alignment  {result.alignment_score:.2f}   coverage {result.coverage_score:.2f}{graded}")
     claims = result.preprocess_step_result.alignment
     if claims:
         console.print(f"\nclaims ({sum(c.supported for c in claims)} of {len(claims)} supported)")
         for c in claims:
-            console.print(f"  {'yes' if c.supported else 'NO '}  {c.claim}" + (f"  - {c.reason}" if c.reason else "")
+            console.print(f"  {'yes' if c.supported else 'NO '}{_p(c)}  {c.claim}" + (f"  - {c.reason}" if c.reason else "")
                           + _doubt(c), markup=False)
     answers = result.analyze_step_result.coverage
     if answers:
         console.print(f"\nquestions ({sum(a.answered for a in answers)} of {len(answers)} answered by the summary)")
         for a in answers:
-            console.print(f"  {'yes' if a.answered else 'NO '}  {a.question}" + (f"  - {a.reason}" if a.reason else "")
+            console.print(f"  {'yes' if a.answered else 'NO '}{_p(a)}  {a.question}" + (f"  - {a.reason}" if a.reason else "")
                           + _doubt(a), markup=False)
     console.print(f"\n{result.reason}")

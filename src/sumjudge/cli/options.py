@@ -132,6 +132,12 @@ class Temperature(Finite):
             self.fail(f"{value!r} is not above 0 and at most 2", param, ctx)
         return number
 
+graded_option = click.option(
+    "--graded", is_flag=True,
+    help="Score each axis as the mean probability of its verdicts (judges that give probabilities: "
+         "OpenAI-compatible servers with token logprobs), not the share of yes verdicts.",
+)
+"""``--graded``: :attr:`SummarizationOptions.graded` (shared by ``score``, ``check`` and ``probe``)."""
 
 scorer_options_decorator = _stack(
     max_questions_option(),
@@ -142,8 +148,9 @@ scorer_options_decorator = _stack(
                  help="How --samples scores become the score."),
     click.option("--sample-temperature", type=Temperature(), default=None,
                  metavar="T", help="Temperature of the samples when the judge is at 0 (default 0.7)."),
+    graded_option,
 )
-"""``--max-questions``, ``--scale``, ``--samples``, ``--reducer``, ``--sample-temperature``."""
+"""``--max-questions``, ``--scale``, ``--samples``, ``--reducer``, ``--sample-temperature``, ``--graded``."""
 
 cache_options = _stack(
     click.option("--cache", "use_cache", is_flag=True,
@@ -155,15 +162,19 @@ cache_options = _stack(
 
 
 def scorer_options(
-    max_questions: int, scale: float, samples: int, reducer: str, sample_temperature: float | None
+    max_questions: int, scale: float, samples: int, reducer: str, sample_temperature: float | None,
+    graded: bool = False,
 ) -> dict[str, Any]:
     """The scorer's options as the run store keys a run on them; the sampling ones only with more
-    than one sample, so a one-sample run resumes the runs recorded before samples existed."""
+    than one sample, and ``graded`` only when set, so a one-sample, counted run resumes the runs
+    recorded before those options existed."""
     options: dict[str, Any] = {"max_questions": max_questions, "scale": scale}
     if samples > 1:
         options.update(samples=samples, reducer=reducer)
         if sample_temperature is not None:
             options["sample_temperature"] = sample_temperature
+    if graded:
+        options["graded"] = True
     return options
 
 
@@ -183,8 +194,8 @@ def evidence_options(exam: Any, *, draw_missing: bool, strict_evidence: bool) ->
 __all__ = [
     "COUNT_MAXIMA", "MAX_CONCURRENCY", "MAX_PER_KIND", "MAX_POLL_INTERVAL", "MAX_WORKERS", "Finite", "PositiveNumber",
     "Seconds", "Temperature", "batch_options", "cache_options", "concurrency_option", "count", "evidence_options",
-    "max_claims_option", "max_questions_option", "model_option", "per_kind_option", "samples_option", "scorer_options",
-    "scorer_options_decorator", "timeout_option", "workers_option",
+    "graded_option", "max_claims_option", "max_questions_option", "model_option", "per_kind_option", "samples_option",
+    "scorer_options", "scorer_options_decorator", "timeout_option", "workers_option",
 ]
 
 

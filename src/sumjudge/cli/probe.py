@@ -21,7 +21,8 @@ from ..errors import SumjudgeError
 from .common import EXIT_BELOW, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail
 from .common import on_inconclusive_option, stderr_console, stdout_console
 from .options import (
-    PositiveNumber, Seconds, batch_options, concurrency_option, max_questions_option, per_kind_option, workers_option,
+    PositiveNumber, Seconds, batch_options, concurrency_option, graded_option, max_questions_option, per_kind_option,
+    workers_option,
 )
 
 
@@ -54,6 +55,7 @@ def _rate(text: str | None, option: str) -> float | None:
 @on_inconclusive_option
 @max_questions_option()
 @click.option("--scale", type=PositiveNumber(), default=1.0, show_default=True)
+@graded_option
 @concurrency_option()
 @click.option("--source-field", default="source", show_default=True)
 @click.option("--summary-field", default=None,
@@ -78,7 +80,7 @@ def probe(
     data: str | None, pairs_file: str | None, models: tuple[str, ...], kinds: str | None, per_kind: int | None,
     seed: int, as_json: bool, report: str | None, min_detection: str | None, max_false_alarm: str | None,
     on_inconclusive: str,
-    max_questions: int, scale: float, concurrency: int, source_field: str, summary_field: str | None,
+    max_questions: int, scale: float, graded: bool, concurrency: int, source_field: str, summary_field: str | None,
     edited_field: str, type_field: str, id_field: str, fmt: str | None, encoding: str | None,
     delimiter: str | None, timeout: float | None, store_path: str | None, fresh: bool, use_cache: bool,
     cache_path: str | None, quiet: bool, workers: int | None = None, use_batch: bool = False,
@@ -120,7 +122,7 @@ def probe(
     if not plan.variants:
         fail(f"{path}: no variant could be made safely for any row (kinds: {', '.join(plan.kinds)})")
     console = stderr_console(quiet)
-    options = scorer_options(max_questions, scale, 1, "mean", None)
+    options = scorer_options(max_questions, scale, 1, "mean", None, graded)
     code = asyncio.run(_probe(
         plan, console, models=list(models) or [default_model_id()], data_name=path, options=options,
         concurrency=concurrency, timeout=timeout, cache=cache_path or use_cache, store_path=store_path, fresh=fresh,

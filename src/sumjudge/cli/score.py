@@ -29,7 +29,7 @@ from .common import SCORE_EXIT_CODES, gate_exit, input_options, on_inconclusive_
 @click.command(epilog=SCORE_EXIT_CODES)
 @click.argument("data", type=click.Path(dir_okay=False, allow_dash=True))
 @model_option
-@scorer_options_decorator  # --max-questions --scale --samples --reducer --sample-temperature (shared with check)
+@scorer_options_decorator  # --max-questions --scale --samples --reducer --sample-temperature --graded (shared with check)
 @concurrency_option()
 @workers_option
 @click.option("--out", "-o", type=click.Path(dir_okay=False, allow_dash=True), default=None,
@@ -82,6 +82,7 @@ def score(
     samples: int,
     reducer: str,
     sample_temperature: float | None,
+    graded: bool,
     concurrency: int,
     workers: int | None,
     out: str | None,
@@ -154,7 +155,7 @@ def score(
         exam = Exam.read(exam_path) if exam_path is not None else None
     except SumjudgeError as exc:
         fail(str(exc))
-    options = scorer_options(max_questions, scale, samples, reducer, sample_temperature)
+    options = scorer_options(max_questions, scale, samples, reducer, sample_temperature, graded)
     options.update(evidence_options(exam, draw_missing=draw_missing, strict_evidence=strict_evidence))
     if question_draws is not None and samples > 1:
         options["question_draws"] = question_draws

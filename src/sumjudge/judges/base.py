@@ -9,7 +9,7 @@ the offline lexical judge, a scripted test judge) turns it into a :class:`JudgeR
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Literal, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
@@ -147,6 +147,18 @@ class JudgeRequest(Generic[OutputT]):
     room below the window on every attempt, re-asks included. Not part of any cache key."""
 
 
+class TokenLogprob(NamedTuple):
+    """One token of a reply with its log-probability and the most likely tokens at its place
+    (OpenAI's ``choices[0].logprobs.content[i]``). Natural logarithms. A named tuple: a reply has
+    hundreds of them, made on every call (a frozen dataclass took twice as long to build)."""
+
+    token: str
+    logprob: float
+    top: tuple[tuple[str, float], ...] = ()
+    """``(token, logprob)`` of the likeliest tokens at this position, the chosen one among them
+    where the server lists it; empty when the server gave none."""
+
+
 @dataclass(frozen=True)
 class JudgeReply(Generic[OutputT]):
     """A validated reply and what it cost."""
@@ -155,6 +167,10 @@ class JudgeReply(Generic[OutputT]):
     usage: Usage = field(default_factory=Usage)
     raw: str | None = None
     """The text the model produced, when there was one (for debugging and storage)."""
+    logprobs: tuple[TokenLogprob, ...] | None = None
+    """The tokens of ``raw`` with their log-probabilities, from a judge whose server returned them
+    (OpenAI-compatible servers asked for ``logprobs``); ``None`` otherwise. What they mean for the
+    output is the asker's business: the judge layer only carries them."""
 
 
 @runtime_checkable

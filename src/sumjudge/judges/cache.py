@@ -9,8 +9,9 @@ The fence token that the prompts put around untrusted text (``<<<NAME token>>>``
 secret that changes with every process; it is masked in the key, so the same texts give the same
 key in a later run.
 
-A hit returns the stored output with zero usage (it cost nothing); :attr:`CachedJudge.hits` and
-:attr:`CachedJudge.misses` count both.
+A hit returns the stored output with zero usage (it cost nothing), and the reply's token
+log-probabilities where it had them (so verdict probabilities survive a cache hit; a reply stored
+before they were kept has none); :attr:`CachedJudge.hits` and :attr:`CachedJudge.misses` count both.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import re
 import sqlite3
 import threading
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +32,8 @@ from pydantic import ValidationError
 
 from ..errors import StoreError
 from .base import (
-    JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT, ReplyBounds, Usage, WrappedJudge, judge_identity,
+    JudgeModel, JudgeReply, JudgeRequest, ModelConfig, OutputT, ReplyBounds, TokenLogprob, Usage, WrappedJudge,
+    judge_identity,
 )
 
 DEFAULT_CACHE_PATH = Path(".sumjudge") / "cache.db"
@@ -50,6 +53,40 @@ CREATE TABLE IF NOT EXISTS replies (
     created_at REAL NOT NULL
 );
 """
+
+_LOGPROBS_COLUMN = "logprobs"
+"""Added to caches made before replies kept their token log-probabilities (zlib-compressed JSON, or NULL)."""
+
+
+LOGPROB_DECIMALS = 4
+"""Stored log-probabilities are rounded to 4 decimals (a probability to within 0.01% of itself: a cached
+verdict's probability differs from the live one below 1e-4), which halves what they take compressed."""
+
+
+def logprobs_blob(logprobs: tuple[TokenLogprob, ...] | None) -> bytes | None:
+    """A reply's token log-probabilities as stored: compact JSON (``[[token, logprob, [[alt, logprob], ...]],
+    ...]``), rounded (:data:`LOGPROB_DECIMALS`) and zlib-compressed. As JSON they are some 40 times the
+    reply's text (five alternatives a token); stored, some 9 times (docs/benchmarks.md, "Verdict
+    probabilities")."""
+    if logprobs is None:
+        return None
+    d = LOGPROB_DECIMALS
+    rows = [[t.token, round(t.logprob, d), [[a, round(lp, d)] for a, lp in t.top]] for t in logprobs]
+    return zlib.compress(json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), 6)
+
+
+def logprobs_from_blob(blob: bytes | None) -> tuple[TokenLogprob, ...] | None:
+    """What :func:`logprobs_blob` stored, back (``None`` for none, or for anything unreadable)."""
+    if not blob:
+        return None
+    try:
+        rows = json.loads(zlib.decompress(blob).decode("utf-8"))
+        return tuple(
+            TokenLogprob(token=str(tok), logprob=float(lp), top=tuple((str(a), float(b)) for a, b in top))
+            for tok, lp, top in rows
+        )
+    except (ValueError, TypeError, zlib.error):
+        return None
 
 
 def create_private_file(path: Path) -> None:
@@ -110,6 +147,19 @@ def request_key(model_id: str, request: JudgeRequest[Any], settings: dict[str, A
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def _add_logprobs_column(db: sqlite3.Connection) -> None:
+    """The ``logprobs`` column on a cache made before it existed (a worker process that adds it at the
+    same moment is no error)."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(replies)")}
+    if _LOGPROBS_COLUMN in columns:
+        return
+    try:
+        db.execute(f"ALTER TABLE replies ADD COLUMN {_LOGPROBS_COLUMN} BLOB")
+    except sqlite3.OperationalError as exc:
+        if "duplicate column" not in str(exc).lower():
+            raise
+
+
 class CachedJudge(WrappedJudge):
     """A judge that answers repeated requests from a SQLite cache and asks ``inner`` otherwise."""
 
@@ -126,6 +176,7 @@ class CachedJudge(WrappedJudge):
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA)
+            _add_logprobs_column(self._db)
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(
                 f"the reply cache {self.path} cannot be used ({exc}); move it aside or choose another path"
@@ -140,7 +191,7 @@ class CachedJudge(WrappedJudge):
     async def generate(self, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:
         key = request_key(self._identity, request, self._settings)
         with self._lock:
-            row = self._db.execute("SELECT output, raw FROM replies WHERE key = ?", (key,)).fetchone()
+            row = self._db.execute("SELECT output, raw, logprobs FROM replies WHERE key = ?", (key,)).fetchone()
         if row is not None:
             try:
                 output = request.output_type.model_validate_json(row[0])
@@ -148,13 +199,13 @@ class CachedJudge(WrappedJudge):
                 pass  # the schema's class changed under the same JSON schema: ask again
             else:
                 self.hits += 1
-                return JudgeReply(output=output, usage=Usage(), raw=row[1])
+                return JudgeReply(output=output, usage=Usage(), raw=row[1], logprobs=logprobs_from_blob(row[2]))
         self.misses += 1
         reply = await self.inner.generate(request)
         with self._lock:
             self._db.execute(
                 "INSERT OR REPLACE INTO replies (key, model_id, step, output, raw, prompt_tokens,"
-                " completion_tokens, created_at) VALUES (?,?,?,?,?,?,?,?)",
+                " completion_tokens, created_at, logprobs) VALUES (?,?,?,?,?,?,?,?,?)",
                 (
                     key,
                     self.model_id,
@@ -164,6 +215,7 @@ class CachedJudge(WrappedJudge):
                     reply.usage.prompt_tokens,
                     reply.usage.completion_tokens,
                     time.time(),
+                    logprobs_blob(reply.logprobs),
                 ),
             )
         return reply

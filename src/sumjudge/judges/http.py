@@ -11,7 +11,8 @@ For each :class:`~sumjudge.judges.base.JudgeRequest`:
    again with backoff within the call's time budget; a permanent one (400, 401, 403, 404) fails at once;
 3. **the structured-output form**: when a server refuses the form asked for (``json_schema`` on a
    server without it), the judge moves to the next form of :attr:`HTTPJudge.fallback_order` for good
-   and sends again, at no retry cost;
+   and sends again, at no retry cost; an optional part of the request that the server refuses
+   (token log-probabilities, :meth:`HTTPJudge.drop_refused_option`) is dropped the same way;
 4. **the limiter** (:class:`~sumjudge.judges.limiter.AdaptiveLimiter`, when ``max_concurrency`` is
    set): requests in flight, lowered on 429 and raised again slowly;
 5. **the per-loop client** (:class:`~sumjudge.judges.clients.LoopClients`): one SDK client per running
@@ -216,6 +217,8 @@ class HTTPJudge(ABC):
             except Exception as exc:
                 if self.refuses_form(exc, form) and self._fall_back_from(form):
                     continue
+                if self.drop_refused_option(exc, body):
+                    continue
                 raise
             return self.parse_reply(response, prepared)
 
@@ -297,6 +300,12 @@ class HTTPJudge(ABC):
 
     def refuses_form(self, exc: BaseException, form: str) -> bool:
         """Whether ``exc`` is the server refusing the structured-output ``form`` (not a real failure)."""
+        return False
+
+    def drop_refused_option(self, exc: BaseException, body: dict[str, Any]) -> bool:
+        """Whether ``exc`` is the server refusing an optional part of ``body`` (token log-probabilities)
+        that this judge has now stopped asking for, for good: the request is built and sent again
+        without it, at no retry cost. ``False`` leaves the failure to the error table."""
         return False
 
     @abstractmethod

@@ -12,6 +12,15 @@ judge only, when a server refuses it: ``json_schema`` (strict) -> ``json_object`
 ``schema`` (llama-cpp-python's server) -> plain JSON mode with the schema in the prompt ->
 the schema in the prompt alone. A refusal is a 400/422 or a 500 whose message names
 ``response_format`` or ``json_schema``; switching costs no retry.
+
+Token log-probabilities: where the provider entry says its servers return them (``logprobs``), every
+request asks for them (``logprobs: true``, ``top_logprobs``: :data:`TOP_LOGPROBS`) and the reply
+carries them (:attr:`~sumjudge.judges.base.JudgeReply.logprobs`); a server that refuses them (a
+400/403/422 naming ``logprobs``: OpenAI's reasoning models) is asked without them from then on, at no
+retry cost. A server that ignores them (LM Studio) gives a reply without them, as any other server.
+``ModelConfig(extra={"logprobs": False})`` turns them off (reading them costs the client some CPU per
+call: docs/benchmarks.md, "Verdict probabilities"); ``extra={"logprobs": True, "top_logprobs": N}``
+asks any server for them.
 """
 
 from __future__ import annotations
@@ -23,7 +32,7 @@ from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from ..errors import ConfigurationError, MissingDependencyError
-from .base import ChatMessage, JudgeRequest, Usage, merge_turns
+from .base import ChatMessage, JudgeRequest, TokenLogprob, Usage, merge_turns
 from .http import ErrorRule, HTTPJudge
 from .providers import resolve_api_key, resolve_base_url
 from .retry import Classification, Permanent, Transient, classify_status
@@ -42,6 +51,10 @@ GRAMMAR_BOUNDS = SchemaBounds(max_items=40, max_string_chars=400)
 FALLBACK_ORDER: tuple[str, ...] = ("json_schema", "json_object_schema", "json_object", PROMPT_ONLY)
 
 _REFUSAL_WORDS = ("response_format", "json_schema", "json schema", "json_object", "structured output")
+
+TOP_LOGPROBS = 5
+"""Alternatives asked for at each token: enough that a verdict's ``true`` and ``false`` both show
+(the scorer normalises over the two), within every server's limit (OpenAI's is 20, Azure's 5)."""
 
 
 def _import_openai() -> Any:
@@ -68,6 +81,25 @@ def _field(value: Any, name: str) -> Any:
 
 def _count(value: Any) -> int:
     return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else 0
+
+
+def read_logprobs(choice: Any) -> tuple[TokenLogprob, ...] | None:
+    """``choice.logprobs.content`` as tokens with their log-probabilities (``None`` when absent or
+    unreadable: a reply is never refused over them)."""
+    content = _field(_field(choice, "logprobs"), "content")
+    if not isinstance(content, list) or not content:
+        return None
+    try:
+        return tuple(
+            TokenLogprob(
+                entry["token"] + "",  # a str, or TypeError
+                float(entry["logprob"]),
+                tuple((alt["token"] + "", float(alt["logprob"])) for alt in entry.get("top_logprobs") or ()),
+            )
+            for entry in content
+        )
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
 
 
 def http_client_class(openai: Any, base_url: str | None) -> Any:
@@ -165,6 +197,8 @@ class OpenAICompatJudge(HTTPJudge):
             )
         self._ssl_context: ssl.SSLContext | None = None
         self._http_client_class = http_client_class(self._openai, resolve_base_url(spec, config))
+        self._logprobs = spec.logprobs
+        """Whether requests ask for token log-probabilities; turned off for good by a refusal."""
 
     @property
     def base_url(self) -> str:
@@ -173,6 +207,11 @@ class OpenAICompatJudge(HTTPJudge):
 
     def first_form(self) -> str:
         return self._spec.structured
+
+    @property
+    def asks_logprobs(self) -> bool:
+        """Whether this judge asks for token log-probabilities now (after any refusal)."""
+        return self._logprobs
 
     # -- request and reply -----------------------------------------------------------------------
 
@@ -219,6 +258,9 @@ class OpenAICompatJudge(HTTPJudge):
             body["response_format"] = {"type": "json_object"}
         if max_tokens is not None:
             body[self._spec.max_tokens_field] = max_tokens
+        if self._logprobs and "logprobs" not in self.config.extra:  # the user's own setting wins, off included
+            body["logprobs"] = True
+            body["top_logprobs"] = TOP_LOGPROBS
         if self.config.extra:
             body["extra_body"] = dict(self.config.extra)
         return body
@@ -257,6 +299,7 @@ class OpenAICompatJudge(HTTPJudge):
             finish_reason=finish if isinstance(finish, str) else None,
             usage=counted,
             refusal=refusal if isinstance(refusal, str) else None,
+            logprobs=read_logprobs(choice),
         )
 
     def response_from_json(self, payload: dict[str, Any]) -> Any:
@@ -270,6 +313,17 @@ class OpenAICompatJudge(HTTPJudge):
             return False
         text = server_message(exc).lower()
         return any(word in text for word in _REFUSAL_WORDS)
+
+    def drop_refused_option(self, exc: BaseException, body: dict[str, Any]) -> bool:
+        """A 400/403/422 whose message names ``logprobs``, to a request that asked for them: this judge
+        stops asking (log-probabilities a user put in ``ModelConfig.extra`` are the user's, and stay)."""
+        if "logprobs" not in body or not isinstance(exc, self._openai.APIStatusError):
+            return False
+        if exc.status_code not in (400, 403, 422) or "logprob" not in server_message(exc).lower():
+            return False
+        with self._lock:
+            self._logprobs = False
+        return True
 
     # -- failures --------------------------------------------------------------------------------
 
@@ -325,4 +379,4 @@ class OpenAICompatJudge(HTTPJudge):
         )
 
 
-__all__ = ["FALLBACK_ORDER", "PLACEHOLDER_API_KEY", "OpenAICompatJudge", "server_message"]
+__all__ = ["FALLBACK_ORDER", "PLACEHOLDER_API_KEY", "TOP_LOGPROBS", "OpenAICompatJudge", "read_logprobs", "server_message"]

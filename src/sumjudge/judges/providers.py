@@ -40,6 +40,11 @@ class ProviderSpec:
     max_tokens_field: str = "max_tokens"
     """The body field that caps the reply: OpenAI's own API and Azure take ``max_completion_tokens``
     (o-series and newer models reject ``max_tokens``); other servers know ``max_tokens``."""
+    logprobs: bool = False
+    """Whether the judge asks for token log-probabilities (``logprobs: true``, ``top_logprobs``), from
+    which the scorer reads each verdict's probability: where the server is known to return them
+    (docs/providers.md, "Verdict probabilities", names the sources). A model that refuses them (OpenAI's
+    reasoning models) turns them off for that judge, at no retry cost."""
 
     @property
     def key_env(self) -> str:
@@ -57,7 +62,14 @@ def _p(name: str, kind: Kind, base_url: str | None = None, **kw: object) -> Prov
 PROVIDERS: dict[str, ProviderSpec] = {
     p.name: p
     for p in [
-        _p("openai", "openai_compat", "https://api.openai.com/v1", label="OpenAI", max_tokens_field="max_completion_tokens"),
+        _p(
+            "openai",
+            "openai_compat",
+            "https://api.openai.com/v1",
+            label="OpenAI",
+            max_tokens_field="max_completion_tokens",
+            logprobs=True,
+        ),
         _p(
             "azure",
             "azure",
@@ -65,9 +77,10 @@ PROVIDERS: dict[str, ProviderSpec] = {
             key_var="AZURE_OPENAI_API_KEY",
             base_url_var="AZURE_OPENAI_ENDPOINT",
             max_tokens_field="max_completion_tokens",
+            logprobs=True,
         ),
-        _p("ollama", "openai_compat", "http://localhost:11434/v1", requires_key=False, label="Ollama"),
-        _p("vllm", "openai_compat", "http://localhost:8000/v1", requires_key=False, label="vLLM"),
+        _p("ollama", "openai_compat", "http://localhost:11434/v1", requires_key=False, label="Ollama", logprobs=True),
+        _p("vllm", "openai_compat", "http://localhost:8000/v1", requires_key=False, label="vLLM", logprobs=True),
         _p("lmstudio", "openai_compat", "http://localhost:1234/v1", requires_key=False, label="LM Studio"),
         _p(
             "llamacpp",
@@ -76,6 +89,9 @@ PROVIDERS: dict[str, ProviderSpec] = {
             requires_key=False,
             structured="json_object_schema",
             label="llama.cpp server",
+            # not asked by default: llama-cpp-python's server sorts the whole vocabulary in Python at every
+            # token it returns them for, 20 s against 3.4-5 s for 150 tokens of SmolLM2 (docs/providers.md);
+            # ModelConfig(extra={"logprobs": True, "top_logprobs": 5}) asks for them
         ),
         _p("openrouter", "openai_compat", "https://openrouter.ai/api/v1", label="OpenRouter"),
         _p("groq", "openai_compat", "https://api.groq.com/openai/v1", label="Groq"),

@@ -31,7 +31,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import JudgeOutputError
 from ..redact import redact, redact_strings
-from .base import ChatMessage, JudgeReply, JudgeRequest, OutputT, Usage
+from .base import ChatMessage, JudgeReply, JudgeRequest, OutputT, TokenLogprob, Usage
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,8 @@ class Completion:
     usage: Usage = field(default_factory=lambda: Usage(calls=1))
     refusal: str | None = None
     """A model's explicit refusal (OpenAI structured outputs), when it gave one."""
+    logprobs: tuple[TokenLogprob, ...] | None = None
+    """The reply's tokens with their log-probabilities, when the server returned them."""
 
 
 Send = Callable[[list[ChatMessage]], Awaitable[Completion]]
@@ -286,7 +288,8 @@ async def generate_structured(
                     feedback = bad.feedback
                     echo = text if len(text) <= _ECHO_LIMIT else text[:_ECHO_LIMIT] + "..."
             else:
-                return JudgeReply(output=_redacted(output, secrets), usage=usage, raw=redact(text, secrets))
+                return JudgeReply(output=_redacted(output, secrets), usage=usage, raw=redact(text, secrets),
+                                  logprobs=completion.logprobs)
         if attempt + 1 >= attempts:
             break
         conversation = await reask_conversation(first, conversation, echo, feedback, fits)

@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import IO, Any
 
-from ..figures import number
+from ..figures import number, verdict_probability
 from .evidence import evidence_line, highlight, quote_spans
 from ..store.records import FailedItem
 from ..store.database import ItemRecord, RunRecord, RunStats
@@ -206,7 +206,7 @@ def _item_html(item: ItemRecord, texts: tuple[str, str] | None = None) -> str:
                 detail.append(
                     f'<li class="{"supported" if c.supported else "unsupported"}{" unchecked" if c.unchecked else ""}'
                     f'{_doubt(c)}" data-quote="claim-{n}">'
-                    f'<span class="mark">{_claim_mark(c.supported, c.unchecked)}</span> '
+                    f'<span class="mark">{_claim_mark(c.supported, c.unchecked)}</span>{_prob(c, "supported")} '
                     f'<span class="text">{_e(c.claim)}</span>{evidence_line(c)}<div class="why">{_e(c.reason)}</div></li>'
                 )
             detail.append("</ul>")
@@ -220,7 +220,8 @@ def _item_html(item: ItemRecord, texts: tuple[str, str] | None = None) -> str:
                 ok = bool(verdict and verdict.answered)
                 detail.append(
                     f'<li class="{"answered" if ok else "unanswered"}{_doubt(verdict)}" data-quote="answer-{i}">'
-                    f'<span class="mark">{"✔ answered" if ok else "✘ not answered"}</span> <span class="text">{_e(q)}</span>'
+                    f'<span class="mark">{"✔ answered" if ok else "✘ not answered"}</span>{_prob(verdict, "answered")} '
+                    f'<span class="text">{_e(q)}</span>'
                     + (evidence_line(verdict) if verdict else "")
                     + f'<div class="why">{_e(verdict.reason if verdict else "no verdict")}</div></li>'
                 )
@@ -253,6 +254,21 @@ def _texts_of(rows: Iterator[tuple[str, str, str]] | None, item_id: str) -> tupl
         if row_id == item_id:
             return source, summary
     return None
+def _formula_note(options: dict[str, Any]) -> str:
+    if options.get("graded"):
+        return ("score = min(alignment, coverage) × scale, graded: alignment is the mean probability of the "
+                "summary's claims being supported, coverage the mean probability of the source's questions being "
+                "answered (a verdict without a probability counts as its yes or no).")
+    return ("score = min(alignment, coverage) × scale. Alignment: share of the summary's claims the source "
+            "supports. Coverage: share of the source's questions the summary answers.")
+
+
+def _prob(verdict: Any, what: str) -> str:
+    """The verdict's probability as a small figure beside it, where the judge gave one."""
+    shown = verdict_probability(getattr(verdict, "probability", None))
+    if not shown:
+        return ""
+    return f' <span class="prob" title="the judge\'s probability that it is {what}">{_e(shown)}</span>'
 
 
 def write_report(
@@ -295,8 +311,7 @@ def write_report(
         f"<dt>created</dt><dd>{_e(created)}</dd><dt>status</dt><dd>{_e(run.status)}</dd></dl></header>"
         f'<section class="figures">{_figures(stats, run.total_items, extra_figures)}</section>'
         f'<section class="chart"><h2>scores</h2>{histogram_svg(counts, scale)}'
-        "<p class=\"note\">score = min(alignment, coverage) × scale. Alignment: share of the summary's claims "
-        "the source supports. Coverage: share of the source's questions the summary answers.</p></section>"
+        f'<p class="note">{_e(_formula_note(run.options))}</p></section>'
         '<section class="items"><h2>items</h2>'
         '<p class="hint">Click a column to sort; click ▸ to see the claims and questions.</p>'
         '<table id="items"><thead><tr>'

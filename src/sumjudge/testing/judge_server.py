@@ -11,6 +11,10 @@ past the client's timeout, a dropped connection, invalid JSON, a reply cut off w
 ``finish_reason: "length"``, a wrong number of verdicts. ``refuse={"json_schema": 500}``
 makes the server refuse a structured-output form the way llama-cpp-python's server does, and
 ``max_in_flight=N`` answers 429 to whatever goes past N concurrent requests (a rate-limit storm).
+``logprobs=0.9`` returns token log-probabilities to requests that ask for them, each JSON boolean
+of a reply written with that probability (:mod:`~sumjudge.testing.logprobs`; a function of the
+boolean's index for varied figures); without it the server ignores the field, as LM Studio does.
+``refuse_logprobs=400`` refuses requests that ask for them, as OpenAI refuses its reasoning models.
 
 Standard library only (``http.server.ThreadingHTTPServer``)::
 
@@ -38,6 +42,7 @@ from .batch_desk import BatchDesk
 from .brains import Brain, NoisyBrain, SchemaBrain, SummarizationBrain
 from .context import ContextWindow, prompt_bytes
 from .faults import LLAMA_CPP_REFUSAL, TRICKLE, Fault, Reply
+from .logprobs import OPENAI_LOGPROBS_REFUSAL, Confidence, logprobs_payload
 from .recorded import RecordedRequest, content_text, count_tokens, find_schema, step_of, structured_form
 
 
@@ -64,8 +69,12 @@ class JudgeServer:
         models: Iterable[str] | None = None,
         record: bool = True,
         context_limit: int | None = None,
+        logprobs: Confidence | None = None,
+        refuse_logprobs: int | None = None,
     ) -> None:
         self.context = ContextWindow(context_limit)
+        self.logprobs = logprobs
+        self.refuse_logprobs = refuse_logprobs
         self.brain: Brain = brain if brain is not None else SummarizationBrain()
         self.latency = latency
         self.token_delay = token_delay
@@ -201,6 +210,8 @@ class JudgeServer:
         model = str(body.get("model", ""))
         if self.models is not None and model not in self.models:
             return 404, {}, _error(f"The model `{model}` does not exist", "not_found_error"), 0.0
+        if self.refuse_logprobs is not None and body.get("logprobs"):
+            return self.refuse_logprobs, {}, _error(OPENAI_LOGPROBS_REFUSAL, "invalid_request_error"), 0.0
         form = request.structured_form
         if form in self.refuse:
             return self.refuse[form], {}, _error(LLAMA_CPP_REFUSAL, "internal_server_error"), 0.0
@@ -253,7 +264,7 @@ class JudgeServer:
                     "index": 0,
                     "message": {"role": "assistant", "content": text},
                     "finish_reason": finish,
-                    "logprobs": None,
+                    "logprobs": self._logprobs(request.body, text),
                 }
             ],
             "usage": {
@@ -265,6 +276,11 @@ class JudgeServer:
         }
         delay += self.latency + self.token_delay * completion_tokens
         return 200, headers, _json(payload), delay
+
+    def _logprobs(self, body: dict[str, Any], text: str) -> dict[str, Any] | None:
+        if self.logprobs is None or not body.get("logprobs"):
+            return None
+        return logprobs_payload(text, self.logprobs, int(body.get("top_logprobs") or 0))
 
     def _handle(self, handler: BaseHTTPRequestHandler, method: str) -> None:
         arrived = time.monotonic()

@@ -57,6 +57,12 @@ class SummarizationOptions:
     strict_evidence: bool = False
     """Count an unverified verdict (its quote not found: :mod:`.quotes`) as unsupported / unanswered.
     Off by default; the result's ``strict_evidence`` says when it is on."""
+    graded: bool = False
+    """Score each axis as the mean probability of its verdicts (of the claims being supported, of
+    the questions being answered), each verdict without a probability counting as its boolean;
+    ``False`` (the default) keeps the spec's formula, the shares of true verdicts. The result says
+    which was used (``graded`` and its reason). Only judges that give probabilities (OpenAI-compatible
+    servers that return token log-probabilities, the reader) grade anything."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "questions", load_exam(self.questions))
@@ -75,6 +81,8 @@ class SummarizationOptions:
         t = self.sample_temperature
         if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 < t <= 2:  # nan fails too
             raise ConfigurationError(f"sample_temperature must be a number in (0, 2], got {t!r}")
+        if not isinstance(self.graded, bool):
+            raise ConfigurationError(f"graded must be True or False, got {self.graded!r}")
         if self.source is not None and not isinstance(self.source, str):
             raise ConfigurationError(f"source must be a str, got {type(self.source).__name__}")
         if self.source_extractor is not None and not callable(self.source_extractor):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .axes import with_probability
 from .result import SummarizationAnalysis, SummarizationPreprocess, alignment_ratio, coverage_ratio
 
 _QUOTED = 5
@@ -14,8 +15,20 @@ def _quote(items: list[str]) -> str:
     return shown + (f"; and {more} more" if more > 0 else "")
 
 
-def explain(source: str, summary: str, pre: SummarizationPreprocess, ana: SummarizationAnalysis, score: float) -> str:
-    """Which axis set the score, and the claims and questions that cost it."""
+def _graded_note(pre: SummarizationPreprocess, ana: SummarizationAnalysis) -> str:
+    verdicts = [*pre.alignment, *ana.coverage]
+    have = with_probability(verdicts)
+    if have == len(verdicts):
+        return "; graded: mean verdict probabilities"
+    return f"; graded: mean verdict probabilities, {have} of {len(verdicts)} verdicts have one and the others count as 1 or 0"
+
+
+def explain(
+    source: str, summary: str, pre: SummarizationPreprocess, ana: SummarizationAnalysis, score: float,
+    graded: bool = False,
+) -> str:
+    """Which axis set the score, and the claims and questions that cost it; with ``graded``, says the
+    axes are mean verdict probabilities (and how many verdicts had none)."""
     if not source.strip():
         return "Score 0: the source is empty, so there is nothing to judge the summary against."
     if not summary.strip():
@@ -24,8 +37,8 @@ def explain(source: str, summary: str, pre: SummarizationPreprocess, ana: Summar
         return "Score 0: no claims could be extracted from the summary."
     if not pre.questions:
         return "Score 0: no coverage questions could be drawn from the source."
-    alignment, coverage = alignment_ratio(pre), coverage_ratio(pre, ana)
-    axes = f"alignment {alignment:.2f}, coverage {coverage:.2f}"
+    alignment, coverage = alignment_ratio(pre, graded), coverage_ratio(pre, ana, graded)
+    axes = f"alignment {alignment:.2f}, coverage {coverage:.2f}" + (_graded_note(pre, ana) if graded else "")
     unsupported = [f"{v.claim}" + (f" ({v.reason})" if v.reason else "") for v in pre.alignment if not v.supported]
     unanswered = [v.question for v in ana.coverage if not v.answered]
     if alignment == coverage == 1:

@@ -41,6 +41,8 @@ class SummarizationSample(AxisScores):
     index: int
     score: float
     reason: str
+    graded: bool = False
+    """Whether this sample's axes are graded (as :attr:`SummarizationResult.graded`)."""
     preprocess_step_result: SummarizationPreprocess
     analyze_step_result: SummarizationAnalysis
     usage: Usage
@@ -105,6 +107,7 @@ def combine(results: Sequence[SummarizationResult], reducer: Reducer) -> Sampled
         score=score,
         reason=reason,
         scale=chosen.scale,
+        graded=chosen.graded,
         preprocess_step_result=chosen.preprocess_step_result,
         analyze_step_result=chosen.analyze_step_result,
         usage=usage,
@@ -116,6 +119,7 @@ def combine(results: Sequence[SummarizationResult], reducer: Reducer) -> Sampled
                 index=i,
                 score=r.score,
                 reason=r.reason,
+                graded=r.graded,
                 preprocess_step_result=r.preprocess_step_result,
                 analyze_step_result=r.analyze_step_result,
                 usage=r.usage,

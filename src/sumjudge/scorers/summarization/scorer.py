@@ -39,6 +39,7 @@ from ...tracing import evaluation_span, traced
 from . import prompts
 from .long_source import LongSource
 from .options import SummarizationOptions
+from .probabilities import with_probabilities
 from .questions_cache import QuestionCache
 from .quotes import verify_alignment, verify_coverage
 from .reason import explain
@@ -162,14 +163,16 @@ class SummarizationScorer:
             alignment, coverage = [_strict_claim(v) for v in alignment], [_strict_answer(v) for v in coverage]
         pre = SummarizationPreprocess(alignment=alignment, questions=questions)
         ana = SummarizationAnalysis(coverage=coverage)
-        score = final_score(pre, ana, self.options.scale)
+        graded = self.options.graded
+        score = final_score(pre, ana, self.options.scale, graded)
         return SummarizationResult(
             run_id=ev.run_id,
             model=self.judge.model_id,
             score=score,
-            reason=explain(ev.source, ev.summary, pre, ana, score) + _cut_note(ev, pre, self.options.max_claims)
+            reason=explain(ev.source, ev.summary, pre, ana, score, graded) + _cut_note(ev, pre, self.options.max_claims)
             + (_strict_note(pre, ana) if strict else ""),
             scale=self.options.scale,
+            graded=graded,
             preprocess_step_result=pre,
             analyze_step_result=ana,
             usage=ev.usage,
@@ -286,7 +289,7 @@ class SummarizationScorer:
             request = replace(request, sample=sample, temperature=ev.temperature)
         reply = await self._traced_judge.generate(request)  # the judge itself without OpenTelemetry
         ev.usage = ev.usage + reply.usage
-        return reply
+        return with_probabilities(reply)  # verdict probabilities, where the judge returned token logprobs
 
 
 def _cut_note(ev: Evaluation, pre: SummarizationPreprocess, max_claims: int) -> str:

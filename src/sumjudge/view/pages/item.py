@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ...figures import verdict_probability
 from ...store.database import ItemRecord, RunRecord
 from ...store.labels import ItemLabel
 from ...store.records import ScoredItem
@@ -72,6 +73,12 @@ def _label_text(mark: bool | None) -> str:
     return "" if mark is None else ("right" if mark else "wrong")
 
 
+def _prob(verdict: object, what: str) -> str:
+    """The judge's probability of the verdict, as a small figure beside it (where it gave one)."""
+    shown = verdict_probability(getattr(verdict, "probability", None))
+    return f' <span class="prob" title="the judge\'s probability that it is {what}">{e(shown)}</span>' if shown else ""
+
+
 def _verdicts(c: ItemContext, o: ScoredItem) -> str:
     v = o.verdicts
     if v is None:
@@ -86,7 +93,7 @@ def _verdicts(c: ItemContext, o: ScoredItem) -> str:
             f'{_doubt(claim)}" tabindex="-1" data-target="claim" data-quote="claim-{i}" data-index="{i}" '
             f'data-judge="{"supported" if claim.supported else "unsupported"}" data-label="{_label_text(mark)}" '
             f'data-unchecked="{str(claim.unchecked).lower()}">'
-            f'<span class="says">{"✔ supported" if claim.supported else "✘ not supported"}</span> '
+            f'<span class="says">{"✔ supported" if claim.supported else "✘ not supported"}</span>{_prob(claim, "supported")} '
             + ('<span class="unchecked-mark" title="nothing in the source contradicts it, nothing confirms it">'
                "? unchecked</span> " if claim.unchecked else "")
             + f'<span class="text">{e(claim.claim)}</span>{evidence_line(claim)}<div class="why">{e(claim.reason)}</div>'
@@ -103,7 +110,8 @@ def _verdicts(c: ItemContext, o: ScoredItem) -> str:
             f'<li class="verdict {"answered" if ok else "unanswered"}{_doubt(ans)}" tabindex="-1" data-target="answer" '
             f'data-quote="answer-{i}" data-index="{i}" '
             f'data-judge="{"answered" if ok else "unanswered"}" data-label="{_label_text(mark)}">'
-            f'<span class="says">{"✔ answered" if ok else "✘ not answered"}</span> <span class="text">{e(q)}</span>'
+            f'<span class="says">{"✔ answered" if ok else "✘ not answered"}</span>{_prob(ans, "answered")} '
+            f'<span class="text">{e(q)}</span>'
             + (evidence_line(ans) if ans else "") +
             f'<div class="why">{e(ans.reason if ans else "no verdict")}</div>'
             f'<span class="label">{_label_text(mark)}</span>{_mark_form(c, "answer", i) if ans else ""}</li>'
