@@ -155,18 +155,30 @@ def score(
 class _ShownEvents:  # a sumjudge.runs.BatchEvents
     """The CLI's view of a batch run: the opening line, the progress bar, nothing when quiet."""
 
-    def __init__(self, console: Any, meter: Any, *, model_id: str, quiet: bool) -> None:
+    def __init__(self, console: Any, meter: Any, *, model_id: str, quiet: bool, batch_store: Any = None) -> None:
         self.console, self.meter, self.model_id, self.quiet = console, meter, model_id, quiet
+        self.batch_store = batch_store
+        """The run store, when the run goes into provider batch jobs (``--batch``)."""
         self.bar: Any = None
 
     def started(self, run: Any, *, resumed: bool, already_done: int, total: int) -> None:
         from .progress import BatchProgress
 
+        said = False
+        if resumed and already_done and self.batch_store is not None:
+            from .batch_view import batch_usage
+
+            if batch_usage(self.batch_store, run.id) is None:  # the same command ran live before: said even when quiet
+                rest = total - already_done
+                say(f"sumjudge: resuming live run {run.id}: {already_done} of {total} finished"
+                    + (f" (the other {rest} go into batch jobs)" if rest else "")
+                    + f"; --fresh to run it {'all ' if rest and already_done else ''}as a batch")
+                said = True
         if self.quiet:
             return
-        if resumed:
+        if resumed and not said:
             self.console.print(f"sumjudge: resuming run {run.id}: {already_done} of {total} items already finished")
-        else:
+        elif not resumed:
             self.console.print(f"sumjudge: run {run.id}: {total} items, judge {self.model_id}", markup=False)
         show = self.console.is_terminal
         self.bar = BatchProgress(self.console, total=total, already_done=already_done, meter=self.meter, enabled=show)
@@ -206,8 +218,11 @@ async def _score(
     from ..runs.batch import BatchOutputs, Meter, run_batch
     from .progress import summary_table
 
+    from ..store.database import DEFAULT_STORE_PATH
+
     meter = Meter()
-    events = _ShownEvents(console, meter, model_id=model_id, quiet=quiet)
+    events = _ShownEvents(console, meter, model_id=model_id, quiet=quiet,
+                          batch_store=(store_path or DEFAULT_STORE_PATH) if batch is not None else None)
     terminated = _cancel_on_sigterm()
     from .batch_view import provider_rounds
 
