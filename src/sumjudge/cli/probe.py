@@ -17,7 +17,9 @@ import click
 
 from ..data.datasets import FORMATS
 from ..errors import SumjudgeError
-from .common import EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail, stderr_console, stdout_console
+from .common import (
+    EXIT_BELOW, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, PROBE_EXIT_CODES, fail, stderr_console, stdout_console,
+)
 from .options import batch_options, workers_option
 
 
@@ -33,7 +35,7 @@ def _rate(text: str | None, option: str) -> float | None:
     return value
 
 
-@click.command()
+@click.command(epilog=PROBE_EXIT_CODES)
 @click.argument("data", type=click.Path(dir_okay=False, allow_dash=True), required=False)
 @click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Probe with pairs made by people (BUMP's layout) instead of variants of DATA.")
@@ -48,25 +50,31 @@ def _rate(text: str | None, option: str) -> float | None:
               help="Write a self-contained HTML page: the rates drawn, and examples of what the judge said.")
 @click.option("--min-detection", default=None, metavar="R", help="Exit 1 when a kind's detection rate is below R.")
 @click.option("--max-false-alarm", default=None, metavar="R", help="Exit 1 when a control is flagged more often than R.")
-@click.option("--max-questions", type=click.IntRange(min=1), default=10, show_default=True)
-@click.option("--scale", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True)
-@click.option("--concurrency", "-c", type=click.IntRange(min=1), default=8, show_default=True)
-@click.option("--source-field", default="source", show_default=True)
+@click.option("--max-questions", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Upper bound on coverage questions per source.")
+@click.option("--scale", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,
+              help="Multiplies every score.")
+@click.option("--concurrency", "-c", type=click.IntRange(min=1), default=8, show_default=True,
+              help="Items in flight, and the most judge requests in flight.")
+@click.option("--source-field", default="source", show_default=True, help="Field holding the source text.")
 @click.option("--summary-field", default=None,
               help="Field holding the summary (default 'summary'; with --pairs, 'reference_summary'). A list "
                    "of summaries (SummEval's 'references'): the first is probed.")
 @click.option("--edited-field", default="edited_summary", show_default=True, help="With --pairs: the edited summary.")
 @click.option("--type-field", default="error_type", show_default=True, help="With --pairs: the error type.")
-@click.option("--id-field", default="id", show_default=True)
-@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default=None)
-@click.option("--encoding", default=None, metavar="NAME")
-@click.option("--delimiter", default=None, metavar="CHAR")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS")
+@click.option("--id-field", default="id", show_default=True, help="Field holding the item id (else the row number).")
+@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default=None,
+              help="Format of the file (default: from its extension).")
+@click.option("--encoding", default=None, metavar="NAME", help="Text encoding of the file (default UTF-8).")
+@click.option("--delimiter", default=None, metavar="CHAR", help="CSV field delimiter (default ',', tab for .tsv).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+              help="Seconds to wait for one judge reply (default 60).")
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), default=None,
               help="Run store (SQLite). Default: .sumjudge/runs.db")
 @click.option("--fresh", is_flag=True, help="Start a new run instead of resuming the same probe's last run.")
 @click.option("--cache", "use_cache", is_flag=True, help="Answer repeated judge requests from a local cache.")
-@click.option("--cache-path", type=click.Path(dir_okay=False), default=None)
+@click.option("--cache-path", type=click.Path(dir_okay=False), default=None,
+              help="Reply cache file (implies --cache). Default: .sumjudge/cache.db")
 @click.option("--quiet", "-q", is_flag=True, help="No progress.")
 @workers_option
 @batch_options
