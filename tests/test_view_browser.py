@@ -71,6 +71,34 @@ def test_view_without_a_store_says_so(tmp_path):
     assert res.exit_code == 2 and "no run store" in res.output
 
 
+def test_a_port_in_use_is_one_line_naming_it_and_the_port_option(tmp_path):
+    import socket
+
+    store, _, _ = make_store(tmp_path)
+    with socket.socket() as taken:  # the bundled judge server, say, on the viewer's port
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "sumjudge.cli", "view", "--store", str(store), "--port", str(port)],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    (line,) = done.stderr.strip().splitlines()
+    assert f"port {port} on 127.0.0.1 is in use" in line and "--port" in line and "Traceback" not in done.stderr
+
+
+def test_no_doc_starts_the_judge_server_on_the_viewers_default_port():
+    root = Path(__file__).resolve().parents[1]
+    (port,) = [p.default for p in main.commands["view"].params if p.name == "port"]
+    for doc in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        for m in re.finditer(r"judge_server --port (\d+)", doc.read_text(encoding="utf-8")):
+            assert int(m.group(1)) != port, doc.name
+    import inspect
+
+    import sumjudge.testing.serve as serve_module  # the judge server's own default is another port too
+
+    assert f"default={port}" not in inspect.getsource(serve_module)
+
+
 @needs_chromium
 def test_label_two_claims_with_the_keyboard_then_measure_agreement(tmp_path, monkeypatch):
     from selenium.webdriver.common.action_chains import ActionChains
