@@ -18,6 +18,8 @@ process still commits every record. The scorer and an item's record are built in
 
 from __future__ import annotations
 
+import dataclasses
+
 import asyncio
 import json
 import sys
@@ -193,6 +195,7 @@ async def run_batch(
             run, resumed = store.open_run(
                 model=model, options=dict(options), data=dataset.display_name, fingerprint=info.fingerprint,
                 total_items=info.count, resume=not fresh, judge=judge_identity(scorer.judge),
+                fields=dataclasses.asdict(dataset.fields),
             )
             return await _score_run(
                 dataset, info, scorer, store, run, resumed=resumed, concurrency=concurrency, outputs=outputs,
