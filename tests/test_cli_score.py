@@ -284,3 +284,19 @@ def test_cached_prompt_tokens_in_the_end_table_and_the_report(tmp_path, server) 
     cached = int(re.findall(r"[\d,]+", line)[-1].replace(",", ""))
     assert cached > 0 and cached == server.usage["cached_tokens"]
     assert f">{cached:,}<" in report.read_text(encoding="utf-8")
+
+
+def test_an_empty_source_is_warned_about_per_row_and_counted_in_the_end_table(tmp_path, monkeypatch):
+    """A blank source cell scores 0 (nothing to judge against): each such row is named on standard error,
+    and the end table counts them (issue 31, point 20)."""
+    monkeypatch.setenv("COLUMNS", "200")
+    items = rows(3)
+    items[1]["source"], items[2]["source"] = "", "  \n "
+    data = write_jsonl(tmp_path / "d.jsonl", items)
+    res = score(tmp_path, str(data), "--model", "offline/lexical")
+    assert res.exit_code == 0, res.output
+    assert "row 2 (id 'doc-2'): the source is empty; the item scores 0" in res.stderr
+    assert "row 3 (id 'doc-3'): the source is empty" in res.stderr and "row 1 (id" not in res.stderr
+    assert re.search(r"empty sources\s*│\s*2\s*│", res.stderr)
+    quiet = score(tmp_path, str(data), "--model", "offline/lexical", "--quiet", "--fresh")
+    assert quiet.stderr.count("the source is empty") == 2  # warned under --quiet too

@@ -90,9 +90,10 @@ def _ci(interval: tuple[float, float] | None) -> str:
     return "" if interval is None else f"[{_fmt(interval[0])}, {_fmt(interval[1])}]"
 
 
-def summary_table(stats: RunStats, *, title: str = "summary") -> Table:
-    """count, mean, median, p10, mean alignment, mean coverage, zero scores, errors, total tokens;
-    the three means with their bootstrap interval beside them."""
+def summary_table(stats: RunStats, *, title: str = "summary", empty_sources: int = 0) -> Table:
+    """count, mean, median, p10, mean alignment, mean coverage, zero scores (and, when there are any,
+    how many of them had an empty source), errors, total tokens; the three means with their bootstrap
+    interval beside them."""
     table = Table(title=title, show_header=False, title_justify="left")
     table.add_column("figure", style="bold")
     table.add_column("value", justify="right")
@@ -106,6 +107,7 @@ def summary_table(stats: RunStats, *, title: str = "summary") -> Table:
         ("mean alignment", _fmt(stats.mean_alignment), _ci(stats.alignment_ci)),
         ("mean coverage", _fmt(stats.mean_coverage), _ci(stats.coverage_ci)),
         ("zero scores", str(stats.zero_scores), ""),
+        *([("empty sources", str(empty_sources), "scored 0")] if empty_sources else []),
         ("errors", str(stats.errors), ""),
         ("judge calls", f"{stats.calls:,}", ""),
         ("total tokens", f"{stats.tokens:,}", ""),

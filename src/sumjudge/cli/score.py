@@ -136,6 +136,7 @@ def score(
             info = dataset.validate()
         except SumjudgeError as exc:
             fail(str(exc))
+        warn_empty_sources(dataset.display_name, info.empty_sources)
         model_id = model or default_model_id()
         if default_chosen_for_user(model) and not quiet:
             console.print(DEFAULT_JUDGE_NOTICE, markup=False, highlight=False)
@@ -145,11 +146,22 @@ def score(
                 model_id=model_id, options=scorer_options(max_questions, scale, samples, reducer, sample_temperature),
                 concurrency=concurrency, workers=workers,
                 out=out, report=report, junit=junit, gates=gates, store_path=store_path, fresh=fresh, timeout=timeout,
-                cache=cache_path or use_cache, quiet=quiet,
+                cache=cache_path or use_cache, quiet=quiet, empty_sources=len(info.empty_sources),
                 batch={"poll_interval": poll_interval, "fallback": batch_fallback} if use_batch else None,
             )
         )
     sys.exit(code)
+
+
+_EMPTY_SHOWN = 20  # rows named one by one; the rest are counted
+
+
+def warn_empty_sources(name: str, rows: Any) -> None:
+    """One warning per row whose source is empty (it scores 0 with nothing to judge), said even when quiet."""
+    for number, item_id in rows[:_EMPTY_SHOWN]:
+        say(f"sumjudge: warning: {name}: row {number} (id {item_id!r}): the source is empty; the item scores 0")
+    if len(rows) > _EMPTY_SHOWN:
+        say(f"sumjudge: warning: {name}: {len(rows) - _EMPTY_SHOWN} more rows with an empty source score 0")
 
 
 class _ShownEvents:  # a sumjudge.runs.BatchEvents
@@ -213,6 +225,7 @@ async def _score(
     quiet: bool,
     batch: dict[str, Any] | None = None,
     workers: int | None = None,
+    empty_sources: int = 0,
 ) -> int:
     """Run the batch (:func:`sumjudge.runs.run_batch`) and say how it ended; the exit code."""
     from ..runs.batch import BatchOutputs, Meter, run_batch
@@ -243,7 +256,7 @@ async def _score(
         )
         return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
     if not quiet:
-        console.print(summary_table(stats, title=f"run {run.id}"))
+        console.print(summary_table(stats, title=f"run {run.id}", empty_sources=empty_sources))
         if rounds is not None:
             from ..store.database import DEFAULT_STORE_PATH
             from .batch_view import batch_usage, cost_lines
