@@ -65,8 +65,14 @@ def _run_json(r: Any) -> dict[str, Any]:
 @click.argument("run_ref", metavar="RUN")
 @store_option
 @click.option("--json", "as_json", is_flag=True, help="The run and its figures as JSON on standard output.")
-def runs_show(run_ref: str, store_path: str | None, as_json: bool) -> None:
+@click.option("--worst", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Also the N lowest-scoring items: score, axes and the reason (the report's text).")
+@click.option("--best", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Also the N highest-scoring items, likewise.")
+def runs_show(run_ref: str, store_path: str | None, as_json: bool, worst: int | None = None,
+              best: int | None = None) -> None:
     """One run (id, unique id prefix, or 'latest'): its settings and figures."""
+    from ..store.item_lookup import ranked_items
     from .progress import summary_table
 
     with store_errors(store_path), open_store(store_path) as store:
@@ -76,12 +82,16 @@ def runs_show(run_ref: str, store_path: str | None, as_json: bool) -> None:
             fail(str(exc.args[0]))
         stats = store.stats(run.id)
         failures = [(i.item_id, i.outcome.error) for _, i in zip(range(10), store.iter_items(run.id, status="error"))]
+        ranked = {name: ranked_items(store, run.id, n, worst=name == "worst")
+                  for name, n in (("worst", worst), ("best", best)) if n is not None}
     from .batch_view import batch_usage, cost_lines
 
     usage = batch_usage(store.path, run.id)  # provider batch jobs (`score --batch`), if any
     if as_json:
         batch = None if usage is None else {**usage.__dict__}
-        click.echo(json.dumps({**_run_json(run), "stats": stats.as_dict(), **({"batch": batch} if batch else {})}))
+        listed = {name: [_ranked_json(i) for i in items] for name, items in ranked.items()}
+        click.echo(json.dumps({**_run_json(run), "stats": stats.as_dict(), **({"batch": batch} if batch else {}),
+                               **listed}))
         return
     console = stdout_console()
     console.print(f"run      {run.id}")
@@ -96,6 +106,25 @@ def runs_show(run_ref: str, store_path: str | None, as_json: bool) -> None:
         console.print(line)
     for item_id, error in failures:
         console.print(f"failed   {item_id}: {error}")
+    for name, items in ranked.items():
+        console.print(f"{name} {len(items)} (score, alignment, coverage, the reason):", markup=False)
+        for item in items:
+            console.print(ranked_line(item), markup=False, highlight=False, soft_wrap=True)
+
+
+def ranked_line(item: Any) -> str:
+    """One item of ``--worst``/``--best``: its figures, its id, and the reason as the report shows it."""
+    from ..figures import number
+
+    r = item.outcome
+    return (f"  {number(r.score)}  alignment {number(r.alignment_score)}  coverage {number(r.coverage_score)}  "
+            f"{item.item_id} (row {item.row_number}): {r.reason}")
+
+
+def _ranked_json(item: Any) -> dict[str, Any]:
+    r = item.outcome
+    return {"id": item.item_id, "row": item.row_number, "score": r.score, "alignment_score": r.alignment_score,
+            "coverage_score": r.coverage_score, "reason": r.reason}
 
 
 @runs.command("export")
