@@ -123,7 +123,7 @@ def test_label_two_claims_with_the_keyboard_then_measure_agreement(tmp_path, mon
         name.send_keys("ann", Keys.ENTER)
         wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-reviewer") == "ann")
 
-        ActionChains(driver).send_keys("j").send_keys("y").perform()  # first claim: the judge is right
+        ActionChains(driver).send_keys("y").perform()  # the first claim, selected on load: the judge is right
         claims = lambda: driver.find_elements(By.CSS_SELECTOR, 'li.verdict[data-target="claim"]')  # noqa: E731
         wait.until(lambda d: claims()[0].get_attribute("data-label") == "right")
         ActionChains(driver).send_keys("n").perform()  # y moved on to the second: the judge is wrong
@@ -148,3 +148,43 @@ def test_label_two_claims_with_the_keyboard_then_measure_agreement(tmp_path, mon
     # claim 1: supported, right (a true negative); claim 2: unsupported, wrong (a false positive)
     assert re.search(r'precision of "unsupported"\s+0\.000\s+\(2 claims\)', res.output)
     assert re.search(r"Cohen's kappa, judge vs people\s+0\.000\s+\(2 claims\)", res.output)
+
+
+@needs_chromium
+def test_the_queue_key_follows_the_review_queue_when_a_reviewer_is_set(tmp_path, monkeypatch):
+    """`]` with a reviewer set goes to the review queue's next item, not to the page's rel=next (issue 31,
+    point 15); without a reviewer there is no queue and it goes to the next item."""
+    import http.client
+    from urllib.parse import parse_qs, urlsplit
+
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    store, a, _ = make_store(tmp_path)
+    with served(tmp_path, "--store", str(store), "--seed", "3") as (address, _), \
+            chromium(tmp_path / "profile", monkeypatch) as driver:
+        where = urlsplit(address)
+        conn = http.client.HTTPConnection(where.hostname, where.port, timeout=30)
+        conn.request("GET", f"/run/{a}/queue?reviewer=ann")
+        reply = conn.getresponse()
+        assert reply.status == 303
+        queued = parse_qs(urlsplit(reply.getheader("Location")).query)["id"][0]
+        conn.close()
+        start = "doc-1" if queued != "doc-2" else "doc-3"  # its rel=next is not the queue's next
+        item_of = lambda d: parse_qs(urlsplit(d.current_url).query).get("id", [None])[0]  # noqa: E731
+        wait = WebDriverWait(driver, 30)
+
+        driver.get(f"{address}run/{a}/item?id={start}&reviewer=ann")
+        wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-reviewer") == "ann")
+        nxt = driver.find_element(By.CSS_SELECTOR, "a[rel=next]").get_attribute("href")
+        assert parse_qs(urlsplit(nxt).query)["id"][0] != queued
+        ActionChains(driver).send_keys("]").perform()
+        wait.until(lambda d: item_of(d) != start)
+        assert item_of(driver) == queued
+
+        driver.get(f"{address}run/{a}/item?id={start}")  # no reviewer: no queue, the next item
+        wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-page") == "item")
+        ActionChains(driver).send_keys("]").perform()
+        wait.until(lambda d: item_of(d) != start)
+        assert item_of(driver) == parse_qs(urlsplit(nxt).query)["id"][0]
