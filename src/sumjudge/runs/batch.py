@@ -195,7 +195,7 @@ async def run_batch(
             run, resumed = store.open_run(
                 model=model, options=dict(options), data=dataset.display_name, fingerprint=info.fingerprint,
                 total_items=info.count, resume=not fresh, judge=judge_identity(scorer.judge),
-                fields=dataclasses.asdict(dataset.fields),
+                fields=_field_names(dataset),
             )
             return await _score_run(
                 dataset, info, scorer, store, run, resumed=resumed, concurrency=concurrency, outputs=outputs,
@@ -304,6 +304,12 @@ def _batch_figures(store: RunStore, run: RunRecord) -> list[tuple[str, str]]:
     with ProviderJobs(store.path, readonly=True) as jobs:
         usage = jobs.usage(run.id)
     return [] if usage is None else batch_figures(run.model, usage)
+
+
+def _field_names(dataset: Any) -> dict[str, str] | None:
+    """The names a data file's rows were read with (a probe's made-up rows have none)."""
+    fields = getattr(dataset, "fields", None)
+    return dataclasses.asdict(fields) if dataclasses.is_dataclass(fields) else None
 
 
 def run_batch_sync(dataset: Dataset, info: DatasetInfo, **kwargs: Any) -> BatchResult:
