@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 import pytest
-from scripted import ScriptedJudge, answers, claims, judge, questions
+from scripted import answers, claims, judge, questions
 from test_long_source import NEEDLE, TOWNS, long_source, passage_judge
 
 from sumjudge import create_summarization_scorer
