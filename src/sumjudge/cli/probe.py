@@ -143,13 +143,15 @@ async def _probe(
     from ..runs.batch import Meter
     from ..runs.probe import run_probe
     from .batch_view import provider_rounds
+    from ..store.database import DEFAULT_STORE_PATH
     from .score import _cancel_on_sigterm, _ShownEvents
 
     terminated = _cancel_on_sigterm()
     results = []
     for model in models:
         meter = Meter()
-        events = _ShownEvents(console, meter, model_id=model, quiet=quiet)
+        events = _ShownEvents(console, meter, model_id=model, quiet=quiet,  # --batch on a live probe: said
+                              batch_store=(store_path or DEFAULT_STORE_PATH) if batch is not None else None)
         try:
             result = await run_probe(
                 plan, data_name=data_name, model=model, options=options, concurrency=concurrency, timeout=timeout,
