@@ -54,6 +54,20 @@ def test_score_batch_prints_job_states_and_the_billed_cost_and_runs_show_keeps_i
     assert "at the batch price" in text
 
 
+def test_score_batch_on_a_command_that_ran_live_says_it_resumes_the_live_run(tmp_path, served):
+    server, env = served
+    data, store = write_data(tmp_path / "d.jsonl", N), tmp_path / "runs.db"
+    live = sumjudge("score", str(data), "--model", MODEL, "--store", str(store), "--quiet", env=env)
+    assert live.returncode == 0, live.stderr
+    run_id = json.loads(sumjudge("runs", "show", "latest", "--store", str(store), "--json", env=env).stdout)["id"]
+
+    done = sumjudge("score", str(data), "--model", MODEL, "--store", str(store), "--batch", "--poll-interval", "0.05",
+                    "--quiet", env=env)
+    assert done.returncode == 0, done.stderr
+    assert f"resuming live run {run_id}: {N} of {N} finished; --fresh to run it as a batch" in done.stderr
+    assert not server.batches.jobs  # nothing was left to send
+
+
 def test_score_batch_refuses_a_judge_without_batch_jobs(tmp_path, served):
     _, env = served
     data = write_data(tmp_path / "d.jsonl", N)

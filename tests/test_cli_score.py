@@ -285,3 +285,52 @@ def test_cached_prompt_tokens_in_the_end_table_and_the_report(tmp_path, server) 
     cached = int(re.findall(r"[\d,]+", line)[-1].replace(",", ""))
     assert cached > 0 and cached == server.usage["cached_tokens"]
     assert f">{cached:,}<" in report.read_text(encoding="utf-8")
+
+
+def test_an_empty_source_is_warned_about_per_row_and_counted_in_the_end_table(tmp_path, monkeypatch):
+    """A blank source cell scores 0 (nothing to judge against): each such row is named on standard error,
+    and the end table counts them (issue 31, point 20)."""
+    monkeypatch.setenv("COLUMNS", "200")
+    items = rows(3)
+    items[1]["source"], items[2]["source"] = "", "  \n "
+    data = write_jsonl(tmp_path / "d.jsonl", items)
+    res = score(tmp_path, str(data), "--model", "offline/lexical")
+    assert res.exit_code == 0, res.output
+    assert "row 2 (id 'doc-2'): the source is empty; the item scores 0" in res.stderr
+    assert "row 3 (id 'doc-3'): the source is empty" in res.stderr and "row 1 (id" not in res.stderr
+    assert re.search(r"empty sources\s*│\s*2\s*│", res.stderr)
+    quiet = score(tmp_path, str(data), "--model", "offline/lexical", "--quiet", "--fresh")
+    assert quiet.stderr.count("the source is empty") == 2  # warned under --quiet too
+
+
+def test_runs_show_worst_and_best_list_the_items_with_score_axes_and_the_reports_reason(tmp_path, monkeypatch):
+    """`runs show RUN --worst N` / `--best N` (issue 31, point 21): from the store, the report's reason text."""
+    import html
+
+    monkeypatch.setenv("COLUMNS", "400")
+    items = rows(4)
+    for item in items[:2]:
+        item["summary"] = item["source"]  # faithful: the best two
+    items[2]["summary"] = "Source 3: the council approved 950 homes."  # an invented number
+    data = write_jsonl(tmp_path / "d.jsonl", items)
+    report = tmp_path / "r.html"
+    assert score(tmp_path, str(data), "--model", "offline/lexical", "--report", str(report)).exit_code == 0
+    store = str(tmp_path / "runs.db")
+    with __import__("sumjudge.store.database", fromlist=["RunStore"]).RunStore(store, readonly=True) as s:
+        run = s.get_run("latest")
+        by_score = sorted(s.iter_items(run.id), key=lambda i: (i.outcome.score, i.row_number))
+        top = sorted(s.iter_items(run.id), key=lambda i: (-i.outcome.score, i.row_number))
+    res = CliRunner().invoke(main, ["runs", "show", "latest", "--store", store, "--worst", "2", "--best", "1"])
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    worst = lines[lines.index("worst 2 (score, alignment, coverage, the reason):") + 1:][:2]
+    best = lines[lines.index("best 1 (score, alignment, coverage, the reason):") + 1:][:1]
+    page = report.read_text(encoding="utf-8")
+    assert top[0].outcome.score > by_score[0].outcome.score
+    for line, item in zip(worst + best, [*by_score[:2], top[0]]):
+        r = item.outcome
+        assert line.startswith(f"  {r.score:.3f}  alignment {r.alignment_score:.3f}  coverage {r.coverage_score:.3f}  "
+                               f"{item.item_id} (row {item.row_number}): ")
+        assert line.endswith(r.reason) and html.escape(r.reason) in page  # the report's text
+    doc = json.loads(CliRunner().invoke(main, ["runs", "show", "latest", "--store", store, "--json", "--worst", "1"]).output)
+    assert [i["id"] for i in doc["worst"]] == [by_score[0].item_id] and doc["worst"][0]["reason"] == by_score[0].outcome.reason

@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import doc_outputs
+
 from sumjudge.cli import main
 from sumjudge.testing.judge_server import JudgeServer
 
@@ -87,3 +89,24 @@ def test_shell_examples_run_from_a_fresh_checkout(
             # 0 ok, 1 a gate failed, 3 a gate inconclusive (too few items to tell): outcomes, not breakage
             assert result.exit_code in (0, 1, 3), f"{doc.name}: {line}\nexit {result.exit_code}: {result.output}"
             assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), line
+
+
+SHOWN = [shown for doc in doc_outputs.DOCS for shown in doc_outputs.shown_outputs(doc)]
+
+
+def test_the_docs_mark_the_outputs_they_show():
+    names = {(s.doc.name, s.name) for s in SHOWN}
+    assert {("testing-in-ci.md", "score-gate"), ("testing-in-ci.md", "pytest-failure"),
+            ("testing-in-ci.md", "pytest-scores"), ("offline-judge.md", "python-above")} <= names
+    assert all(s.name in doc_outputs.PRODUCERS for s in SHOWN)
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("shown", SHOWN, ids=lambda s: f"{s.doc.name}:{s.name}@{s.start}")
+def test_an_output_a_doc_shows_is_what_the_code_prints(shown) -> None:
+    """Run ids aside, the block is what the command or snippet prints now. After a change that moves it
+    (the offline judge's rules or reasons): `PYTHONPATH=src python tests/doc_outputs.py --write`."""
+    printed = doc_outputs.PRODUCERS[shown.name](shown)
+    assert doc_outputs.normal(printed) == doc_outputs.normal(shown.text), (
+        f"{shown.doc.name}: the '{shown.name}' block drifted; refresh it with "
+        "`PYTHONPATH=src python tests/doc_outputs.py --write` and review the diff")

@@ -114,3 +114,29 @@ def test_a_bar_of_every_probe_or_no_control_is_a_fact_about_these_probes():
     assert [g.outcome for g in table.gates] == ["pass", "pass"]  # one probe can still meet "all" and "none"
     # a bar strictly inside (0, 1) needs the interval: one probe cannot show 0.9
     assert [g.outcome for g in probe_table(plan, outcomes, {"model": "m"}, min_detection=0.9).gates] == ["inconclusive"]
+def test_a_gate_line_prints_the_comparison_that_holds_so_a_failure_reads_as_what_is_wrong():
+    from sumjudge.analysis.probe.table import Gate
+
+    assert Gate(name="min-detection", kind="date", value=0.6, threshold=0.8, passed=False).line == (
+        "FAIL  min-detection date: 0.600 < 0.8")
+    assert Gate(name="min-detection", kind="date", value=0.9, threshold=0.8, passed=True).line == (
+        "pass  min-detection date: 0.900 >= 0.8")
+    assert Gate(name="max-false-alarm", kind="reorder", value=0.25, threshold=0.1, passed=False).line == (
+        "FAIL  max-false-alarm reorder: 0.250 > 0.1")
+    assert Gate(name="max-false-alarm", kind="reorder", value=0.0, threshold=0.1, passed=True).line == (
+        "pass  max-false-alarm reorder: 0.000 <= 0.1")
+
+
+def test_probe_and_agreement_help_list_their_exit_codes_and_every_probe_option_has_a_help_text():
+    import click
+    from click.testing import CliRunner
+
+    from sumjudge.cli import main
+
+    for command in ("probe", "agreement"):
+        shown = CliRunner().invoke(main, [command, "--help"], terminal_width=200).output
+        assert "Exit codes:" in shown and "  2    bad input" in shown, command
+    probe = main.commands["probe"]
+    assert [p.name for p in probe.params if isinstance(p, click.Option) and not p.help] == []
+    shown = CliRunner().invoke(main, ["probe", "--help"]).output
+    assert "1    a gate failed" in shown

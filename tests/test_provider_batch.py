@@ -145,6 +145,22 @@ def test_with_fallback_live_what_a_job_did_not_answer_is_a_live_call(tmp_path, p
     assert live_calls and len(server.batches.jobs) == 2
 
 
+def test_a_live_fallback_slower_than_any_pause_still_belongs_to_its_round(tmp_path, provider):
+    """The rounds wait on the live calls in flight, not on a pause: a live answer that takes longer than
+    the driver's settling (a loaded machine, a slow provider) is not left out of the round it serves, so
+    the coverage of its item goes in the second job with the others (issue 31, point 22)."""
+    server, model = provider
+    _, live = score(tmp_path, model, "live")
+    server.reset()
+    server.batches.error_every = 4
+    server.latency = 0.3  # each live call, only: the batch desk answers at once
+
+    _, batched = score(tmp_path, model, "batch", batch=rounds(fallback="live"))
+
+    assert batched == live
+    assert len(server.batches.jobs) == 2
+
+
 def test_requests_no_job_answers_end_as_recorded_failures_not_lost(tmp_path, provider):
     server, model = provider
     server.batches.error_every = 1  # every line errors, every round

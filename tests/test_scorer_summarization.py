@@ -126,7 +126,8 @@ async def test_questions_are_capped_by_the_code() -> None:
 
 async def test_wrong_verdict_count_is_asked_again_once_then_matched_by_position() -> None:
     too_few = {"coverage": [{"question": "Q1?", "answered": True, "reason": "r"}]}
-    too_many = {"coverage": [{"question": f"x{i}", "answered": True, "reason": "r"} for i in range(5)]}
+    asked_then_more = ["Q1?", "Q2?", "Q3?", "x3", "x4"]  # the extras past the questions asked are dropped
+    too_many = {"coverage": [{"question": q, "answered": True, "reason": "r"} for q in asked_then_more]}
     j = judge(claims(("a", True)), questions("Q1?", "Q2?", "Q3?"), [too_few, too_many])
     result = await scorer_with(j).run(input=SOURCE, output=SUMMARY)
     assert len(j.calls(COVERAGE_STEP)) == 2

@@ -174,3 +174,72 @@ def test_samples_of_one_run_share_its_evaluation_span(spans: InMemorySpanExporte
     (evaluation,), calls = by_name(spans)
     assert sum(c.attributes["sumjudge.step"] == "alignment" for c in calls) == 3
     assert all(c.parent.span_id == evaluation.context.span_id for c in calls)
+
+
+_STUB_EXPORTER = '''
+"""A stand-in for opentelemetry-exporter-otlp-proto-http: POSTs each batch to the endpoint, as the real one."""
+import urllib.request
+
+from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
+
+
+class OTLPSpanExporter(SpanExporter):
+    def __init__(self, endpoint):
+        self.endpoint = endpoint
+
+    def export(self, spans):
+        request = urllib.request.Request(self.endpoint, data=b"spans", method="POST")
+        with urllib.request.urlopen(request, timeout=10) as reply:  # a refused connection raises, as requests does
+            return SpanExportResult.SUCCESS if reply.status == 200 else SpanExportResult.FAILURE
+
+    def shutdown(self):
+        pass
+'''
+
+
+def _run_the_example(tmp_path: Path, endpoint: str) -> subprocess.CompletedProcess[str]:
+    stub = tmp_path / "stub" / "opentelemetry" / "exporter" / "otlp" / "proto" / "http"
+    stub.mkdir(parents=True)
+    (stub / "trace_exporter.py").write_text(_STUB_EXPORTER, encoding="utf-8")
+    root = Path(__file__).resolve().parents[1]
+    import os
+
+    env = {**os.environ, "OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "SUMJUDGE_MODEL": "offline/lexical",
+           "PYTHONPATH": os.pathsep.join([str(tmp_path / "stub"), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run([sys.executable, str(root / "examples" / "otel_traces.py")], env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_the_otel_example_says_its_traces_were_not_exported_when_no_collector_listens(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]  # bound, never listening: connections are refused
+        done = _run_the_example(tmp_path, f"http://127.0.0.1:{port}")
+    assert done.returncode == 1, done.stderr
+    assert "traced to" not in done.stdout
+    assert "NOT exported" in done.stderr and f"http://127.0.0.1:{port}/v1/traces" in done.stderr
+
+
+def test_the_otel_example_says_how_many_spans_reached_a_collector(tmp_path: Path) -> None:
+    import http.server
+    import threading
+
+    class Collector(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Collector)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        done = _run_the_example(tmp_path, f"http://127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+    assert done.returncode == 0, done.stderr
+    assert "evaluations scored" in done.stdout and "spans traced to http://127.0.0.1:" in done.stdout

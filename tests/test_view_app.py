@@ -246,3 +246,30 @@ def test_a_large_table_shows_its_first_rows_and_a_link_to_all(tmp_path):
     link = re.search(r'<a class="show-all" href="([^"]+)">', html).group(1).replace("&amp;", "&")
     assert "show=0" in link and "sort=score" in link
     assert len(re.findall(r'<tr class="item', c.get(link).text)) == 6
+
+
+def test_a_run_scored_with_renamed_fields_shows_its_texts(tmp_path, monkeypatch):
+    """`score --source-field/--summary-field/--id-field`: the store keeps the names, the viewer reads the
+    data file with them (issue 31, point 13; it said "row 1: missing field 'source'")."""
+    import json
+
+    from click.testing import CliRunner
+
+    from sumjudge.cli import main
+
+    source, summary = "The bridge opened in 1932. It cost 4 million dollars.", "The bridge opened in 1932."
+    (tmp_path / "news.jsonl").write_text(
+        json.dumps({"doc": "n-1", "article": source, "highlights": summary}) + "\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SUMJUDGE_MODEL", raising=False)
+    store = tmp_path / ".sumjudge" / "runs.db"
+    done = CliRunner().invoke(main, ["score", "news.jsonl", "--source-field", "article", "--summary-field",
+                                     "highlights", "--id-field", "doc", "--quiet", "--store", str(store)])
+    assert done.exit_code == 0, done.output
+    with RunStore(store, readonly=True) as s:
+        run = s.get_run("latest")
+    assert run.fields == {"source": "article", "summary": "highlights", "id": "doc"}
+    c = TestClient(create_app(ViewSettings(store=store, read_only=True, data_roots=(tmp_path,))))
+    page = c.get(item_url(run.id, "n-1")).text
+    assert "missing field" not in page
+    assert 'class="source text-block"' in page and "It cost 4 million dollars." in page

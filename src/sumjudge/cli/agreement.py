@@ -16,11 +16,11 @@ import click
 
 from ..analysis import agreement as protocol
 from ..errors import InputError, SumjudgeError
-from .common import EXIT_USAGE, fail, open_store, store_option
+from .common import AGREEMENT_EXIT_CODES, EXIT_USAGE, fail, open_store, store_option
 from .options import MAX_CONCURRENCY, concurrency_option, max_questions_option
 
 
-@click.command()
+@click.command(epilog=AGREEMENT_EXIT_CODES)
 @click.argument("data", type=click.Path(dir_okay=False), required=False)
 @click.option("--human-field", default=None, help="Field holding the human score, e.g. consistency (needed with DATA).")
 @click.option("--run", "run_ref", default=None, metavar="RUN",

@@ -186,3 +186,16 @@ COMPARE_EXIT_CODES = exit_codes(
     "     significantly worse: too few items to tell (--on-inconclusive pass|fail)",
 )
 ESTIMATE_EXIT_CODES = exit_codes("0    forecast printed", "2    bad input or usage")
+PROBE_EXIT_CODES = exit_codes(
+    "0    probed, every gate passed",
+    "1    a gate failed: a kind's detection rate below --min-detection, or a control flagged",
+    "     more often than --max-false-alarm",
+    "2    bad input or usage (no variant could be made, a bad rate, a bad row or file)",
+    "130  interrupted (Ctrl-C): what finished is saved; the same command resumes",
+    "143  terminated (SIGTERM): saved and resumable likewise",
+)
+AGREEMENT_EXIT_CODES = exit_codes(
+    "0    agreement measured",
+    "2    bad input or configuration (a missing field, an unreadable file, an unknown judge,",
+    "     --no-judge without a --metric, a run without labels)",
+)

@@ -18,8 +18,10 @@ import click
 
 from ..data.datasets import FORMATS
 from ..errors import SumjudgeError
-from .common import EXIT_BELOW, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, fail
-from .common import on_inconclusive_option, stderr_console, stdout_console
+from .common import (
+    EXIT_BELOW, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, PROBE_EXIT_CODES, fail,
+    on_inconclusive_option, stderr_console, stdout_console,
+)
 from .options import (
     PositiveNumber, Seconds, batch_options, concurrency_option, graded_option, max_questions_option, per_kind_option,
     workers_option,
@@ -38,7 +40,7 @@ def _rate(text: str | None, option: str) -> float | None:
     return value
 
 
-@click.command()
+@click.command(epilog=PROBE_EXIT_CODES)
 @click.argument("data", type=click.Path(dir_okay=False, allow_dash=True), required=False)
 @click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Probe with pairs made by people (BUMP's layout) instead of variants of DATA.")
@@ -54,25 +56,28 @@ def _rate(text: str | None, option: str) -> float | None:
 @click.option("--max-false-alarm", default=None, metavar="R", help="Exit 1 when a control is flagged more often than R.")
 @on_inconclusive_option
 @max_questions_option()
-@click.option("--scale", type=PositiveNumber(), default=1.0, show_default=True)
+@click.option("--scale", type=PositiveNumber(), default=1.0, show_default=True, help="Multiplies every score.")
 @graded_option
 @concurrency_option()
-@click.option("--source-field", default="source", show_default=True)
+@click.option("--source-field", default="source", show_default=True, help="Field holding the source text.")
 @click.option("--summary-field", default=None,
               help="Field holding the summary (default 'summary'; with --pairs, 'reference_summary'). A list "
                    "of summaries (SummEval's 'references'): the first is probed.")
 @click.option("--edited-field", default="edited_summary", show_default=True, help="With --pairs: the edited summary.")
 @click.option("--type-field", default="error_type", show_default=True, help="With --pairs: the error type.")
-@click.option("--id-field", default="id", show_default=True)
-@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default=None)
-@click.option("--encoding", default=None, metavar="NAME")
-@click.option("--delimiter", default=None, metavar="CHAR")
-@click.option("--timeout", type=Seconds(), default=None, metavar="SECONDS")
+@click.option("--id-field", default="id", show_default=True, help="Field holding the item id (else the row number).")
+@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default=None,
+              help="Format of the file (default: from its extension).")
+@click.option("--encoding", default=None, metavar="NAME", help="Text encoding of the file (default UTF-8).")
+@click.option("--delimiter", default=None, metavar="CHAR", help="CSV field delimiter (default ',', tab for .tsv).")
+@click.option("--timeout", type=Seconds(), default=None, metavar="SECONDS",
+              help="Seconds to wait for one judge reply (default 60).")
 @click.option("--store", "store_path", type=click.Path(dir_okay=False), default=None,
               help="Run store (SQLite). Default: .sumjudge/runs.db")
 @click.option("--fresh", is_flag=True, help="Start a new run instead of resuming the same probe's last run.")
 @click.option("--cache", "use_cache", is_flag=True, help="Answer repeated judge requests from a local cache.")
-@click.option("--cache-path", type=click.Path(dir_okay=False), default=None)
+@click.option("--cache-path", type=click.Path(dir_okay=False), default=None,
+              help="Reply cache file (implies --cache). Default: .sumjudge/cache.db")
 @click.option("--quiet", "-q", is_flag=True, help="No progress.")
 @workers_option
 @batch_options
@@ -142,13 +147,15 @@ async def _probe(
     from ..runs.batch import Meter
     from ..runs.probe import run_probe
     from .batch_view import provider_rounds
+    from ..store.database import DEFAULT_STORE_PATH
     from .score import _cancel_on_sigterm, _ShownEvents
 
     terminated = _cancel_on_sigterm()
     results = []
     for model in models:
         meter = Meter()
-        events = _ShownEvents(console, meter, model_id=model, quiet=quiet)
+        events = _ShownEvents(console, meter, model_id=model, quiet=quiet,  # --batch on a live probe: said
+                              batch_store=(store_path or DEFAULT_STORE_PATH) if batch is not None else None)
         try:
             result = await run_probe(
                 plan, data_name=data_name, model=model, options=options, concurrency=concurrency, timeout=timeout,

@@ -96,9 +96,10 @@ def _unchecked(stats: RunStats) -> str:
     return "-" if share is None else f"{share:.0%} ({stats.unchecked_claims:,} of {stats.claims:,})"
 
 
-def summary_table(stats: RunStats, *, title: str = "summary") -> Table:
-    """count, mean, median, p10, mean alignment, mean coverage, zero scores, errors, total tokens;
-    the three means with their bootstrap interval beside them."""
+def summary_table(stats: RunStats, *, title: str = "summary", empty_sources: int = 0) -> Table:
+    """count, mean, median, p10, mean alignment, mean coverage, zero scores (and, when there are any,
+    how many of them had an empty source), errors, total tokens; the three means with their bootstrap
+    interval beside them."""
     table = Table(title=title, show_header=False, title_justify="left")
     table.add_column("figure", style="bold")
     table.add_column("value", justify="right")
@@ -113,6 +114,7 @@ def summary_table(stats: RunStats, *, title: str = "summary") -> Table:
         ("mean coverage", _fmt(stats.mean_coverage), _ci(stats.coverage_ci)),
         ("zero scores", str(stats.zero_scores), ""),
         ("unchecked claims", _unchecked(stats), ""),
+        *([("empty sources", str(empty_sources), "scored 0")] if empty_sources else []),
         ("errors", str(stats.errors), ""),
         ("judge calls", f"{stats.calls:,}", ""),
         ("total tokens", f"{stats.tokens:,}", ""),

@@ -67,11 +67,18 @@ def _run_json(r: Any) -> dict[str, Any]:
 @click.option("--json", "as_json", is_flag=True, help="The run and its figures as JSON on standard output.")
 @click.option("--labels-from", "labels_from", default=None, metavar="RUN",
               help="Correct the run's rates with the labels of this run (same judge and options; default: its own).")
-def runs_show(run_ref: str, store_path: str | None, as_json: bool, labels_from: str | None) -> None:
-    """One run (id, unique id prefix, or 'latest'): its settings and figures, and, where people labelled
-    verdicts (its own, or --labels-from's), its rates corrected for the judge's errors."""
+@click.option("--worst", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Also the N lowest-scoring items: score, axes and the reason (the report's text).")
+@click.option("--best", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Also the N highest-scoring items, likewise.")
+def runs_show(run_ref: str, store_path: str | None, as_json: bool, labels_from: str | None,
+              worst: int | None = None, best: int | None = None) -> None:
+    """One run (id, unique id prefix, or 'latest'): its settings and figures; where people labelled
+    verdicts (its own, or --labels-from's), its rates corrected for the judge's errors; with --worst /
+    --best, its lowest / highest-scoring items."""
     from ..analysis.corrected import correction_from_store, correction_lines
     from ..errors import InputError
+    from ..store.item_lookup import ranked_items
     from ..store.labels import LabelBook
     from .progress import summary_table
 
@@ -91,6 +98,8 @@ def runs_show(run_ref: str, store_path: str | None, as_json: bool, labels_from: 
             fail(str(exc.args[0]))
         except InputError as exc:
             fail(str(exc))
+        ranked = {name: ranked_items(store, run.id, n, worst=name == "worst")
+                  for name, n in (("worst", worst), ("best", best)) if n is not None}
     from .batch_view import batch_usage, cost_lines
 
     usage = batch_usage(store.path, run.id)  # provider batch jobs (`score --batch`), if any
@@ -99,7 +108,8 @@ def runs_show(run_ref: str, store_path: str | None, as_json: bool, labels_from: 
         extra = {"batch": batch} if batch else {}
         if correction is not None:
             extra["corrected"] = correction.model_dump()
-        click.echo(json.dumps({**_run_json(run), "stats": stats.as_dict(), **extra}))
+        listed = {name: [_ranked_json(i) for i in items] for name, items in ranked.items()}
+        click.echo(json.dumps({**_run_json(run), "stats": stats.as_dict(), **extra, **listed}))
         return
     console = stdout_console()
     console.print(f"run      {run.id}")
@@ -116,6 +126,25 @@ def runs_show(run_ref: str, store_path: str | None, as_json: bool, labels_from: 
         console.print(f"failed   {item_id}: {error}")
     for line in correction_lines(correction) if correction is not None else []:
         console.print(line)
+    for name, items in ranked.items():
+        console.print(f"{name} {len(items)} (score, alignment, coverage, the reason):", markup=False)
+        for item in items:
+            console.print(ranked_line(item), markup=False, highlight=False, soft_wrap=True)
+
+
+def ranked_line(item: Any) -> str:
+    """One item of ``--worst``/``--best``: its figures, its id, and the reason as the report shows it."""
+    from ..figures import number
+
+    r = item.outcome
+    return (f"  {number(r.score)}  alignment {number(r.alignment_score)}  coverage {number(r.coverage_score)}  "
+            f"{item.item_id} (row {item.row_number}): {r.reason}")
+
+
+def _ranked_json(item: Any) -> dict[str, Any]:
+    r = item.outcome
+    return {"id": item.item_id, "row": item.row_number, "score": r.score, "alignment_score": r.alignment_score,
+            "coverage_score": r.coverage_score, "reason": r.reason}
 
 
 @runs.command("export")

@@ -169,6 +169,7 @@ def score(
             info = dataset.validate()
         except SumjudgeError as exc:
             fail(str(exc))
+        warn_empty_sources(dataset.display_name, info.empty_sources)
         model_id = model or default_model_id()
         if default_chosen_for_user(model) and not quiet:
             console.print(DEFAULT_JUDGE_NOTICE, markup=False, highlight=False)
@@ -178,28 +179,51 @@ def score(
                 model_id=model_id, options=options, exam=exam,
                 concurrency=concurrency, workers=workers,
                 out=out, report=report, junit=junit, gates=gates, store_path=store_path, fresh=fresh, timeout=timeout,
-                cache=cache_path or use_cache, quiet=quiet,
+                cache=cache_path or use_cache, quiet=quiet, empty_sources=len(info.empty_sources),
                 batch={"poll_interval": poll_interval, "fallback": batch_fallback} if use_batch else None,
             )
         )
     sys.exit(code)
 
 
+_EMPTY_SHOWN = 20  # rows named one by one; the rest are counted
+
+
+def warn_empty_sources(name: str, rows: Any) -> None:
+    """One warning per row whose source is empty (it scores 0 with nothing to judge), said even when quiet."""
+    for number, item_id in rows[:_EMPTY_SHOWN]:
+        say(f"sumjudge: warning: {name}: row {number} (id {item_id!r}): the source is empty; the item scores 0")
+    if len(rows) > _EMPTY_SHOWN:
+        say(f"sumjudge: warning: {name}: {len(rows) - _EMPTY_SHOWN} more rows with an empty source score 0")
+
+
 class _ShownEvents:  # a sumjudge.runs.BatchEvents
     """The CLI's view of a batch run: the opening line, the progress bar, nothing when quiet."""
 
-    def __init__(self, console: Any, meter: Any, *, model_id: str, quiet: bool) -> None:
+    def __init__(self, console: Any, meter: Any, *, model_id: str, quiet: bool, batch_store: Any = None) -> None:
         self.console, self.meter, self.model_id, self.quiet = console, meter, model_id, quiet
+        self.batch_store = batch_store
+        """The run store, when the run goes into provider batch jobs (``--batch``)."""
         self.bar: Any = None
 
     def started(self, run: Any, *, resumed: bool, already_done: int, total: int) -> None:
         from .progress import BatchProgress
 
+        said = False
+        if resumed and already_done and self.batch_store is not None:
+            from .batch_view import batch_usage
+
+            if batch_usage(self.batch_store, run.id) is None:  # the same command ran live before: said even when quiet
+                rest = total - already_done
+                say(f"sumjudge: resuming live run {run.id}: {already_done} of {total} finished"
+                    + (f" (the other {rest} go into batch jobs)" if rest else "")
+                    + f"; --fresh to run it {'all ' if rest and already_done else ''}as a batch")
+                said = True
         if self.quiet:
             return
-        if resumed:
+        if resumed and not said:
             self.console.print(f"sumjudge: resuming run {run.id}: {already_done} of {total} items already finished")
-        else:
+        elif not resumed:
             self.console.print(f"sumjudge: run {run.id}: {total} items, judge {self.model_id}", markup=False)
         show = self.console.is_terminal
         self.bar = BatchProgress(self.console, total=total, already_done=already_done, meter=self.meter, enabled=show)
@@ -235,13 +259,17 @@ async def _score(
     batch: dict[str, Any] | None = None,
     workers: int | None = None,
     exam: Any = None,
+    empty_sources: int = 0,
 ) -> int:
     """Run the batch (:func:`sumjudge.runs.run_batch`) and say how it ended; the exit code."""
     from ..runs.batch import BatchOutputs, Meter, run_batch
     from .progress import summary_table
 
+    from ..store.database import DEFAULT_STORE_PATH
+
     meter = Meter()
-    events = _ShownEvents(console, meter, model_id=model_id, quiet=quiet)
+    events = _ShownEvents(console, meter, model_id=model_id, quiet=quiet,
+                          batch_store=(store_path or DEFAULT_STORE_PATH) if batch is not None else None)
     terminated = _cancel_on_sigterm()
     from .batch_view import provider_rounds
 
@@ -262,7 +290,7 @@ async def _score(
         )
         return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
     if not quiet:
-        console.print(summary_table(stats, title=f"run {run.id}"))
+        console.print(summary_table(stats, title=f"run {run.id}", empty_sources=empty_sources))
         if result.spread is not None:
             console.print(f"sumjudge: {result.spread.line()}", markup=False)
         if rounds is not None:

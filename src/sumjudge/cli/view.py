@@ -7,7 +7,9 @@ the store, and with the page's token may label). ``--read-only`` refuses every w
 
 from __future__ import annotations
 
+import errno
 import ipaddress
+import socket
 import sys
 from pathlib import Path
 
@@ -23,6 +25,25 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port``, or exit 2 with one line: the port in use names it and ``--port``."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as exc:
+        fail(f"cannot listen on {host!r}: {exc.strerror or exc}; give an address with --host (default 127.0.0.1)")
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            fail(f"port {port} on {host} is in use (another `sumjudge view`, or a server such as the bundled judge's?); "
+                 "pick another with --port N (--port 0: any free one)")
+        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}; pick another --host or --port")
+    return sock
 
 
 @click.command()
@@ -63,13 +84,14 @@ def view(store_path: str | None, host: str, port: int, open_browser: bool, read_
             f"warning: binding {host}, not 127.0.0.1: anyone who can reach this port can read every run in {store}"
             + ("" if read_only else " and, from the page, label them; add --read-only to refuse labels")
         )
+    sock = listening_socket(host, port)  # a port in use is one line, before the server starts
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
 
     async def serve() -> None:
         import asyncio
 
-        task = asyncio.ensure_future(server.serve())
+        task = asyncio.ensure_future(server.serve(sockets=[sock]))
         while not server.started and not task.done():
             await asyncio.sleep(0.05)
         if server.started:

@@ -74,6 +74,8 @@ class DatasetInfo:
     fingerprint: str
     """sha256 over every row's id, source and summary, in order: the same data gives the same value
     whatever its format or field names."""
+    empty_sources: tuple[tuple[int, str], ...] = ()
+    """The rows (number, id) whose source is empty or blank: each scores 0, with nothing to judge against."""
 
 
 def detect_format(path: str | Path) -> Format:
@@ -187,7 +189,10 @@ class Dataset:
         digest = hashlib.sha256()
         seen: set[str] = set()
         count = 0
+        empty: list[tuple[int, str]] = []
         for row in self.rows():
+            if not row.source.strip():
+                empty.append((row.number, row.id))
             if row.id in seen:
                 raise InputError(f"{self.display_name}: row {row.number}: duplicate id {row.id!r}")
             seen.add(row.id)
@@ -195,7 +200,7 @@ class Dataset:
             count += 1
         if count == 0:
             raise InputError(f"{self.display_name}: no rows to score")
-        return DatasetInfo(count=count, fingerprint=digest.hexdigest())
+        return DatasetInfo(count=count, fingerprint=digest.hexdigest(), empty_sources=tuple(empty))
 
     def rows(self) -> Iterator[Row]:
         """Stream the rows, checking each; raises :class:`InputError` on the first bad one."""

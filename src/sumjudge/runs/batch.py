@@ -18,6 +18,8 @@ process still commits every record. The scorer and an item's record are built in
 
 from __future__ import annotations
 
+import dataclasses
+
 import asyncio
 import json
 import sys
@@ -208,6 +210,7 @@ async def run_batch(
             run, resumed = store.open_run(
                 model=model, options=dict(options), data=dataset.display_name, fingerprint=info.fingerprint,
                 total_items=info.count, resume=not fresh, judge=scorer.identity,
+                fields=_field_names(dataset),
             )
             record_run_files(store, run.id, {DATA: getattr(dataset, "path", None), CACHE: plan.databases.get("the reply cache")})
             return await _score_run(
@@ -361,6 +364,12 @@ def _batch_figures(store: RunStore, run: RunRecord) -> list[tuple[str, str]]:
     with ProviderJobs(store.path, readonly=True) as jobs:
         usage = jobs.usage(run.id)
     return [] if usage is None else batch_figures(run.model, usage)
+
+
+def _field_names(dataset: Any) -> dict[str, str] | None:
+    """The names a data file's rows were read with (a probe's made-up rows have none)."""
+    fields = getattr(dataset, "fields", None)
+    return dataclasses.asdict(fields) if dataclasses.is_dataclass(fields) else None
 
 
 def run_batch_sync(dataset: Dataset, info: DatasetInfo, **kwargs: Any) -> BatchResult:

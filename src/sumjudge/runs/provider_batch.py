@@ -125,9 +125,21 @@ class ProviderRounds:
                 await self.service.aclose()
 
     async def _settle(self, scoring: asyncio.Future[None], meter: Meter) -> None:
-        """Until the items stop moving: every one is waiting for a reply, or done."""
+        """Until the items stop moving: every one is waiting for a reply in the queue, or done.
+
+        A live call in flight (``fallback="live"``) is waited for, not timed: on a loaded machine it may
+        take longer than any pause, and the requests its item makes next belong to this round.
+        """
         last, stable = (-1, -1), 0
         while stable < 3 and not scoring.done():
+            if self.queue.outside:
+                quiet = asyncio.ensure_future(self.queue.outside_done())
+                try:
+                    await asyncio.wait({scoring, quiet}, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    quiet.cancel()
+                last, stable = (-1, -1), 0
+                continue
             for _ in range(10):
                 await asyncio.sleep(0)
             await asyncio.sleep(0.002)

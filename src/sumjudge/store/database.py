@@ -18,7 +18,7 @@ import json
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -28,6 +28,7 @@ from ..errors import StoreError
 from ..judges.cache import create_private_file
 from .records import FailedItem, ItemOutcome, outcome_from_json
 from .lock import claim_run, release_run
+from .run_fields import SCHEMA as FIELDS_SCHEMA, read_fields, record_fields
 from .run_stats import RunStats
 from .schema import check_schema, damaged_record, mark_schema, store_error
 from ..data.tables import record_row, rows_frame
@@ -108,6 +109,8 @@ class RunRecord:
     ok: int = 0
     errors: int = 0
     mean_score: float | None = None
+    fields: dict[str, str] | None = None
+    """The field names its data was read with (``source``, ``summary``, ``id``); ``None``: not recorded."""
 
     @property
     def done(self) -> int:
@@ -153,8 +156,8 @@ class RunStore:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=NORMAL")
                 self._db.execute("PRAGMA foreign_keys=ON")
-                check_schema(self._db, self.path, _SCHEMA)  # a newer or different store: one line, nothing written
-                self._db.executescript(_SCHEMA)
+                check_schema(self._db, self.path, _SCHEMA + FIELDS_SCHEMA)  # a newer or different store: one line
+                self._db.executescript(_SCHEMA + FIELDS_SCHEMA)
                 mark_schema(self._db)
             self._db.row_factory = sqlite3.Row
             self._db.execute("SELECT COUNT(*) FROM runs").fetchone()
@@ -196,6 +199,7 @@ class RunStore:
         total_items: int,
         resume: bool = True,
         judge: str | None = None,
+        fields: Mapping[str, str] | None = None,
     ) -> tuple[RunRecord, bool]:
         """The run for this command and data: the latest one with the same key when ``resume``,
         else a new one. ``judge`` is the judge's identity (rules and data versions), part of the key.
@@ -206,6 +210,8 @@ class RunStore:
             try:
                 run_id, resumed = self._find_or_create(key, model, options, data, fingerprint, total_items, resume)
                 self._claim(run_id)
+                if fields is not None:  # the names this command read the data with (the viewer reads them)
+                    record_fields(self._db, run_id, fields)
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
@@ -300,6 +306,7 @@ class RunStore:
             ok=row["ok"],
             errors=row["errors"],
             mean_score=row["mean_score"],
+            fields=read_fields(self._db, row["id"]),
         )
 
     # -- items --------------------------------------------------------------------------------

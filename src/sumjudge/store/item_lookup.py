@@ -74,4 +74,15 @@ def item_rows(store: RunStore, run_id: str) -> list[ItemRow]:
     ]
 
 
-__all__ = ["ItemRow", "get_item", "item_rows", "neighbours"]
+def ranked_items(store: RunStore, run_id: str, n: int, *, worst: bool = True) -> list[ItemRecord]:
+    """The ``n`` scored items of the run with the lowest (``worst``) or highest scores; ties in input order."""
+    order = "ASC" if worst else "DESC"
+    rows = store._db.execute(
+        "SELECT item_id, row_number, record FROM items WHERE run_id = ? AND status = 'ok' AND score IS NOT NULL"
+        f" ORDER BY score {order}, row_number LIMIT ?",
+        (run_id, n),
+    )
+    return [ItemRecord(item_id=r[0], row_number=r[1], outcome=outcome_from_json(r[2])) for r in rows]
+
+
+__all__ = ["ItemRow", "get_item", "item_rows", "neighbours", "ranked_items"]

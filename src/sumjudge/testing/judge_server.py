@@ -24,7 +24,7 @@ Standard library only (``http.server.ThreadingHTTPServer``)::
         ...
         server.chat_requests(step="coverage")[0].body
 
-or ``python -m sumjudge.testing.judge_server --port 8765`` for manual use.
+or ``python -m sumjudge.testing.judge_server --port 8800`` for manual use.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from .brains import Brain, NoisyBrain, SchemaBrain, SummarizationBrain
 
 def serve(server_class: Any, argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="A simulated Chat Completions judge on 127.0.0.1.")
-    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--port", type=int, default=8800, help="port (default 8800: not `sumjudge view`'s 8765)")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--brain", choices=["summarization", "schema"], default="summarization")
     parser.add_argument("--latency", type=float, default=0.0, help="seconds per request")

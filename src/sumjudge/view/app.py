@@ -265,7 +265,7 @@ class View:
             others = sorted({lab.reviewer for lab in book.verdict_labels(run.id, item_id)} - {reviewer})
         ctx = ItemContext(
             run=run, item=item, prev_id=prev_id, next_id=next_id,
-            texts=self.sources.texts(run.data, item.item_id, item.outcome.source_sha256),
+            texts=self.sources.texts(run.data, item.item_id, item.outcome.source_sha256, run.fields),
             reviewer=reviewer, marks=marks, rating=ratings[0] if ratings else None, others=others,
             read_only=self.s.read_only, token=None if self.s.read_only else self.s.token,
         )

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..data.datasets import Dataset
+from ..data.datasets import Dataset, Fields
 from ..errors import SumjudgeError
 from ..store.records import source_digest
 from ..report.evidence import highlight
@@ -33,32 +34,34 @@ class SourceFinder:
 
     def __init__(self, roots: list[Path]) -> None:
         self.roots = roots
-        self._cache: OrderedDict[tuple[str, int, int], dict[str, tuple[str, str]]] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, int, int, Fields], dict[str, tuple[str, str]]] = OrderedDict()
 
     def _locate(self, data: str) -> Path | None:
         p = Path(data)
         candidates = [p] if p.is_absolute() else [root / p for root in self.roots]
         return next((c for c in candidates if c.is_file()), None)
 
-    def _rows(self, path: Path) -> dict[str, tuple[str, str]]:
+    def _rows(self, path: Path, fields: Fields) -> dict[str, tuple[str, str]]:
         st = path.stat()
-        key = (str(path.resolve()), st.st_size, st.st_mtime_ns)
+        key = (str(path.resolve()), st.st_size, st.st_mtime_ns, fields)
         if key in self._cache:
             self._cache.move_to_end(key)
             return self._cache[key]
-        with Dataset(path) as ds:
+        with Dataset(path, fields=fields) as ds:
             rows = {r.id: (r.source, r.summary) for r in ds.rows()}
         self._cache[key] = rows
         while len(self._cache) > _KEPT:
             self._cache.popitem(last=False)
         return rows
 
-    def texts(self, data: str, item_id: str, digest: str | None) -> Texts:
+    def texts(self, data: str, item_id: str, digest: str | None, fields: Mapping[str, str] | None = None) -> Texts:
+        """The item's texts from ``data``, read with the run's field names (``fields``; the defaults when the
+        store recorded none)."""
         path = self._locate(data)
         if path is None:
             return Texts(None, None, f"the run's data file {data!r} is not found from here, so its texts are not shown")
         try:
-            rows = self._rows(path)
+            rows = self._rows(path, Fields(**fields) if fields else Fields())
         except (SumjudgeError, OSError, ValueError) as exc:
             return Texts(None, None, f"{data}: cannot be read ({exc})")
         found = rows.get(item_id)

@@ -79,7 +79,9 @@ class Gate(BaseModel):
 
     @property
     def line(self) -> str:
-        op = ">=" if self.name == "min-detection" else "<="
+        # the comparison that holds: a failed gate reads as what is wrong ("0.600 < 0.8"), not as a truth
+        at_least = self.name == "min-detection"
+        op = (">=" if self.passed else "<") if at_least else ("<=" if self.passed else ">")
         shown = "no probes" if self.value is None else f"{self.value:.3f}"
         mark = {"pass": "pass", "fail": "FAIL", "inconclusive": "INCONCLUSIVE"}[self.outcome]
         return f"{mark}  {self.name} {self.kind}: {shown} {op} {self.threshold:g}" + (

@@ -25,7 +25,9 @@ process that starts again finds the requests it sent before by these ids in the 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -58,12 +60,37 @@ class Ask:
 
 
 class RoundQueue:
-    """The requests waiting for the next round (one event loop)."""
+    """The requests waiting for the next round (one event loop), and the live calls in flight beside it.
+
+    A live call (``fallback="live"``) is work the queue does not see: while one is in flight the round
+    is not complete (the item it serves will ask for its next step when it returns), so the driver
+    waits for :meth:`outside_done` before it takes a round, whatever the machine's speed.
+    """
 
     def __init__(self) -> None:
         self._waiting: list[Ask] = []
         self.added = 0
         """Requests ever put in (the driver waits for this to stop moving before it sends a round)."""
+        self.outside = 0
+        """Live calls in flight now (sent past the queue)."""
+        self._quiet: asyncio.Event | None = None
+
+    @contextlib.contextmanager
+    def live_call(self) -> Iterator[None]:
+        """Count a call sent past the queue while it runs."""
+        self.outside += 1
+        try:
+            yield
+        finally:
+            self.outside -= 1
+            if self.outside == 0 and self._quiet is not None:
+                self._quiet.set()
+
+    async def outside_done(self) -> None:
+        """Return once no live call is in flight."""
+        while self.outside:
+            self._quiet = asyncio.Event()
+            await self._quiet.wait()
 
     def ask(self, custom_id: str, body: dict[str, Any], step: str) -> asyncio.Future[LineResult]:
         future: asyncio.Future[LineResult] = asyncio.get_running_loop().create_future()
@@ -134,7 +161,8 @@ class BatchingJudge(WrappedJudge):
                 return await generate_structured(request, send, max_reasks=0, fits=fits, secrets=secrets_of(http))
             except (BatchRequestError, JudgeOutputError):
                 self.live_calls += 1
-                return await http.generate(request)
+                with self.queue.live_call():
+                    return await http.generate(request)
         return await generate_structured(request, send, max_reasks=http.config.max_reasks, fits=fits,
                                          secrets=secrets_of(http))
 

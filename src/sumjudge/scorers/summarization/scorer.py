@@ -37,6 +37,7 @@ from ...judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, re
 from ...messages import select_source, select_summary
 from ...tracing import evaluation_span, traced
 from . import prompts
+from .asked import stray_error, stray_feedback, strays
 from .long_source import LongSource
 from .options import SummarizationOptions
 from .probabilities import with_probabilities
@@ -268,15 +269,23 @@ class SummarizationScorer:
         self._long.check_coverage(request)  # never sent over the judge's context: fails naming the sizes
         reply = await self._ask(ev, request)
         verdicts = reply.output.coverage
-        if len(verdicts) != len(questions):  # ask once more (when it fits the window), then match by position
+        stray = strays(questions, [v.question for v in verdicts])  # verdicts about questions not asked
+        if len(verdicts) != len(questions) or stray:  # ask once more (when it fits the window)
             said = reply.raw if reply.raw is not None else reply.output.model_dump_json()
-            retry = prompts.COVERAGE_COUNT_RETRY.format(got=len(verdicts), count=len(questions))
+            told = [prompts.COVERAGE_COUNT_RETRY.format(got=len(verdicts), count=len(questions))] if len(
+                verdicts) != len(questions) else []
+            if stray:
+                told.append(stray_feedback(questions, [v.question for v in verdicts], stray, "question"))
             again = replace(
                 request,
-                messages=[*messages, ChatMessage(role="assistant", content=said), ChatMessage(role="user", content=retry)],
+                messages=[*messages, ChatMessage(role="assistant", content=said),
+                          ChatMessage(role="user", content="\n".join(told))],
             )
             if self._long.coverage_fits(again):
                 verdicts = (await self._ask(ev, again)).output.coverage
+                stray = strays(questions, [v.question for v in verdicts])
+            if stray:  # asked again, or no room to: the step fails, the item is recorded as failed
+                raise stray_error(COVERAGE_STEP, questions, [v.question for v in verdicts], stray, "question")
         return _match_by_position(questions, verdicts)
 
     async def _ask(

@@ -30,6 +30,9 @@
     r.addEventListener("mouseenter", function () { light(r, true); });
     r.addEventListener("mouseleave", function () { light(r, r.classList.contains("focused")); });
   });
+  // the first verdict is selected on load, so y / n label it at once (j moves on from it); the page
+  // keeps its scroll and the reviewer field its focus
+  if (rows.length) { at = 0; rows[0].classList.add("focused"); }
 
   function focusRow(n) {
     if (!rows.length) { return; }
@@ -89,7 +92,9 @@
       rating.form.submit();
     }
     else if (key === "]" || key === "[") {
-      var go = document.querySelector(key === "]" ? "a.queue-next, a[rel=next]" : "a[rel=prev]");
+      // "]" goes on through the review queue when there is one (a reviewer is set), else to the next item
+      var go = key === "]" ? (document.querySelector("a.queue-next") || document.querySelector("a[rel=next]"))
+                           : document.querySelector("a[rel=prev]");
       if (go) { window.location.href = go.href; }
     }
     else { return; }

@@ -11,10 +11,11 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ....errors import ContextOverflowError
-from ....judges.base import JudgeReply, JudgeRequest, StepInputs
+from ....judges.base import ChatMessage, JudgeReply, JudgeRequest, StepInputs
+from ..asked import stray_error, stray_feedback, strays
 from ..verdicts import CLAIMS_STEP, AlignmentVerdict, ClaimsOutput, EvidenceSpan
 from . import prompts as long_prompts
 from .chunks import Chunk
@@ -134,6 +135,17 @@ async def check_batch(ask: Ask, plan: LongSourcePlan, batch: _Batch) -> list[tup
         return out
     reply = await ask(request)
     said = reply.output.alignment
+    stray = strays(claims, [v.claim for v in said])  # verdicts about claims it was not given
+    if stray:  # asked once more (when it fits), then the step fails
+        told = stray_feedback(claims, [v.claim for v in said], stray, "claim")
+        echo = reply.raw if reply.raw is not None else reply.output.model_dump_json()
+        again = replace(request, messages=[*request.messages, ChatMessage(role="assistant", content=echo),
+                                           ChatMessage(role="user", content=told)])
+        if plan.budget.fits(again, reply_room):
+            said = (await ask(again)).output.alignment
+            stray = strays(claims, [v.claim for v in said])
+        if stray:
+            raise stray_error(request.step, claims, [v.claim for v in said], stray, "claim")
     out = []
     for pos, (i, claim, found) in enumerate(batch.claims):
         own = [EvidenceSpan(start=c.start, end=c.end) for c in found]
