@@ -191,6 +191,8 @@ PROBE_EXIT_CODES = exit_codes(
     "1    a gate failed: a kind's detection rate below --min-detection, or a control flagged",
     "     more often than --max-false-alarm",
     "2    bad input or usage (no variant could be made, a bad rate, a bad row or file)",
+    "3    no gate failed, but one is inconclusive: its interval crosses the bar",
+    "     (--on-inconclusive pass|fail counts it as one of the two)",
     "130  interrupted (Ctrl-C): what finished is saved; the same command resumes",
     "143  terminated (SIGTERM): saved and resumable likewise",
 )
