@@ -93,23 +93,23 @@ def bump(args: argparse.Namespace) -> None:
 
 def report_bump(recs: list[dict[str, Any]], threshold: float | None) -> None:
     by_type: dict[str, list[tuple[tuple[float, float], tuple[float, float]]]] = defaultdict(list)
-    ref_claims: dict[int, list[dict[str, Any]]] = {}
+    ref_claims: dict[Any, list[dict[str, Any]]] = {}  # one reference per article, counted once
     for r in recs:
         by_type[r["error_type"]].append((_scores(r["reference"], threshold), _scores(r["edited"], threshold)))
-        ref_claims[r["pair_id"]] = r["reference"]
+        ref_claims[r["article_id"]] = r["reference"]
     print(f"BUMP task 1: {len(recs)} pairs, judge {recs[0]['judge'] if recs else '?'}, threshold {threshold or 'judge'}")
-    print(f"{'error type':<14} {'n':>4} {'graded lower':>13} {'ties':>6} {'boolean lower':>14} {'ties':>6}")
+    print(f"{'error type':<29} {'n':>4} {'graded lower':>13} {'ties':>6} {'boolean lower':>14} {'ties':>6}")
     everything = [x for v in by_type.values() for x in v]
     for name, pairs in [*sorted(by_type.items()), ("all", everything)]:
         g_low, g_tie, n = consistency((r[0], e[0]) for r, e in pairs)
         b_low, b_tie, _ = consistency((r[1], e[1]) for r, e in pairs)
-        print(f"{name:<14} {n:>4} {g_low:>13.3f} {g_tie:>6.3f} {b_low:>14.3f} {b_tie:>6.3f}")
+        print(f"{name:<29} {n:>4} {g_low:>13.3f} {g_tie:>6.3f} {b_low:>14.3f} {b_tie:>6.3f}")
     claims = [c for cs in ref_claims.values() for c in cs]
     supported = [(_scores([c], threshold)[1]) for c in claims]
     full = [_scores(cs, threshold)[1] == 1.0 for cs in ref_claims.values()]
     if claims:
         print(f"reference claims judged supported: {statistics.fmean(supported):.3f} of {len(claims)} claims; "
-              f"references fully supported: {statistics.fmean(full):.3f} of {len(full)}")
+              f"references fully supported: {statistics.fmean(full):.3f} of {len(full)} (one per article)")
     secs = [r["seconds"] for r in recs if "seconds" in r]
     if secs:
         print(f"seconds per pair (alignment of both summaries): median {statistics.median(secs):.1f}, mean {statistics.fmean(secs):.1f}")
