@@ -162,6 +162,24 @@ def report(args: argparse.Namespace) -> None:
     (report_bump if recs and "edited" in recs[0] else report_summeval)(recs, args.threshold)
 
 
+def tune(args: argparse.Namespace) -> None:
+    """The threshold, from a ``tune``-half BUMP file: the one with the most pairs whose edited summary
+    is lower (boolean) among those that keep >= ``--floor`` of the reference claims supported (else the
+    best sum of the two)."""
+    recs = [json.loads(line) for line in open(args.file, encoding="utf-8")]
+    refs = {r["article_id"]: r["reference"] for r in recs}
+    rows = []
+    for t in [x / 100 for x in range(5, 96, 5)]:
+        lower, _, _ = consistency((_scores(r["reference"], t)[1], _scores(r["edited"], t)[1]) for r in recs)
+        claims = [c for cs in refs.values() for c in cs]
+        supported = statistics.fmean(_scores([c], t)[1] for c in claims) if claims else 0.0
+        rows.append((t, lower, supported))
+        print(f"threshold {t:.2f}: boolean lower {lower:.3f}, reference claims supported {supported:.3f}")
+    ok = [r for r in rows if r[2] >= args.floor]
+    best = max(ok, key=lambda r: (r[1], r[2])) if ok else max(rows, key=lambda r: r[1] + r[2])
+    print(f"chosen on {len(recs)} pairs ({len(refs)} articles): threshold {best[0]:.2f}")
+
+
 def speed(args: argparse.Namespace) -> None:
     """Whole evaluations through the scorer (alignment, questions, coverage), one at a time."""
     rows = [json.loads(line) for line in open(Path(args.data) / "bump_task1_pairs.jsonl", encoding="utf-8")]
@@ -187,6 +205,18 @@ def speed(args: argparse.Namespace) -> None:
         n = len(res.preprocess_step_result.alignment) + len(res.analyze_step_result.coverage)
         print(f"SummEval {s['doc_id']}/{s['system_id']}: {time.perf_counter() - t0:.1f} s, {n} verdicts, prompt tokens "
               f"{res.usage.prompt_tokens}, read from the cache {res.usage.cached_tokens}")
+    judge = scorer.judge
+    if hasattr(judge, "drafts"):  # the reader: what a claim costs after the first, prompt by prompt
+        from sumjudge.scorers.summarization.reader import prompts as reader_prompts
+
+        s = items[0]
+        drafts = judge.drafts(docs[s["doc_id"]], s["summary"])
+        shown = reader_prompts.excerpt(drafts.sentences, judge.shown_sentences(drafts))
+        judge._llm.ask([(reader_prompts.SYSTEM, "Reset the cache.")])
+        for i, c in enumerate(drafts.claims):
+            t0 = time.perf_counter()
+            (a,) = judge._llm.ask([(reader_prompts.SYSTEM, reader_prompts.alignment_prompt(shown, c.text))])
+            print(f"claim {i + 1}: {time.perf_counter() - t0:.2f} s, {a.evaluated} of {a.prompt_tokens} prompt tokens evaluated")
     print(f"max RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 / 1024:.2f} GB")
 
 
@@ -205,6 +235,10 @@ def main() -> None:
         p.add_argument("--docs", type=int, default=20)
         p.add_argument("--items", type=int, default=2)
         p.set_defaults(fn=fn)
+    p = sub.add_parser("tune")
+    p.add_argument("file")
+    p.add_argument("--floor", type=float, default=0.85, help="least share of reference claims supported")
+    p.set_defaults(fn=tune)
     p = sub.add_parser("report")
     p.add_argument("file")
     p.add_argument("--threshold", type=float, default=None)

@@ -76,17 +76,23 @@ def test_a_contradicted_claim_reads_as_less_likely_than_the_faithful_one() -> No
 
 @needs_model
 @in_child
-def test_claims_of_one_summary_and_a_summary_judged_again_reuse_what_was_read() -> None:
+def test_what_was_read_once_is_not_read_again() -> None:
     judge = resolve_judge("local/reader")
-    summary = ("The council voted 7 to 2 to build a library. The library will open in 2027. "
-               "The mayor is Ana Lopez.")
-    first = judge.answer(_align(summary))
-    assert len(first.output.alignment) == 3
-    # the passages come once, before the claims: the second and third claims evaluate only their tail
-    assert first.usage.cached_tokens > first.usage.prompt_tokens / 2
-    again = judge.answer(_align(summary))
+    first = judge.answer(_align("The library will cost 12 million dollars. The mayor is Ana Lopez."))
+    # a minimal pair: one claim changed; the claim the two summaries share is answered from the memo
+    second = judge.answer(_align("The library will cost 12 million dollars. The mayor is John Smith."))
+    assert second.output.alignment[0].probability == first.output.alignment[0].probability
+    assert 0 < second.usage.cached_tokens < second.usage.prompt_tokens
+    again = judge.answer(_align("The library will cost 12 million dollars. The mayor is Ana Lopez."))
     assert again.usage.cached_tokens == again.usage.prompt_tokens  # nothing read twice
     assert [v.probability for v in again.output.alignment] == [v.probability for v in first.output.alignment]
+
+    # layout="shared": every claim's passages once, then the claims; the 2nd and 3rd evaluate only their tail
+    shared = resolve_judge(ModelConfig(id="local/reader", extra={"layout": "shared"}))
+    reply = shared.answer(_align("The council voted 7 to 2 to build a library. The library will open in 2027. "
+                                 "The mayor is Ana Lopez."))
+    assert len(reply.output.alignment) == 3
+    assert reply.usage.cached_tokens > reply.usage.prompt_tokens / 2
 
 
 @needs_model

@@ -2,9 +2,10 @@
 model in this process, its probability read from the model's next-token distribution.
 
 - alignment: the summary's claims (the offline judge's clauses), each asked "is every detail of the
-  claim supported by these passages", the passages being the best few of the whole source for every
-  claim of the summary (names resolved as the offline judge resolves them), numbered as in the source
-  and shown once, before the claims: the claims of one summary share that prefix in llama.cpp's cache;
+  claim supported by these passages", the passages being the claim's best few of the whole source
+  (names resolved as the offline judge resolves them), numbered as in the source, shown before the
+  claim: claims with the same passages share that prefix in llama.cpp's cache (``layout="shared"``
+  shows every claim's passages once, before all the summary's claims);
 - questions: the offline judge's (the source's most salient facts), no model call;
 - coverage: "does the summary alone answer this question with yes", the summary first, the question last.
 
@@ -57,7 +58,11 @@ class ReaderSettings:
     window: int = 2
     """Sentences per passage, at most."""
     max_sentences: int = 16
-    """Source sentences shown before a summary's claims, at most (each claim's best passage first)."""
+    """Source sentences shown before a summary's claims, at most (``shared`` layout)."""
+    layout: str = "own"
+    """``own``: each claim after its own best passages (a claim that two summaries share is the same
+    prompt, answered once; claims with the same passages share the prefix); ``shared``: every claim's
+    passages shown once, all the summary's claims after them (one prefix for the whole summary)."""
 
     @classmethod
     def split_extra(cls, extra: dict[str, Any]) -> tuple[ReaderSettings, dict[str, Any]]:
@@ -65,13 +70,19 @@ class ReaderSettings:
         mine = {f.name for f in fields(cls)}
         rest = {k: v for k, v in extra.items() if k not in mine}
         try:
-            values = {k: (float(v) if "threshold" in k else int(v)) for k, v in extra.items() if k in mine}
+            values = {
+                k: (float(v) if "threshold" in k else str(v) if k == "layout" else int(v))
+                for k, v in extra.items() if k in mine
+            }
         except (TypeError, ValueError) as exc:
             raise ConfigurationError(f"reader settings: {exc}") from exc
         settings = cls(**values)  # type: ignore[arg-type]
         if not (0 < settings.threshold < 1 and 0 < settings.coverage_threshold < 1) or settings.passages < 1 \
-                or settings.window < 1 or settings.max_sentences < 1:
-            raise ConfigurationError("reader settings out of range: thresholds in (0, 1), passages, window, max_sentences >= 1")
+                or settings.window < 1 or settings.max_sentences < 1 or settings.layout not in ("own", "shared"):
+            raise ConfigurationError(
+                "reader settings out of range: thresholds in (0, 1), passages, window, max_sentences >= 1, "
+                "layout 'own' or 'shared'"
+            )
         return settings, rest
 
 
@@ -156,8 +167,12 @@ class ReaderJudge:
         drafts = self.drafts(source, summary, claims)
         if not drafts.claims:
             return AlignmentOutput(alignment=[]), Usage(calls=1)
-        shown = prompts.excerpt(drafts.sentences, self.shown_sentences(drafts))
-        answers, usage = self._ask([prompts.alignment_prompt(shown, c.text) for c in drafts.claims])
+        if self.settings.layout == "shared":
+            shown = prompts.excerpt(drafts.sentences, self.shown_sentences(drafts))
+            users = [prompts.alignment_prompt(shown, c.text) for c in drafts.claims]
+        else:
+            users = [prompts.alignment_prompt(prompts.excerpt(drafts.sentences, own_sentences(c)), c.text) for c in drafts.claims]
+        answers, usage = self._ask(users)
         verdicts = [self._claim_verdict(c, a, drafts) for c, a in zip(drafts.claims, answers)]
         return AlignmentOutput(alignment=verdicts), usage
 
@@ -205,6 +220,11 @@ class ReaderJudge:
         prompt = sum(a.prompt_tokens for a in answers)
         evaluated = sum(a.evaluated for a in fresh.values())
         return answers, Usage(prompt_tokens=prompt, cached_tokens=prompt - evaluated, calls=1)
+
+
+def own_sentences(claim: DraftClaim) -> list[int]:
+    """The source sentences of a claim's passages, in source order."""
+    return sorted({i for p in claim.passages for i in range(p.start, p.end)})
 
 
 def create_reader_judge(name: str, config: ModelConfig) -> ReaderJudge:

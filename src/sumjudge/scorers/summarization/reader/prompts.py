@@ -4,7 +4,7 @@ the shared part once (:mod:`~sumjudge.judges.next_token`)."""
 
 from __future__ import annotations
 
-PROMPT_VERSION = "1"
+PROMPT_VERSION = "2"
 """Raise it with any change to the wording below: it is part of the judge's identity (run and cache keys)."""
 
 SYSTEM = "You check facts carefully. Answer with Yes or No only."
