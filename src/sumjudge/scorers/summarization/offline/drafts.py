@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from .analysis import capitalised_words
 from .evidence import derived_forms, passages
 from .lexical import LexicalJudge
-from .segment import detect_language
 
 
 @dataclass(frozen=True)
@@ -57,8 +56,4 @@ def claim_drafts(
     return Drafts(tuple(s.text for s in doc.sentences), tuple(out))
 
 
-def summary_language(summary: str) -> str:
-    return detect_language(summary)
-
-
-__all__ = ["DraftClaim", "Drafts", "Passage", "claim_drafts", "summary_language"]
+__all__ = ["DraftClaim", "Drafts", "Passage", "claim_drafts"]
