@@ -118,10 +118,11 @@ class ReaderJudge:
     def fingerprint(self) -> str:
         """Model digest, prompt version, the offline drafts' rules and the settings: two judges with the
         same fingerprint give the same verdicts (it goes in the run key and the reply-cache key)."""
-        default = "" if self.settings == ReaderSettings() else f"+{self.settings!r}"
+        s = self.settings  # every setting, defaults too: a new default threshold is another judge
         return (
             f"local/reader@prompt{prompts.PROMPT_VERSION}+sha256:{self._model.digest()[:16]}"
-            f"+drafts:{self._lexical.fingerprint}{default}"
+            f"+drafts:{self._lexical.fingerprint}+t{s.threshold:g}/{s.coverage_threshold:g}"
+            f"+k{s.passages}w{s.window}{s.layout}{s.max_sentences}"
         )
 
     async def generate(self, request: JudgeRequest[Any]) -> JudgeReply[Any]:
