@@ -159,6 +159,12 @@ def report_summeval(recs: list[dict[str, Any]], threshold: float | None) -> None
 
 def report(args: argparse.Namespace) -> None:
     recs = [json.loads(line) for line in open(args.file, encoding="utf-8")]
+    if args.same_as:  # only the items another judge's run finished: the same sample for both
+        def key(r: dict[str, Any]) -> Any:
+            return r.get("pair_id", (r.get("doc_id"), r.get("system_id")))
+
+        keep = {key(json.loads(line)) for line in open(args.same_as, encoding="utf-8")}
+        recs = [r for r in recs if key(r) in keep]
     (report_bump if recs and "edited" in recs[0] else report_summeval)(recs, args.threshold)
 
 
@@ -242,6 +248,7 @@ def main() -> None:
     p = sub.add_parser("report")
     p.add_argument("file")
     p.add_argument("--threshold", type=float, default=None)
+    p.add_argument("--same-as", default=None, help="report only the items this other run's file holds")
     p.set_defaults(fn=report)
     args = ap.parse_args()
     args.fn(args)
