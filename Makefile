@@ -30,7 +30,7 @@ PORTABLE_BUILD    := CMAKE_ARGS="-DGGML_NATIVE=OFF" PIP_CACHE_DIR="$(PORTABLE_PI
 
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 	$(PORTABLE_BUILD) $(PIP) install --force-reinstall --no-deps 'llama-cpp-python==$(LLAMA_CPP_VERSION)'
-	$(PIP) install -e '.[test,local,anthropic,agreement,wordfreq,lemmas,speed,prices,tokens,pandas,parquet,hf,ray,otel]' 'llama-cpp-python[server]==$(LLAMA_CPP_VERSION)'
+	$(PIP) install -e '.[test,local,reader,anthropic,agreement,wordfreq,lemmas,speed,prices,tokens,pandas,parquet,hf,ray,otel]' 'llama-cpp-python[server]==$(LLAMA_CPP_VERSION)'
 	@touch $@ $(VENV)/.demo-installed
 
 demo: $(VENV)/.demo-installed

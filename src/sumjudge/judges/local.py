@@ -29,6 +29,7 @@ import importlib.metadata
 import importlib.util
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -165,13 +166,17 @@ class _ModelCache:
         self._lock = threading.Lock()
         self._models: dict[tuple[str, int, int, int, int | None], _LoadedModel] = {}
 
-    def get(self, path: Path, settings: LocalSettings) -> _LoadedModel:
+    def get(self, path: Path, settings: LocalSettings, verify: Callable[[Path], None] | None = None) -> _LoadedModel:
+        """The model loaded from ``path``; ``verify(path)`` runs before each load (a packaged model's
+        digest check, :mod:`.gguf_parts`) and may raise to refuse the file."""
         n_threads, n_threads_batch = settings.threads()
         key = (str(path), settings.n_ctx, n_threads, n_threads_batch, settings.seed)
         with self._lock:
             model = self._models.get(key)
             if model is None:
                 llama_cpp = import_llama_cpp()
+                if verify is not None:
+                    verify(path)
                 kwargs: dict[str, Any] = {
                     "model_path": str(path),
                     "n_ctx": settings.n_ctx,
@@ -190,6 +195,11 @@ class _ModelCache:
 
 
 _MODELS = _ModelCache()
+
+
+def load_model(path: Path, settings: LocalSettings, verify: Callable[[Path], None] | None = None) -> _LoadedModel:
+    """The process's one loaded model for ``path`` and ``settings`` (loaded on first use, then shared)."""
+    return _MODELS.get(path, settings, verify)
 
 
 def _messages_payload(messages: list[ChatMessage]) -> list[dict[str, str]]:
@@ -329,4 +339,4 @@ def create_local_judge(spec: ProviderSpec, name: str, config: ModelConfig) -> Lo
     return LocalJudge(name, config)
 
 
-__all__ = ["INSTALL_LINE", "LocalJudge", "create_local_judge", "LocalSettings", "fit_schema", "resolve_model_path", "smollm2_path"]
+__all__ = ["INSTALL_LINE", "LocalJudge", "load_model", "create_local_judge", "LocalSettings", "fit_schema", "resolve_model_path", "smollm2_path"]

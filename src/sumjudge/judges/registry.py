@@ -26,6 +26,25 @@ OFFLINE_FACTORY = "sumjudge.scorers.summarization.offline:create_offline_judge"
 scorer's steps and lives with it; named by path, so no module under judges/ imports it."""
 
 
+READER_FACTORY = "sumjudge.scorers.summarization.reader:create_reader_judge"
+"""``(name, settings) -> judge`` for ``local/reader``, ``local/reader-0.5b`` and ``local/reader:/path.gguf``:
+the offline judge's claims and questions, a local model's yes/no verdicts; it lives with the scorer
+(named by path, as the offline judge is)."""
+LOCAL_FACTORY = "sumjudge.judges.local:create_local_judge"
+
+
+def is_reader_name(name: str) -> bool:
+    """``reader``, ``reader-<size>`` or ``reader:<path>``: the ``local/`` names the reader answers to."""
+    key = name.strip().lower()
+    return key == "reader" or key.startswith("reader:") or (key.startswith("reader-") and "/" not in key and not key.endswith(".gguf"))
+
+
+def _create_local_judge(spec: ProviderSpec, name: str, config: ModelConfig) -> JudgeModel:
+    if is_reader_name(name):
+        return _load(READER_FACTORY)(name, config)  # type: ignore[no-any-return]
+    return _load(LOCAL_FACTORY)(spec, name, config)  # type: ignore[no-any-return]
+
+
 def _create_offline_judge(spec: ProviderSpec, name: str, config: ModelConfig) -> JudgeModel:
     return _load(OFFLINE_FACTORY)(name)  # type: ignore[no-any-return]
 
@@ -34,7 +53,7 @@ FACTORIES: dict[Kind, str | JudgeFactory] = {
     "openai_compat": "sumjudge.judges.openai_compat:OpenAICompatJudge",
     "azure": "sumjudge.judges.azure:AzureOpenAIJudge",
     "anthropic": "sumjudge.judges.anthropic:AnthropicJudge",
-    "local": "sumjudge.judges.local:create_local_judge",
+    "local": _create_local_judge,
     "offline": _create_offline_judge,
 }
 """The factory of each provider kind: ``"module:attribute"`` (imported when first used) or a callable."""
@@ -76,6 +95,8 @@ __all__ = [
     "FACTORIES",
     "MODEL_ENV_VAR",
     "OFFLINE_FACTORY",
+    "READER_FACTORY",
+    "is_reader_name",
     "PROVIDERS",
     "ProviderSpec",
     "default_chosen_for_user",

