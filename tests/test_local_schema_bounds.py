@@ -130,3 +130,21 @@ def test_the_request_may_shorten_strings_and_sets_the_floor() -> None:
     assert arr["items"]["properties"]["claim"]["maxLength"] == 30
     assert arr["minItems"] == 0  # no floor unless the asker sets one
     assert bound_schema(AlignmentOutput.model_json_schema(), ReplyBounds(min_items=1))["properties"]["alignment"]["minItems"] == 1
+
+
+def test_echoed_questions_are_pinned_in_order_and_sized_so_a_weak_model_names_what_it_was_asked() -> None:
+    from sumjudge.judges.base import ReplyBounds
+    from sumjudge.judges.schema_bounds import bound_schema, max_reply_tokens
+    from sumjudge.judges.structured import strict_json_schema
+    from sumjudge.scorers.summarization.verdicts import CoverageOutput
+
+    asked = ["Is it true that the bridge opened in 1932?", "Is it true that it cost 4 million dollars?"]
+    plain = bound_schema(strict_json_schema(CoverageOutput), ReplyBounds.exactly(2))
+    pinned = bound_schema(strict_json_schema(CoverageOutput), ReplyBounds.echoing(asked, "question"))
+    tuple_ = pinned["properties"]["coverage"]
+    assert [item["properties"]["question"] for item in tuple_["prefixItems"]] == [
+        {"type": "string", "const": q} for q in asked]
+    assert tuple_["minItems"] == tuple_["maxItems"] == 2 and "items" not in tuple_
+    # the reply's room counts every pinned item, not an empty one
+    assert max_reply_tokens(pinned) > max_reply_tokens(plain) - 2 * 200
+    assert max_reply_tokens(pinned) > sum(len(q) for q in asked)

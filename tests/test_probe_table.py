@@ -117,11 +117,11 @@ def test_a_bar_of_every_probe_or_no_control_is_a_fact_about_these_probes():
 def test_a_gate_line_prints_the_comparison_that_holds_so_a_failure_reads_as_what_is_wrong():
     from sumjudge.analysis.probe.table import Gate
 
-    assert Gate(name="min-detection", kind="date", value=0.6, threshold=0.8, passed=False).line == (
+    assert Gate(name="min-detection", kind="date", value=0.6, threshold=0.8, passed=False, outcome="fail").line == (
         "FAIL  min-detection date: 0.600 < 0.8")
     assert Gate(name="min-detection", kind="date", value=0.9, threshold=0.8, passed=True).line == (
         "pass  min-detection date: 0.900 >= 0.8")
-    assert Gate(name="max-false-alarm", kind="reorder", value=0.25, threshold=0.1, passed=False).line == (
+    assert Gate(name="max-false-alarm", kind="reorder", value=0.25, threshold=0.1, passed=False, outcome="fail").line == (
         "FAIL  max-false-alarm reorder: 0.250 > 0.1")
     assert Gate(name="max-false-alarm", kind="reorder", value=0.0, threshold=0.1, passed=True).line == (
         "pass  max-false-alarm reorder: 0.000 <= 0.1")

@@ -22,7 +22,7 @@ from .options import (
     scorer_options_decorator,
     timeout_option, workers_option,
 )
-from .common import EXIT_INTERRUPTED, EXIT_TERMINATED, fail, stderr_console
+from .common import EXIT_INTERRUPTED, EXIT_TERMINATED, fail, say, stderr_console
 from .common import SCORE_EXIT_CODES, gate_exit, input_options, on_inconclusive_option
 
 

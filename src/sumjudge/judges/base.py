@@ -9,6 +9,7 @@ the offline lexical judge, a scripted test judge) turns it into a :class:`JudgeR
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any, Generic, Literal, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
@@ -105,6 +106,11 @@ class ReplyBounds:
     """Items of each top-level array, at most."""
     max_string_chars: int | None = None
     """Characters of every string, at most."""
+    echo: tuple[str, ...] = ()
+    """Texts the top-level items must copy, one per item in order, into their field ``echo_field``
+    (a verdict per question asked, naming it). A grammar-bound judge pins them as constants, so even a
+    weak model names what it was asked; other judges ignore it (the asker checks the reply)."""
+    echo_field: str = ""
 
     def __post_init__(self) -> None:
         if self.min_items < 0 or (self.max_items is not None and self.max_items < max(1, self.min_items)):
@@ -116,6 +122,11 @@ class ReplyBounds:
     def exactly(cls, items: int) -> ReplyBounds:
         """Exactly ``items`` items in each top-level array (one verdict per question asked)."""
         return cls(min_items=items, max_items=items)
+
+    @classmethod
+    def echoing(cls, texts: Sequence[str], field: str) -> ReplyBounds:
+        """One item per text, each copying its text into ``field`` (see :attr:`echo`)."""
+        return cls(min_items=len(texts), max_items=len(texts), echo=tuple(texts), echo_field=field)
 
     @property
     def fixed(self) -> bool:

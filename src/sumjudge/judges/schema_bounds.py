@@ -86,6 +86,22 @@ def top_level_item_bounds(reply: ReplyBounds, bounds: SchemaBounds) -> tuple[int
     return min(reply.min_items, hi), hi
 
 
+def _pin_echo(tree: JSONSchema, texts: tuple[str, ...], field: str) -> None:
+    """The top-level arrays as tuples (``prefixItems``), item i's ``field`` the constant ``texts[i]``."""
+    for prop in tree.get("properties", {}).values():
+        item = prop.get("items") if isinstance(prop, dict) and prop.get("type") == "array" else None
+        if not isinstance(item, dict) or field not in item.get("properties", {}):
+            continue
+        pinned = []
+        for text in texts:
+            one = copy.deepcopy(item)
+            one["properties"][field] = {"type": "string", "const": text}
+            pinned.append(one)
+        prop["prefixItems"] = pinned
+        prop.pop("items", None)
+        prop["minItems"] = prop["maxItems"] = len(texts)
+
+
 def bound_schema(schema: JSONSchema, reply: ReplyBounds, bounds: SchemaBounds = SchemaBounds()) -> JSONSchema:
     """A copy of ``schema`` (refs inlined) with every array and string bounded."""
     tree = inline_refs(schema)
@@ -117,6 +133,8 @@ def bound_schema(schema: JSONSchema, reply: ReplyBounds, bounds: SchemaBounds = 
                 walk(child, depth)
 
     walk(tree, 0)
+    if reply.echo and reply.echo_field:
+        _pin_echo(tree, reply.echo, reply.echo_field)
     return tree
 
 
@@ -153,6 +171,8 @@ def max_reply_chars(schema: JSONSchema) -> int:
         if kind == "array":
             if "maxItems" not in node:
                 raise ValueError("unbounded array in schema")
+            if "prefixItems" in node:  # a tuple: each item its own schema (pinned texts, _pin_echo)
+                return 3 + sum(size(item) + 2 for item in node["prefixItems"])
             n = node["maxItems"]
             return 3 + n * (size(node.get("items", {})) + 2)
         props = node.get("properties", {})

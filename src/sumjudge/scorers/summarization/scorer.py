@@ -263,7 +263,7 @@ class SummarizationScorer:
             messages=messages,
             output_type=CoverageOutput,
             inputs=StepInputs(summary=ev.summary, questions=questions),
-            bounds=ReplyBounds.exactly(len(questions)),  # one verdict per question
+            bounds=ReplyBounds.echoing(questions, "question"),  # one verdict per question, naming it
             reply_tokens=self._long.coverage_room(len(questions)),
         )
         self._long.check_coverage(request)  # never sent over the judge's context: fails naming the sizes

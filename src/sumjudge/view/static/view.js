@@ -32,7 +32,7 @@
   });
   // the first verdict is selected on load, so y / n label it at once (j moves on from it); the page
   // keeps its scroll and the reviewer field its focus
-  if (rows.length) { at = 0; rows[0].classList.add("focused"); }
+  if (rows.length) { at = 0; rows[0].classList.add("focused"); light(rows[0], true); }
 
   function focusRow(n) {
     if (!rows.length) { return; }
