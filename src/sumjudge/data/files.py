@@ -288,21 +288,21 @@ class AtomicFile:
         """Let ``writer`` write the temporary file by its path (a binary or third-party writer), then
         commit; on any failure discard it and re-raise (an :class:`OSError` as :class:`InputError`),
         leaving the target as it was."""
-        try:
+        def by_path() -> None:
             self._close()
             writer(self.tmp)
-        except OSError as exc:
-            self.discard()
-            raise write_error(self.option, self.path, exc) from None
-        except BaseException:
-            self.discard()
-            raise
-        self.commit()
+
+        self._write_or_discard(by_path)
 
     def write_stream(self, writer: Callable[[IO[str]], object]) -> None:
         """Let ``writer`` write the text through the open file, then commit; failures as :meth:`write_with`."""
+        self._write_or_discard(lambda: writer(self.fh))
+
+    def _write_or_discard(self, write: Callable[[], object]) -> None:
+        """Run ``write``, then commit; on any failure discard the file and re-raise (an :class:`OSError`
+        as the one-line error naming the file and its cause)."""
         try:
-            writer(self.fh)
+            write()
         except OSError as exc:
             self.discard()
             raise write_error(self.option, self.path, exc) from None
