@@ -1,6 +1,7 @@
 """The offline judge's deterministic drafts, for a judge that reads (``local/reader``): the summary's
 claims (its clauses) and, for each, the source passages that hold most of it (names resolved across the
-whole source), found exactly as :class:`~.lexical.LexicalJudge` finds them; no verdict.
+whole source), found exactly as :class:`~.lexical.LexicalJudge` finds them; no verdict. And, for
+coverage, the questions whose answer the summary's words already settle (:func:`coverage_gaps`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,9 @@ from dataclasses import dataclass
 from .analysis import capitalised_words
 from .evidence import derived_forms, passages
 from .lexical import LexicalJudge
+from .proof import key_fact_missing
+from .questions import fact_of_question
+from .segment import detect_language, split_sentences
 
 
 @dataclass(frozen=True)
@@ -56,4 +60,37 @@ def claim_drafts(
     return Drafts(tuple(s.text for s in doc.sentences), tuple(out))
 
 
-__all__ = ["DraftClaim", "Drafts", "Passage", "claim_drafts"]
+def coverage_gaps(judge: LexicalJudge, questions: list[str], summary: str) -> list[str | None]:
+    """For each question, why the summary's words alone show that it cannot answer the question with
+    yes, or ``None`` where only reading can tell. Words settle it when the summary shares none of the
+    fact's content words, or lacks the fact's number or date (in any of its forms: "two-year" is "two
+    years"), or has another number in its place. A missing name settles nothing: "the mayor" may be
+    the fact's "Ana Lopez"."""
+    if not questions:
+        return []
+    analyser = judge._analyser(detect_language(" ".join(questions)))
+    caps = capitalised_words(summary)
+    sentences = [analyser.analyse(s, capitalised_elsewhere=caps) for s in split_sentences(summary)]
+    units: frozenset[str] = frozenset().union(*(s.units for s in sentences))
+    gaps: list[str | None] = []
+    for q in questions:
+        fact = analyser.analyse(fact_of_question(q), capitalised_elsewhere=caps)
+        if not fact.content:
+            gaps.append(None)
+        elif not sentences:
+            gaps.append("the summary is empty")
+        elif not fact.units & units:
+            gaps.append("the summary shares none of the fact's words")
+        else:
+            best = max(sentences, key=lambda s: fact.weight_of(s.units & fact.units))
+            key = key_fact_missing(fact, units, best)
+            if key is not None and key[1]:
+                gaps.append(f"the summary contradicts it: {key[1]}")
+            elif key is not None and key[0].startswith(("number", "date")):
+                gaps.append(f"the summary lacks the fact's {key[0]}")
+            else:
+                gaps.append(None)
+    return gaps
+
+
+__all__ = ["DraftClaim", "Drafts", "Passage", "claim_drafts", "coverage_gaps"]

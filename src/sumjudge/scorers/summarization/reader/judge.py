@@ -9,6 +9,12 @@ model in this process, its probability read from the model's next-token distribu
 - questions: the offline judge's (the source's most salient facts), no model call;
 - coverage: "does the summary alone answer this question with yes", the summary first, the question last.
 
+Words first, where words can prove: a claim the offline judge shows wrong (a number, date or name the
+source lacks or states otherwise, a negation, a role swap) is unsupported whatever the model says, its
+probability capped at ``proof_cap``, its reason the offline proof beside the model's P; a question whose
+number or date the summary lacks, or that shares no word with the summary, is "not answered" without a
+model call (:func:`~..offline.drafts.coverage_gaps`).
+
 ``probability`` is P(yes) normalised over yes and no; the verdict is ``P >= threshold``. A memo of
 answers by prompt (a pure function of prompt and model) makes a claim that two summaries share, as
 a minimal pair's do, cost nothing the second time.
@@ -26,7 +32,7 @@ from ....errors import ConfigurationError, JudgeError
 from ....judges.base import JudgeReply, JudgeRequest, ModelConfig, Usage
 from ....judges.local import LocalSettings
 from ....judges.next_token import YesNoAnswer, YesNoModel
-from ..offline.drafts import DraftClaim, Drafts, claim_drafts
+from ..offline.drafts import DraftClaim, Drafts, claim_drafts, coverage_gaps
 from ..offline.lexical import LexicalJudge
 from ..verdicts import (
     ALIGNMENT_STEP,
@@ -64,6 +70,12 @@ class ReaderSettings:
     """``own``: each claim after its own best passages (a claim that two summaries share is the same
     prompt, answered once; claims with the same passages share the prefix); ``shared``: every claim's
     passages shown once, all the summary's claims after them (one prefix for the whole summary)."""
+    proof_cap: float = 0.1
+    """A claim the offline judge proves wrong is unsupported, its P(supported) at most this (1: the
+    model alone decides)."""
+    word_gaps: int = 1
+    """1: questions the summary's words already settle are "not answered" without a model call; 0:
+    the model reads every question."""
 
     @classmethod
     def split_extra(cls, extra: dict[str, Any]) -> tuple[ReaderSettings, dict[str, Any]]:
@@ -72,17 +84,18 @@ class ReaderSettings:
         rest = {k: v for k, v in extra.items() if k not in mine}
         try:
             values = {
-                k: (float(v) if "threshold" in k else str(v) if k == "layout" else int(v))
+                k: (float(v) if "threshold" in k or k == "proof_cap" else str(v) if k == "layout" else int(v))
                 for k, v in extra.items() if k in mine
             }
         except (TypeError, ValueError) as exc:
             raise ConfigurationError(f"reader settings: {exc}") from exc
         settings = cls(**values)  # type: ignore[arg-type]
         if not (0 < settings.threshold < 1 and 0 < settings.coverage_threshold < 1) or settings.passages < 1 \
-                or settings.window < 1 or settings.max_sentences < 1 or settings.layout not in ("own", "shared"):
+                or settings.window < 1 or settings.max_sentences < 1 or settings.layout not in ("own", "shared") \
+                or not 0 <= settings.proof_cap <= 1 or settings.word_gaps not in (0, 1):
             raise ConfigurationError(
                 "reader settings out of range: thresholds in (0, 1), passages, window, max_sentences >= 1, "
-                "layout 'own' or 'shared'"
+                "layout 'own' or 'shared', proof_cap in [0, 1], word_gaps 0 or 1"
             )
         return settings, rest
 
@@ -96,13 +109,14 @@ class ReaderJudge:
 
     _MEMO = 4096
 
-    def __init__(self, name: str = "reader", config: ModelConfig | None = None) -> None:
+    def __init__(self, name: str = "reader", config: ModelConfig | None = None, llm: YesNoModel | None = None) -> None:
+        """``llm``: the model that answers (tests give a scripted one); by default the GGUF file of ``name``."""
         self.config: ModelConfig = config or ModelConfig(id=f"local/{name}")
         extra = dict(self.config.extra)
         extra.setdefault("n_ctx", DEFAULT_N_CTX)
         self.settings, local_extra = ReaderSettings.split_extra(extra)
         self._model: ReaderModel = resolve_reader_model(name)
-        self._llm = YesNoModel(self._model.path, LocalSettings.from_extra(local_extra), self._model.verify)
+        self._llm = llm or YesNoModel(self._model.path, LocalSettings.from_extra(local_extra), self._model.verify)
         self._lexical = LexicalJudge()
         self._memo: OrderedDict[tuple[str, str], YesNoAnswer] = OrderedDict()
         self._lock = threading.Lock()
@@ -123,7 +137,7 @@ class ReaderJudge:
         return (
             f"local/reader@prompt{prompts.PROMPT_VERSION}+sha256:{self._model.digest()[:16]}"
             f"+drafts:{self._lexical.fingerprint}+t{s.threshold:g}/{s.coverage_threshold:g}"
-            f"+k{s.passages}w{s.window}{s.layout}{s.max_sentences}"
+            f"+k{s.passages}w{s.window}{s.layout}{s.max_sentences}+cap{s.proof_cap:g}+gaps{s.word_gaps}"
         )
 
     async def generate(self, request: JudgeRequest[Any]) -> JudgeReply[Any]:
@@ -175,20 +189,30 @@ class ReaderJudge:
         else:
             users = [prompts.alignment_prompt(prompts.excerpt(drafts.sentences, own_sentences(c)), c.text) for c in drafts.claims]
         answers, usage = self._ask(users)
-        verdicts = [self._claim_verdict(c, a, drafts) for c, a in zip(drafts.claims, answers)]
+        proofs: list[str | None] = [None] * len(drafts.claims)
+        if self.settings.proof_cap < 1:
+            checked = self._lexical.check(source, [c.text for c in drafts.claims]).alignment
+            proofs = [None if v.supported else v.reason for v in checked]
+        verdicts = [self._claim_verdict(c, a, drafts, e) for c, a, e in zip(drafts.claims, answers, proofs)]
         return AlignmentOutput(alignment=verdicts), usage
 
-    def _claim_verdict(self, claim: DraftClaim, answer: YesNoAnswer, drafts: Drafts) -> AlignmentVerdict:
+    def _claim_verdict(
+        self, claim: DraftClaim, answer: YesNoAnswer, drafts: Drafts, proof: str | None = None
+    ) -> AlignmentVerdict:
         t = self.settings.threshold
-        supported = answer.p_yes >= t
         where = ", ".join(p.where for p in claim.passages) or "the source"
         best = claim.passages[0] if claim.passages else None
         quoted = ""
         if best is not None:
             text = " ".join(drafts.sentences[best.start : best.end])
             quoted = f': "{text[:160]}{"..." if len(text) > 160 else ""}"'
-        verb = "supported" if supported else "not supported"
-        reason = f"{verb}: P(supported) = {answer.p_yes:.2f} (threshold {t:.2f}), read against source {where}{quoted}"
+        read = f"P(supported) = {answer.p_yes:.2f} (threshold {t:.2f}), read against source {where}{quoted}"
+        if proof is not None:  # shown by words: the model's P stays in the reason, capped in the verdict
+            p = min(answer.p_yes, self.settings.proof_cap)
+            reason = f"not supported, shown by words: {proof}; the model read {read}"
+            return AlignmentVerdict(claim=claim.text, reason=reason, supported=False, probability=round(p, 4))
+        supported = answer.p_yes >= t
+        reason = f"{'supported' if supported else 'not supported'}: {read}"
         return AlignmentVerdict(claim=claim.text, reason=reason, supported=supported, probability=round(answer.p_yes, 4))
 
     # -- coverage
@@ -196,10 +220,17 @@ class ReaderJudge:
     def cover(self, questions: list[str], summary: str) -> tuple[CoverageOutput, Usage]:
         if not questions:
             return CoverageOutput(coverage=[]), Usage(calls=1)
-        answers, usage = self._ask([prompts.coverage_prompt(summary, q) for q in questions])
+        gaps = coverage_gaps(self._lexical, questions, summary) if self.settings.word_gaps else [None] * len(questions)
+        read = [q for q, gap in zip(questions, gaps) if gap is None]
+        answers, usage = self._ask([prompts.coverage_prompt(summary, q) for q in read]) if read else ([], Usage(calls=1))
+        by_question = dict(zip(read, answers))
         t = self.settings.coverage_threshold
         verdicts = []
-        for q, a in zip(questions, answers):
+        for q, gap in zip(questions, gaps):
+            if gap is not None:  # settled by words, no model call: no probability to give
+                verdicts.append(CoverageVerdict(question=q, reason=f"not answered, shown by words: {gap}", answered=False))
+                continue
+            a = by_question[q]
             yes = a.p_yes >= t
             reason = f"{'answered' if yes else 'not answered'} by the summary alone: P(yes) = {a.p_yes:.2f} (threshold {t:.2f})"
             verdicts.append(CoverageVerdict(question=q, reason=reason, answered=yes, probability=round(a.p_yes, 4)))
