@@ -36,6 +36,7 @@ from sumjudge import create_summarization_scorer  # noqa: E402
 from sumjudge.judges.base import JudgeRequest, ReplyBounds, StepInputs  # noqa: E402
 from sumjudge.judges.registry import resolve_judge  # noqa: E402
 from sumjudge.scorers.summarization import prompts  # noqa: E402
+from sumjudge.scorers.summarization.offline.lexical import LexicalJudge  # noqa: E402
 from sumjudge.scorers.summarization.verdicts import ALIGNMENT_STEP, AlignmentOutput  # noqa: E402
 
 
@@ -53,15 +54,33 @@ def _claims(judge: Any, source: str, summary: str) -> list[dict[str, Any]]:
     )
     answer = getattr(judge, "answer", None)
     reply = answer(request) if answer is not None else __import__("asyncio").run(judge.generate(request))
-    return [{"claim": v.claim, "supported": v.supported, "p": v.probability, "reason": v.reason} for v in reply.output.alignment]
+    verdicts = reply.output.alignment
+    offline = _OFFLINE.check(source, [v.claim for v in verdicts]).alignment if verdicts else []
+    return [
+        {"claim": v.claim, "supported": v.supported, "p": v.probability, "reason": v.reason,
+         "offline": "error" if not o.supported else "unchecked" if o.unchecked else "stated"}
+        for v, o in zip(verdicts, offline)
+    ]
 
 
-def _scores(claims: list[dict[str, Any]], threshold: float | None) -> tuple[float, float]:
-    """(graded, boolean) alignment of one summary's claims."""
+_OFFLINE = LexicalJudge()
+"""The offline judge's verdict on each claim, kept beside the model's (``offline``: error, unchecked,
+stated), so that ``report --combine`` can show what the two together would give without a model run."""
+
+
+def _scores(claims: list[dict[str, Any]], threshold: float | None, cap: float | None = None) -> tuple[float, float]:
+    """(graded, boolean) alignment of one summary's claims. ``cap``: what the reader's ``proof_cap``
+    would have made of a run made with ``proof_cap=1`` (a claim the offline judge proves wrong: P at
+    most the cap, unsupported)."""
     if not claims:
         return 0.0, 0.0
+    proven = [cap is not None and c.get("offline") == "error" for c in claims]
     ps = [c["p"] if c["p"] is not None else float(c["supported"]) for c in claims]
-    yes = [(p >= threshold) if (threshold is not None and c["p"] is not None) else c["supported"] for p, c in zip(ps, claims)]
+    ps = [min(p, cap) if e and cap is not None else p for p, e in zip(ps, proven)]
+    yes = [
+        False if e else (p >= threshold) if (threshold is not None and c["p"] is not None) else c["supported"]
+        for p, c, e in zip(ps, claims, proven)
+    ]
     return statistics.fmean(ps), sum(yes) / len(yes)
 
 
@@ -91,13 +110,13 @@ def bump(args: argparse.Namespace) -> None:
     report_bump([json.loads(line) for line in open(args.out, encoding="utf-8")], None)
 
 
-def report_bump(recs: list[dict[str, Any]], threshold: float | None) -> None:
+def report_bump(recs: list[dict[str, Any]], threshold: float | None, cap: float | None = None) -> None:
     by_type: dict[str, list[tuple[tuple[float, float], tuple[float, float]]]] = defaultdict(list)
     ref_claims: dict[Any, list[dict[str, Any]]] = {}  # one reference per article, counted once
     for r in recs:
-        by_type[r["error_type"]].append((_scores(r["reference"], threshold), _scores(r["edited"], threshold)))
+        by_type[r["error_type"]].append((_scores(r["reference"], threshold, cap), _scores(r["edited"], threshold, cap)))
         ref_claims[r["article_id"]] = r["reference"]
-    print(f"BUMP task 1: {len(recs)} pairs, judge {recs[0]['judge'] if recs else '?'}, threshold {threshold or 'judge'}")
+    print(f"BUMP task 1: {len(recs)} pairs, judge {recs[0]['judge'] if recs else '?'}, threshold {threshold or 'judge'}, proof cap {cap}")
     print(f"{'error type':<29} {'n':>4} {'graded lower':>13} {'ties':>6} {'boolean lower':>14} {'ties':>6}")
     everything = [x for v in by_type.values() for x in v]
     for name, pairs in [*sorted(by_type.items()), ("all", everything)]:
@@ -105,8 +124,8 @@ def report_bump(recs: list[dict[str, Any]], threshold: float | None) -> None:
         b_low, b_tie, _ = consistency((r[1], e[1]) for r, e in pairs)
         print(f"{name:<29} {n:>4} {g_low:>13.3f} {g_tie:>6.3f} {b_low:>14.3f} {b_tie:>6.3f}")
     claims = [c for cs in ref_claims.values() for c in cs]
-    supported = [(_scores([c], threshold)[1]) for c in claims]
-    full = [_scores(cs, threshold)[1] == 1.0 for cs in ref_claims.values()]
+    supported = [(_scores([c], threshold, cap)[1]) for c in claims]
+    full = [_scores(cs, threshold, cap)[1] == 1.0 for cs in ref_claims.values()]
     if claims:
         print(f"reference claims judged supported: {statistics.fmean(supported):.3f} of {len(claims)} claims; "
               f"references fully supported: {statistics.fmean(full):.3f} of {len(full)} (one per article)")
@@ -134,7 +153,7 @@ def summeval(args: argparse.Namespace) -> None:
     report_summeval([json.loads(line) for line in open(args.out, encoding="utf-8")], None)
 
 
-def report_summeval(recs: list[dict[str, Any]], threshold: float | None) -> None:
+def report_summeval(recs: list[dict[str, Any]], threshold: float | None, cap: float | None = None) -> None:
     from scipy.stats import spearmanr
 
     by_doc: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -144,7 +163,7 @@ def report_summeval(recs: list[dict[str, Any]], threshold: float | None) -> None
     for label, k in (("graded", 0), ("boolean", 1)):
         rhos = []
         for rows in by_doc.values():
-            xs = [_scores(r["claims"], threshold)[k] for r in rows]
+            xs = [_scores(r["claims"], threshold, cap)[k] for r in rows]
             ys = [r["consistency"] for r in rows]
             if len(rows) >= 3 and len(set(xs)) > 1 and len(set(ys)) > 1:
                 rho = spearmanr(xs, ys).statistic
@@ -165,7 +184,7 @@ def report(args: argparse.Namespace) -> None:
 
         keep = {key(json.loads(line)) for line in open(args.same_as, encoding="utf-8")}
         recs = [r for r in recs if key(r) in keep]
-    (report_bump if recs and "edited" in recs[0] else report_summeval)(recs, args.threshold)
+    (report_bump if recs and "edited" in recs[0] else report_summeval)(recs, args.threshold, args.cap)
 
 
 def tune(args: argparse.Namespace) -> None:
@@ -176,9 +195,9 @@ def tune(args: argparse.Namespace) -> None:
     refs = {r["article_id"]: r["reference"] for r in recs}
     rows = []
     for t in [x / 100 for x in range(5, 96, 5)]:
-        lower, _, _ = consistency((_scores(r["reference"], t)[1], _scores(r["edited"], t)[1]) for r in recs)
+        lower, _, _ = consistency((_scores(r["reference"], t, args.cap)[1], _scores(r["edited"], t, args.cap)[1]) for r in recs)
         claims = [c for cs in refs.values() for c in cs]
-        supported = statistics.fmean(_scores([c], t)[1] for c in claims) if claims else 0.0
+        supported = statistics.fmean(_scores([c], t, args.cap)[1] for c in claims) if claims else 0.0
         rows.append((t, lower, supported))
         print(f"threshold {t:.2f}: boolean lower {lower:.3f}, reference claims supported {supported:.3f}")
     ok = [r for r in rows if r[2] >= args.floor]
@@ -244,11 +263,14 @@ def main() -> None:
     p = sub.add_parser("tune")
     p.add_argument("file")
     p.add_argument("--floor", type=float, default=0.85, help="least share of reference claims supported")
+    p.add_argument("--cap", type=float, default=None, help="as report --cap")
     p.set_defaults(fn=tune)
     p = sub.add_parser("report")
     p.add_argument("file")
     p.add_argument("--threshold", type=float, default=None)
     p.add_argument("--same-as", default=None, help="report only the items this other run's file holds")
+    p.add_argument("--cap", type=float, default=None,
+                   help="the reader's proof_cap applied to a run made with --set proof_cap=1 (claims the offline judge proves wrong)")
     p.set_defaults(fn=report)
     args = ap.parse_args()
     args.fn(args)
