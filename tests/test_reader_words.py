@@ -119,3 +119,10 @@ def test_the_cap_and_the_word_gaps_are_part_of_the_judges_identity(tmp_path: Pat
 def test_settings_out_of_range_are_refused_by_name(tmp_path: Path, extra: dict[str, object]) -> None:
     with pytest.raises(ConfigurationError, match="reader settings"):
         _judge(tmp_path, lambda user: 0.5, **extra)
+
+
+def test_a_spelled_ordinal_is_left_to_the_model(tmp_path: Path) -> None:
+    judge, model = _judge(tmp_path, lambda user: 0.6)
+    (verdict,) = _cover(judge, "Springfield will build a new public library.",
+                        ["Is it true that it is the first public library in Springfield?"]).coverage
+    assert verdict.probability == pytest.approx(0.6) and len(model.asked) == 1  # "first" may be a way of saying

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from .analysis import capitalised_words
 from .evidence import derived_forms, passages
 from .lexical import LexicalJudge
-from .proof import key_fact_missing
+from .proof import _ORDINAL_WORDS, key_fact_missing
 from .questions import fact_of_question
 from .segment import detect_language, split_sentences
 
@@ -64,8 +64,8 @@ def coverage_gaps(judge: LexicalJudge, questions: list[str], summary: str) -> li
     """For each question, why the summary's words alone show that it cannot answer the question with
     yes, or ``None`` where only reading can tell. Words settle it when the summary shares none of the
     fact's content words, or lacks the fact's number or date (in any of its forms: "two-year" is "two
-    years"), or has another number in its place. A missing name settles nothing: "the mayor" may be
-    the fact's "Ana Lopez"."""
+    years"), or has another number in its place. A missing name settles nothing ("the mayor" may be
+    the fact's "Ana Lopez"), nor a spelled ordinal ("the first lady")."""
     if not questions:
         return []
     analyser = judge._analyser(detect_language(" ".join(questions)))
@@ -84,9 +84,12 @@ def coverage_gaps(judge: LexicalJudge, questions: list[str], summary: str) -> li
         else:
             best = max(sentences, key=lambda s: fact.weight_of(s.units & fact.units))
             key = key_fact_missing(fact, units, best)
+            numbers = [f for n, f in fact.number_forms.items() if "#" + n not in units and f.lower() not in _ORDINAL_WORDS]
             if key is not None and key[1]:
                 gaps.append(f"the summary contradicts it: {key[1]}")
-            elif key is not None and key[0].startswith(("number", "date")):
+            elif numbers:
+                gaps.append(f"the summary lacks the fact's number {numbers[0]!r}")
+            elif key is not None and key[0].startswith("date"):
                 gaps.append(f"the summary lacks the fact's {key[0]}")
             else:
                 gaps.append(None)
