@@ -18,7 +18,7 @@ import json
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -313,6 +313,26 @@ class RunStore:
 
     def record_item(self, run_id: str, row_number: int, outcome: ItemOutcome) -> None:
         """Commit one finished (or failed) item."""
+        self._insert_item(run_id, row_number, outcome)
+
+    def record_items(self, run_id: str, outcomes: Iterable[tuple[int, ItemOutcome]]) -> None:
+        """Commit several finished (or failed) items, ``(row number, outcome)`` each, in one transaction:
+        a process killed or interrupted on the way leaves all of them or none. A worker's task holds a
+        source's items together (its questions made once, their call counted on the first of them):
+        committed by halves, a resumed run would make them again and count the call on another item."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for row_number, outcome in outcomes:
+                    self._insert_item(run_id, row_number, outcome)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise store_error(self.path, exc) from None
+
+    def _insert_item(self, run_id: str, row_number: int, outcome: ItemOutcome) -> None:
         usage = outcome.usage
         self._db.execute(
             "INSERT OR REPLACE INTO items (run_id, item_id, row_number, status, score, alignment_score,"
