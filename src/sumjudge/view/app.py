@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
-from ..analysis.compare import ComparisonError, compare_runs, run_items_from_store
+from ..analysis.compare import compare_runs
+from ..analysis.run_items import ComparisonError, run_items_from_store
 from ..analysis.review_queue import review_order
 from ..errors import InputError, MissingDependencyError, SumjudgeError
 from ..stats import DEFAULT_SEED
