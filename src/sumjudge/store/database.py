@@ -19,6 +19,7 @@ import sqlite3
 import time
 import uuid
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -197,20 +198,27 @@ class RunStore:
         else a new one. ``judge`` is the judge's identity (rules and data versions), part of the key.
         Returns ``(run, resumed)``."""
         key = run_key(model, options, fingerprint, judge)
+        with self._transaction():  # find-or-create and claim in one step: two commands, one owner
+            run_id, resumed = self._find_or_create(key, model, options, data, fingerprint, total_items, resume)
+            self._claim(run_id)
+            if fields is not None:  # the names this command read the data with (the viewer reads them)
+                record_fields(self._db, run_id, fields)
+        return self.get_run(run_id), resumed
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write transaction around the block: committed when it ends, rolled back when it raises
+        (an interrupt too); sqlite3's errors said in one line (:func:`~.schema.store_error`)."""
         try:
-            self._db.execute("BEGIN IMMEDIATE")  # find-or-create and claim in one step: two commands, one owner
+            self._db.execute("BEGIN IMMEDIATE")
             try:
-                run_id, resumed = self._find_or_create(key, model, options, data, fingerprint, total_items, resume)
-                self._claim(run_id)
-                if fields is not None:  # the names this command read the data with (the viewer reads them)
-                    record_fields(self._db, run_id, fields)
+                yield
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
             raise store_error(self.path, exc) from None
-        return self.get_run(run_id), resumed
 
     def _find_or_create(
         self, key: str, model: str, options: dict[str, Any], data: str, fingerprint: str, total_items: int,
@@ -312,17 +320,9 @@ class RunStore:
         a process killed or interrupted on the way leaves all of them or none. A worker's task holds a
         source's items together (its questions made once, their call counted on the first of them):
         committed by halves, a resumed run would make them again and count the call on another item."""
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                for row_number, outcome in outcomes:
-                    self._insert_item(run_id, row_number, outcome)
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
-        except sqlite3.Error as exc:
-            raise store_error(self.path, exc) from None
+        with self._transaction():
+            for row_number, outcome in outcomes:
+                self._insert_item(run_id, row_number, outcome)
 
     def _insert_item(self, run_id: str, row_number: int, outcome: ItemOutcome) -> None:
         usage = outcome.usage
