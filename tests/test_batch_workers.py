@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -108,6 +109,45 @@ def test_tasks_keep_a_sources_items_together_and_hold_every_row_once():
         assert sum(any(r[1] == name for r in t) for t in tasks) == 1  # one task per small source
     assert sum(any(r[1] == "big" for r in t) for t in tasks) == 3  # 150 items: split in 64s
     assert max(len(t) for t in tasks) <= 64
+
+
+class StopAfter:
+    """Batch events that stop the run, as Ctrl-C would, once ``n`` items are committed."""
+
+    def __init__(self, n: int) -> None:
+        self.n, self.seen = n, 0
+
+    def started(self, run: Any, *, resumed: bool, already_done: int, total: int) -> None:
+        pass
+
+    def item_done(self, outcome: Any) -> None:
+        self.seen += 1
+        if self.seen == self.n:
+            raise KeyboardInterrupt
+
+    def scoring_ended(self) -> None:
+        pass
+
+
+def test_a_run_stopped_between_two_records_resumes_to_the_out_of_an_uninterrupted_one(tmp_path):
+    # A source's first item makes its questions (one judge call more in its usage). Stopped after a
+    # task's second record, a run that committed item by item kept two of the first source's three
+    # items: resumed, the third made the questions again and its line said "calls": 3, not 2.
+    data = write_items(tmp_path / "d.jsonl", 40)
+    single, _ = run(data, tmp_path, "single", workers=1)
+    out, store = tmp_path / "stopped.jsonl", tmp_path / "stopped.db"
+    with Dataset(str(data)) as ds:
+        info = ds.validate()
+        stopped = run_batch_sync(ds, info, model="offline/lexical", options=OPTIONS, store_path=store,
+                                 outputs=BatchOutputs(out=str(out), step_summary=False), workers=2,
+                                 events=StopAfter(2))
+        assert stopped.interrupted
+        saved = stopped.stats.count
+        assert 0 < saved < 120 and saved % 3 == 0  # whole tasks: every source's items, or none
+        resumed = run_batch_sync(ds, info, model="offline/lexical", options=OPTIONS, store_path=store,
+                                 outputs=BatchOutputs(out=str(out), step_summary=False), workers=2)
+    assert not resumed.interrupted
+    assert out.read_bytes() == single
 
 
 # -- a killed run ---------------------------------------------------------------------------------

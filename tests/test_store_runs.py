@@ -65,6 +65,23 @@ def test_items_survive_a_new_connection_and_failures_are_not_finished(tmp_path):
         assert store.get_run(run.id).ok == 2
 
 
+def test_items_recorded_together_are_committed_all_or_none(tmp_path):
+    path = tmp_path / "runs.db"
+
+    def stopped_after_one():  # the process interrupted between two records of a worker's task
+        yield 1, ok("a", 0.5)
+        raise KeyboardInterrupt
+
+    with RunStore(path) as store:
+        run, _ = open_run(store)
+        with pytest.raises(KeyboardInterrupt):
+            store.record_items(run.id, stopped_after_one())
+        assert store.finished_ids(run.id) == set()
+        store.record_items(run.id, [(1, ok("a", 0.5)), (2, ok("b", 1.0))])
+    rows = sqlite3.connect(path).execute("SELECT item_id FROM items ORDER BY row_number").fetchall()
+    assert rows == [("a",), ("b",)]
+
+
 def test_stats_are_the_figures_of_the_end_table(tmp_path):
     with RunStore(tmp_path / "runs.db") as store:
         run, _ = open_run(store)

@@ -16,6 +16,9 @@ The verdict is the Wilcoxon signed-rank test's alone (exact on few items and tie
 interval is too narrow); the interval sizes the change, and where it points another way the text
 and the page mark it and say so (:func:`sumjudge.analysis.compare_text.disagreement_note`).
 
+Each side is a :class:`~.run_items.RunItems`, read from an ``--out`` file or the run store by
+:mod:`.run_items` (its names are importable from here too).
+
     from sumjudge.analysis.compare import compare_runs, read_result_file
     result = compare_runs(read_result_file("a.jsonl"), read_result_file("b.jsonl"))
     print(result.verdict, result.diff, result.ci_low, result.ci_high, result.p_value)
@@ -23,73 +26,21 @@ and the page mark it and say so (:func:`sumjudge.analysis.compare_text.disagreem
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
-from ..errors import InputError
-from ..data.jsonl import jsonl_records
-from ..store.records import FailedItem, ItemOutcome, ScoredItem, outcome_from_json, source_digest
+from ..store.records import ItemOutcome, ScoredItem
 from ..stats import CONFIDENCE, DEFAULT_SEED, PairedComparison, Verdict, paired_comparison, verdict
 from .compare_doubt import ComparisonVerdict, default_detect, power_figures, split_verdict
+from .run_items import ComparisonError, RunItems, item_outcome, read_result_file, run_items_from_store
 
 DEFAULT_ALPHA = 0.05
 DEFAULT_MOVED = 10
 AXES = ("alignment", "coverage")
 _SHOWN_IDS = 5  # ids quoted in an error message before "and N more"
-
-
-class ComparisonError(InputError):
-    """The two runs cannot be compared (no items, different data sets, different scorers)."""
-
-
-def item_outcome(record: ItemOutcome | Mapping[str, Any]) -> ItemOutcome:
-    """One item of a run: a typed outcome as it is, or an ``--out`` line's JSON object read into one
-    (a line that carries its ``source`` instead of ``source_sha256`` gets the digest of it).
-    Raises :class:`ComparisonError` naming what the line lacks."""
-    if isinstance(record, (ScoredItem, FailedItem)):
-        return record
-    data = dict(record)
-    if "id" in data:
-        data["id"] = str(data["id"])
-    if not data.get("source_sha256") and isinstance(data.get("source"), str):
-        data["source_sha256"] = source_digest(data["source"])
-    try:
-        outcome = outcome_from_json(data)
-    except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'line'}: {e['msg']}" for e in exc.errors()[:3])
-        raise ComparisonError(f"item {data.get('id')!r} is not a result line ({problems})") from None
-    if isinstance(outcome, ScoredItem):
-        for name in ("score", "alignment_score", "coverage_score"):
-            if not math.isfinite(value := getattr(outcome, name)):
-                raise ComparisonError(f"item {outcome.id!r}: {name} is {value}, not a number that can be compared")
-    return outcome
-
-
-class RunItems(BaseModel):
-    """One side of a comparison: a run's items (as ``--out`` writes them) and what scored them."""
-
-    label: str
-    """How the run is named in messages and on the page: a run id or a file name."""
-    records: list[ItemOutcome]
-    """The run's items; JSON objects (``--out`` lines) are read into :class:`ScoredItem` / :class:`FailedItem`."""
-    model: str | None = None
-    """The judge that scored the run, when known (runs from the store know it)."""
-    options: dict[str, Any] | None = None
-    """The scorer's options (``max_questions``, ``scale``, ...), when known."""
-
-    @field_validator("records", mode="before")
-    @classmethod
-    def _typed(cls, records: Iterable[ItemOutcome | Mapping[str, Any]]) -> list[ItemOutcome]:
-        return [item_outcome(r) for r in records]
-
-    @classmethod
-    def from_records(cls, records: Iterable[ItemOutcome | Mapping[str, Any]], label: str = "run") -> RunItems:
-        return cls(label=label, records=[item_outcome(r) for r in records])
 
 
 class AxisComparison(PairedComparison):
@@ -162,56 +113,6 @@ class ComparisonResult(AxisComparison):
     """Of those, the items asked other questions in B than in A."""
     pairs: list[tuple[str, float, float]] = Field(default_factory=list, exclude=True, repr=False)
     """``(id, score in A, score in B)`` of every paired item, in A's order (not in the JSON form)."""
-
-
-# -- reading ---------------------------------------------------------------------------------------
-
-
-def read_result_file(path: str | Path) -> RunItems:
-    """A ``sumjudge score --out`` file (one JSON object per line) as one side of a comparison."""
-    p = Path(path)
-    records: list[tuple[int, dict[str, Any]]] = []
-    if not p.is_file():
-        raise ComparisonError(f"cannot read {p}: no such file")
-    try:
-        for number, where, rec in jsonl_records(p, str(p), label=lambda row, line: f"{p}:{line}"):
-            if not isinstance(rec, dict) or "id" not in rec:
-                raise ComparisonError(f"{p}: row {number}{where}: not a result line (a JSON object with an 'id')")
-            records.append((number, rec))
-    except ComparisonError:
-        raise
-    except InputError as exc:
-        raise ComparisonError(str(exc)) from None
-    except OSError as exc:
-        raise ComparisonError(f"cannot read {p}: {exc.strerror or exc}") from None
-    items: list[ItemOutcome] = []
-    for number, rec in records:
-        try:
-            items.append(item_outcome(rec))
-        except ComparisonError as exc:
-            raise ComparisonError(f"{p}: row {number}: {exc}") from None
-    # lines written since the judge and options were recorded carry them (older lines: unknown)
-    scorers = {json.dumps([rec.get("judge"), rec.get("options")], sort_keys=True, default=str) for _, rec in records}
-    if len(scorers) > 1:
-        raise ComparisonError(f"{p}: its lines were scored by different judges or options (more than one run)")
-    first = records[0][1] if records else {}
-    judge, options = first.get("judge"), first.get("options")
-    return RunItems(label=str(p), records=items, model=judge if isinstance(judge, str) else None,
-                    options=options if isinstance(options, dict) else None)
-
-
-def run_items_from_store(store: Any, ref: str) -> RunItems:
-    """A run of the :class:`~sumjudge.store.RunStore` (id, unique prefix, or ``latest``)."""
-    try:
-        run = store.get_run(ref)
-    except KeyError as exc:
-        raise ComparisonError(str(exc.args[0])) from None
-    return RunItems(
-        label=run.id,
-        records=[item.outcome for item in store.iter_items(run.id)],
-        model=run.model,
-        options=dict(run.options),
-    )
 
 
 # -- checks ----------------------------------------------------------------------------------------
@@ -404,3 +305,10 @@ def _scale(a: RunItems, b: RunItems) -> float | None:
         if run.options and isinstance(run.options.get("scale"), (int, float)):
             return float(run.options["scale"])
     return None
+
+
+__all__ = [
+    "AXES", "DEFAULT_ALPHA", "DEFAULT_MOVED", "EXAM_OPTIONS", "AxisComparison", "ComparisonError", "ComparisonResult",
+    "MovedItem", "RunItems", "compare_runs", "exam_note", "id_list", "item_outcome", "read_result_file",
+    "run_items_from_store",
+]

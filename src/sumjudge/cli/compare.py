@@ -18,14 +18,15 @@ from typing import Any
 
 import click
 
-from ..analysis.compare import DEFAULT_ALPHA, DEFAULT_MOVED, ComparisonError
+from ..analysis.compare import DEFAULT_ALPHA, DEFAULT_MOVED
+from ..analysis.run_items import ComparisonError
 from .common import (
     COMPARE_EXIT_CODES, default_databases, fail, gate_exit, on_inconclusive_option, store_errors, store_option,
 )
 
 
 def _side(ref: str, which: str, store_path: str | None, store: list[Any]) -> Any:
-    from ..analysis.compare import read_result_file, run_items_from_store
+    from ..analysis.run_items import read_result_file, run_items_from_store
     from ..store.database import DEFAULT_STORE_PATH, RunStore
 
     if Path(ref).is_file():

@@ -4,7 +4,9 @@ One process owns the run store. It reads the rows, groups them into small tasks 
 together, so that its questions are made once), and hands the tasks to worker processes (a
 ``ProcessPoolExecutor`` on the ``forkserver`` context, ``spawn`` where there is none). Each worker
 builds its own scorer once, from a :class:`WorkerRecipe`, scores a task's items and sends their records
-back; the owner commits them as they come, so resuming, the run lock, ``--out`` (written from the
+back; the owner commits each task's records as they come, in one transaction (a killed run keeps
+whole tasks only: the items of a source are scored again together, as an uninterrupted run scores
+them, and make the same judge calls), so resuming, the run lock, ``--out`` (written from the
 store, in input order) and the progress display work as with one process. At most two tasks per
 worker are in flight, so memory does not grow with the data.
 
@@ -207,12 +209,11 @@ async def score_in_processes(
     """:func:`~sumjudge.runs.batch.score_dataset` on ``workers`` processes: each builds its scorer from
     ``recipe`` once; this process reads the rows and commits every record as it comes back."""
     finished = store.finished_ids(run.id)
-    pending = (row for row in dataset.rows() if row.id not in finished)
 
     def commit(done: Scored) -> None:
         outcomes, used = done
-        for number, outcome in outcomes:
-            store.record_item(run.id, number, outcome)
+        store.record_items(run.id, outcomes)  # the task whole or not at all: a source is never left half done
+        for _number, outcome in outcomes:
             if meter is not None:
                 meter.done += 1
                 meter.errors += isinstance(outcome, FailedItem)
@@ -222,7 +223,12 @@ async def score_in_processes(
             for name in METER_COUNTS:
                 setattr(meter, name, getattr(meter, name) + getattr(used, name))
 
-    tasks = chunks_by_source(pending, lambda row: row.source)
+    # cut from every row, as an uninterrupted run cuts them, then the finished items left out: a resumed
+    # run's tasks are the killed run's (each committed whole or not at all), so are its judge calls
+    tasks = (
+        pending for task in chunks_by_source(dataset.rows(), lambda row: row.source)
+        if (pending := [row for row in task if row.id not in finished])
+    )
     await run_in_processes(_score_task, recipe, tasks, workers=workers, on_done=commit)
 
 

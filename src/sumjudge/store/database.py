@@ -18,7 +18,8 @@ import json
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -29,7 +30,7 @@ from ..judges.cache import create_private_file
 from .records import FailedItem, ItemOutcome, outcome_from_json
 from .lock import claim_run, release_run
 from .run_fields import SCHEMA as FIELDS_SCHEMA, read_fields, record_fields
-from .run_stats import RunStats
+from .run_stats import RunStats, read_run_stats
 from .schema import check_schema, damaged_record, mark_schema, store_error
 from ..data.tables import record_row, rows_frame
 
@@ -73,14 +74,6 @@ CREATE TABLE IF NOT EXISTS run_locks (
     since REAL NOT NULL
 );
 """
-
-
-_EVIDENCE = (
-    "SELECT SUM(json_extract(v.value, '$.verified') = 1), SUM(json_extract(v.value, '$.verified') IS NOT NULL) FROM"
-    " (SELECT value FROM items, json_each(items.record, '$.verdicts.alignment') WHERE run_id = ? AND status = 'ok'"
-    " UNION ALL SELECT value FROM items, json_each(items.record, '$.verdicts.coverage') WHERE run_id = ? AND status = 'ok')"
-    " AS v"
-)
 
 
 def run_key(model: str, options: dict[str, Any], fingerprint: str, judge: str | None = None) -> str:
@@ -205,20 +198,27 @@ class RunStore:
         else a new one. ``judge`` is the judge's identity (rules and data versions), part of the key.
         Returns ``(run, resumed)``."""
         key = run_key(model, options, fingerprint, judge)
+        with self._transaction():  # find-or-create and claim in one step: two commands, one owner
+            run_id, resumed = self._find_or_create(key, model, options, data, fingerprint, total_items, resume)
+            self._claim(run_id)
+            if fields is not None:  # the names this command read the data with (the viewer reads them)
+                record_fields(self._db, run_id, fields)
+        return self.get_run(run_id), resumed
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write transaction around the block: committed when it ends, rolled back when it raises
+        (an interrupt too); sqlite3's errors said in one line (:func:`~.schema.store_error`)."""
         try:
-            self._db.execute("BEGIN IMMEDIATE")  # find-or-create and claim in one step: two commands, one owner
+            self._db.execute("BEGIN IMMEDIATE")
             try:
-                run_id, resumed = self._find_or_create(key, model, options, data, fingerprint, total_items, resume)
-                self._claim(run_id)
-                if fields is not None:  # the names this command read the data with (the viewer reads them)
-                    record_fields(self._db, run_id, fields)
+                yield
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
             raise store_error(self.path, exc) from None
-        return self.get_run(run_id), resumed
 
     def _find_or_create(
         self, key: str, model: str, options: dict[str, Any], data: str, fingerprint: str, total_items: int,
@@ -313,6 +313,18 @@ class RunStore:
 
     def record_item(self, run_id: str, row_number: int, outcome: ItemOutcome) -> None:
         """Commit one finished (or failed) item."""
+        self._insert_item(run_id, row_number, outcome)
+
+    def record_items(self, run_id: str, outcomes: Iterable[tuple[int, ItemOutcome]]) -> None:
+        """Commit several finished (or failed) items, ``(row number, outcome)`` each, in one transaction:
+        a process killed or interrupted on the way leaves all of them or none. A worker's task holds a
+        source's items together (its questions made once, their call counted on the first of them):
+        committed by halves, a resumed run would make them again and count the call on another item."""
+        with self._transaction():
+            for row_number, outcome in outcomes:
+                self._insert_item(run_id, row_number, outcome)
+
+    def _insert_item(self, run_id: str, row_number: int, outcome: ItemOutcome) -> None:
         usage = outcome.usage
         self._db.execute(
             "INSERT OR REPLACE INTO items (run_id, item_id, row_number, status, score, alignment_score,"
@@ -368,39 +380,4 @@ class RunStore:
     def stats(self, run_id: str, *, axes: bool = True) -> RunStats:
         """The run's figures, with the 95% bootstrap interval of each mean (items resampled, seeded);
         ``axes=False`` leaves out the intervals of the two axes' means (a third of the cost)."""
-        rows = self._db.execute(
-            "SELECT score, alignment_score, coverage_score FROM items WHERE run_id = ? AND status = 'ok'"
-            " ORDER BY score",
-            (run_id,),
-        ).fetchall()
-        scores = [r[0] for r in rows]
-        agg = self._db.execute(
-            "SELECT AVG(alignment_score), AVG(coverage_score), SUM(tokens), SUM(calls),"
-            " SUM(status = 'error'), SUM(COALESCE(json_extract(record, '$.usage.cached_tokens'), 0))"
-            " FROM items WHERE run_id = ?",
-            (run_id,),
-        ).fetchone()
-        claims = self._db.execute(
-            "SELECT COUNT(*), SUM(COALESCE(json_extract(c.value, '$.unchecked'), 0))"
-            " FROM items, json_each(items.record, '$.verdicts.alignment') AS c WHERE run_id = ? AND status = 'ok'",
-            (run_id,),
-        ).fetchone()
-        return RunStats.from_sorted_scores(
-            scores,
-            mean_alignment=agg[0],
-            mean_coverage=agg[1],
-            tokens=agg[2] or 0,
-            calls=agg[3] or 0,
-            errors=agg[4] or 0,
-            alignment=[r[1] for r in rows if r[1] is not None] if axes else None,
-            coverage=[r[2] for r in rows if r[2] is not None] if axes else None,
-            cached_tokens=agg[5] or 0,
-            claims=claims[0] or 0,
-            unchecked_claims=claims[1] or 0,
-            evidence=self._evidence(run_id),
-        )
-
-    def _evidence(self, run_id: str) -> tuple[int, int]:
-        """``(verified, checked)`` over the verdicts of the run's scored items (the shown sample's)."""
-        row = self._db.execute(_EVIDENCE, (run_id, run_id)).fetchone()
-        return row[0] or 0, row[1] or 0
+        return read_run_stats(self._db, run_id, axes=axes)

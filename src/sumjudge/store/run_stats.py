@@ -1,12 +1,13 @@
 """The figures of a run, over the items that finished without error: count, mean (with its bootstrap
 interval), median, p10, the lowest score, both axes' means, zero scores, errors, calls and tokens.
 
-Made by :meth:`sumjudge.store.RunStore.stats`; shown by the end table, ``sumjudge runs show`` and the
-HTML report; judged by the gates.
+Read from a run store's items by :func:`read_run_stats` (what :meth:`sumjudge.store.RunStore.stats`
+returns); shown by the end table, ``sumjudge runs show`` and the HTML report; judged by the gates.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,4 +151,55 @@ def _quantile(sorted_values: list[float], q: float) -> float | None:
     return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
 
 
-__all__ = ["RunStats"]
+_EVIDENCE = (
+    "SELECT SUM(json_extract(v.value, '$.verified') = 1), SUM(json_extract(v.value, '$.verified') IS NOT NULL) FROM"
+    " (SELECT value FROM items, json_each(items.record, '$.verdicts.alignment') WHERE run_id = ? AND status = 'ok'"
+    " UNION ALL SELECT value FROM items, json_each(items.record, '$.verdicts.coverage') WHERE run_id = ? AND status = 'ok')"
+    " AS v"
+)
+
+
+def read_run_stats(db: sqlite3.Connection, run_id: str, *, axes: bool = True) -> RunStats:
+    """The figures of run ``run_id`` from the ``items`` table of a run store, with the 95% bootstrap
+    interval of each mean (items resampled, seeded); ``axes=False`` leaves out the intervals of the two
+    axes' means (a third of the cost)."""
+    rows = db.execute(
+        "SELECT score, alignment_score, coverage_score FROM items WHERE run_id = ? AND status = 'ok'"
+        " ORDER BY score",
+        (run_id,),
+    ).fetchall()
+    scores = [r[0] for r in rows]
+    agg = db.execute(
+        "SELECT AVG(alignment_score), AVG(coverage_score), SUM(tokens), SUM(calls),"
+        " SUM(status = 'error'), SUM(COALESCE(json_extract(record, '$.usage.cached_tokens'), 0))"
+        " FROM items WHERE run_id = ?",
+        (run_id,),
+    ).fetchone()
+    claims = db.execute(
+        "SELECT COUNT(*), SUM(COALESCE(json_extract(c.value, '$.unchecked'), 0))"
+        " FROM items, json_each(items.record, '$.verdicts.alignment') AS c WHERE run_id = ? AND status = 'ok'",
+        (run_id,),
+    ).fetchone()
+    return RunStats.from_sorted_scores(
+        scores,
+        mean_alignment=agg[0],
+        mean_coverage=agg[1],
+        tokens=agg[2] or 0,
+        calls=agg[3] or 0,
+        errors=agg[4] or 0,
+        alignment=[r[1] for r in rows if r[1] is not None] if axes else None,
+        coverage=[r[2] for r in rows if r[2] is not None] if axes else None,
+        cached_tokens=agg[5] or 0,
+        claims=claims[0] or 0,
+        unchecked_claims=claims[1] or 0,
+        evidence=_evidence(db, run_id),
+    )
+
+
+def _evidence(db: sqlite3.Connection, run_id: str) -> tuple[int, int]:
+    """``(verified, checked)`` over the verdicts of the run's scored items (the shown sample's)."""
+    row = db.execute(_EVIDENCE, (run_id, run_id)).fetchone()
+    return row[0] or 0, row[1] or 0
+
+
+__all__ = ["RunStats", "read_run_stats"]

@@ -16,7 +16,8 @@ of a reply written with that probability (:mod:`~sumjudge.testing.logprobs`; a f
 boolean's index for varied figures); without it the server ignores the field, as LM Studio does.
 ``refuse_logprobs=400`` refuses requests that ask for them, as OpenAI refuses its reasoning models.
 
-Standard library only (``http.server.ThreadingHTTPServer``)::
+Standard library only (``http.server.ThreadingHTTPServer``; the HTTP side, reading a request and writing its
+answer whole, trickled or dropped, is :mod:`~sumjudge.testing.http_wire`)::
 
     with JudgeServer() as server:
         ModelConfig(id="openai/test-model", base_url=server.base_url, api_key="test")
@@ -30,18 +31,18 @@ or ``python -m sumjudge.testing.judge_server --port 8800`` for manual use.
 from __future__ import annotations
 
 import json
-import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Iterable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from .batch_desk import BatchDesk
 from .brains import Brain, NoisyBrain, SchemaBrain, SummarizationBrain
 from .context import ContextWindow, prompt_bytes
-from .faults import LLAMA_CPP_REFUSAL, TRICKLE, Fault, Reply
+from .faults import LLAMA_CPP_REFUSAL, Fault, Reply
+from .http_wire import LocalServer, make_handler, read_request, send_answer
 from .logprobs import OPENAI_LOGPROBS_REFUSAL, Confidence, logprobs_payload
 from .recorded import RecordedRequest, content_text, count_tokens, find_schema, step_of, structured_form
 
@@ -96,7 +97,7 @@ class JudgeServer:
         """429 answers sent because of ``max_in_flight``."""
         self.chat_calls = 0
         self.usage = {"prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0}
-        self._httpd: ThreadingHTTPServer | None = None
+        self._httpd: LocalServer | None = None
         self._thread: threading.Thread | None = None
         self.batches = BatchDesk(self._answer, lambda: self.url)
         """Provider batch jobs (OpenAI's files and batches, Anthropic's Message Batches): :mod:`.batch_desk`."""
@@ -104,9 +105,7 @@ class JudgeServer:
     # -- life cycle --------------------------------------------------------------------------
 
     def start(self) -> JudgeServer:
-        handler = _make_handler(self)
-        httpd = _Server((self._host, self._port), handler)
-        httpd.daemon_threads = True
+        httpd = LocalServer((self._host, self._port), make_handler(self._handle))
         self._httpd = httpd
         self._thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         self._thread.start()
@@ -284,20 +283,7 @@ class JudgeServer:
 
     def _handle(self, handler: BaseHTTPRequestHandler, method: str) -> None:
         arrived = time.monotonic()
-        length = int(handler.headers.get("Content-Length") or 0)
-        raw = handler.rfile.read(length) if length else b""
-        try:
-            body = json.loads(raw) if raw else None
-        except ValueError:
-            body = None
-        request = RecordedRequest(
-            method=method,
-            path=handler.path.split("?", 1)[0],
-            query=handler.path.partition("?")[2],
-            headers={k.lower(): v for k, v in handler.headers.items()},
-            raw=raw,
-            body=body,
-        )
+        request = read_request(handler, method)
         with self._lock:
             if self.record:
                 self.requests.append(request)
@@ -307,63 +293,10 @@ class JudgeServer:
             status, headers, payload, delay = self._answer(request)
             # the delay counts from the request's arrival, as a provider's latency does: the time this
             # server spends reading and answering is part of it, not added to it
-            left = delay - (time.monotonic() - arrived)
-            if left > 0:
-                self._stop.wait(left)
-            if payload is None:  # drop the connection without an answer
-                handler.close_connection = True
-                return
-            if (trickle := headers.pop(TRICKLE, None)) is not None:
-                self._trickle(handler, status, headers, payload, trickle)
-                return
-            handler.send_response(status)
-            handler.send_header("Content-Type", "application/json")
-            handler.send_header("Content-Length", str(len(payload)))
-            for key, value in headers.items():
-                handler.send_header(key, value)
-            handler.end_headers()
-            handler.wfile.write(payload)
+            send_answer(handler, status, headers, payload, wait=delay - (time.monotonic() - arrived), stop=self._stop)
         finally:
             with self._lock:
                 self.in_flight -= 1
-
-
-    def _trickle(self, handler: BaseHTTPRequestHandler, status: int, headers: dict[str, str], payload: bytes,
-                 how: str) -> None:
-        """Send the reply one byte at a time (:meth:`Fault.slow_loris`) until it is sent, the client hangs
-        up or the server stops."""
-        every_text, _, part = how.partition(" ")
-        every = float(every_text)
-        lines = [f"HTTP/1.1 {status} {'OK' if status < 400 else 'Error'}", "Content-Type: application/json",
-                 f"Content-Length: {len(payload)}", "Connection: close",
-                 *(f"{k}: {v}" for k, v in headers.items())]
-        head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
-        handler.close_connection = True
-        slow = head + payload
-        try:
-            if part != "all":
-                handler.wfile.write(head)
-                handler.wfile.flush()
-                slow = payload
-            for i in range(len(slow)):
-                if self._stop.wait(every):
-                    return
-                handler.wfile.write(slow[i:i + 1])
-                handler.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):  # the client gave up: what a timeout does
-            return
-
-
-class _Server(ThreadingHTTPServer):
-    request_queue_size = 1024  # the default (5) makes bursts of connections wait for a SYN retry (1 s)
-    allow_reuse_address = True
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        # A client that hangs up mid-reply (a timeout, Ctrl-C, a killed batch) is expected here.
-        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
-            return
-        super().handle_error(request, client_address)
 
 
 def _json(value: Any) -> bytes:
@@ -372,26 +305,6 @@ def _json(value: Any) -> bytes:
 
 def _error(message: str, kind: str) -> bytes:
     return _json({"error": {"message": message, "type": kind, "param": None, "code": None}})
-
-
-def _make_handler(server: JudgeServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        server_version = "sumjudge-judge-server"
-        # the headers and the body go out as two writes: with Nagle's algorithm on, the body waits for
-        # the client's (delayed, up to 40 ms) ACK of the headers, a stall no real provider adds
-        disable_nagle_algorithm = True
-
-        def do_POST(self) -> None:  # noqa: N802 - http.server's naming
-            server._handle(self, "POST")
-
-        def do_GET(self) -> None:  # noqa: N802
-            server._handle(self, "GET")
-
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet
-            return
-
-    return Handler
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,17 +1,9 @@
-"""The viewer's ASGI app (Starlette): routes, the write token, the security headers, read-only mode.
+"""The viewer's ASGI app (Starlette): its routes and their handlers, over one run store.
 
-Safety, all in this module:
-
-- **Every write needs the token** of this process (:attr:`ViewSettings.token`, 256 random bits made
-  at start): the item page carries it in a ``<meta>`` tag and in its forms; the script sends it in the
-  ``X-Sumjudge-Token`` header. A request without it, or with another, is refused (403): another site
-  open in the same browser cannot label on the user's behalf, as it cannot read the page.
-- **Hosts**: the CLI lets through only requests addressed to the host it binds (``allowed_hosts``),
-  so a page elsewhere cannot reach the app through a DNS name that points at 127.0.0.1.
-- **A strict Content-Security-Policy** on every response: only the app's own script and style sheet,
-  no inline script or style, no request to any other origin, no framing.
-- **Read-only** (``--read-only``): the store is opened read-only, no token is handed out, and every
-  write is refused (403) whatever it carries.
+Every response carries the security headers, and every write is checked for this process's token and
+refused in read-only mode (:mod:`.security`, where the defences are told). The CLI lets through only
+requests addressed to the host it binds (``allowed_hosts``), so a page elsewhere cannot reach the app
+through a DNS name that points at 127.0.0.1.
 
 The store is opened for each request (a SQLite open is cheap) on the event loop's thread: the
 handlers are ``async`` and never hand the connection to another thread.
@@ -19,16 +11,15 @@ handlers are ``async`` and never hand the connection to another thread.
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
 from urllib.parse import parse_qs
 
-from ..analysis.compare import ComparisonError, compare_runs, run_items_from_store
+from ..analysis.compare import compare_runs
+from ..analysis.run_items import ComparisonError, run_items_from_store
 from ..analysis.review_queue import review_order
 from ..errors import InputError, MissingDependencyError, SumjudgeError
 from ..stats import DEFAULT_SEED
@@ -42,6 +33,7 @@ from .pages.compare import compare_body
 from .pages.item import ItemContext, item_body
 from .pages.run import ItemFilter, run_body
 from .pages.runs import matches, run_kind, runs_body
+from .security import CSP, TOKEN_HEADER, SecurityHeaders, json_body, write_refusal
 from .sources import SourceFinder
 
 try:
@@ -54,49 +46,7 @@ try:
 except ImportError:  # pragma: no cover - exercised only without the extra
     raise MissingDependencyError("the viewer (starlette)", 'pip install "sumjudge[view]"') from None
 
-CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-    "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
-)
-SECURITY_HEADERS = {
-    "content-security-policy": CSP,
-    "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
-    "x-frame-options": "DENY",
-    "cache-control": "no-store",
-}
-TOKEN_HEADER = "x-sumjudge-token"
 _STATIC = {"view.js": "text/javascript; charset=utf-8", "view.css": "text/css; charset=utf-8", "icon.svg": "image/svg+xml"}
-
-
-MAX_BODY_DEPTH = 8
-"""How deep a JSON body of the viewer's API may nest (a label is one flat object)."""
-
-
-def _json_body(raw: bytes) -> dict[str, Any]:
-    """A request's JSON object; :class:`InputError` for anything else, before a parser could recurse into a
-    body nested 100,000 deep (the depth is counted on the bytes, outside strings)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for byte in raw:
-        if in_string:
-            escaped, in_string = (False, True) if escaped else (byte == 0x5C, byte != 0x22)
-        elif byte == 0x22:
-            in_string = True
-        elif byte in (0x5B, 0x7B):
-            depth += 1
-            deepest = max(deepest, depth)
-            if deepest > MAX_BODY_DEPTH:
-                raise InputError(f"the body nests deeper than {MAX_BODY_DEPTH} levels")
-        elif byte in (0x5D, 0x7D):
-            depth -= 1
-    try:
-        body = json.loads(raw)
-    except (ValueError, RecursionError) as exc:
-        raise InputError(f"the body is not JSON: {exc}") from None
-    if not isinstance(body, dict):
-        raise InputError("the body is a JSON object")
-    return body
 
 
 @dataclass(frozen=True)
@@ -115,27 +65,6 @@ class ViewSettings:
     max_runs: int = 200
 
 
-class _SecurityHeaders:
-    """Pure ASGI middleware: the headers above on every HTTP response."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_headers(message: Any) -> None:
-            if message["type"] == "http.response.start":
-                headers = [(k, v) for k, v in message.get("headers", []) if k.decode().lower() not in SECURITY_HEADERS]
-                headers += [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
-                message = {**message, "headers": headers}
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
-
-
 def create_app(settings: ViewSettings) -> Starlette:
     """The viewer over ``settings.store`` (which must exist: the viewer never creates a store)."""
     if not settings.store.is_file():
@@ -152,7 +81,7 @@ def create_app(settings: ViewSettings) -> Starlette:
         Route("/rate", view.form_rate, methods=["POST"]),
         Route("/static/{name}", view.static),
     ]
-    middleware = [Middleware(_SecurityHeaders)]
+    middleware = [Middleware(SecurityHeaders)]
     if settings.allowed_hosts is not None:
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts)))
     return Starlette(routes=routes, middleware=middleware)
@@ -202,12 +131,8 @@ class View:
 
     def _refusal(self, request: Request, given: str | None) -> str | None:
         """Why a write is refused, or ``None`` when it may go ahead."""
-        if self.s.read_only:
-            return "the viewer is read-only (--read-only): labels cannot be written"
-        token = request.headers.get(TOKEN_HEADER) or given or ""
-        if not secrets.compare_digest(token.encode(), self.s.token.encode()):
-            return "missing or wrong token: reload the page and try again"
-        return None
+        return write_refusal(read_only=self.s.read_only, token=self.s.token,
+                             sent=request.headers.get(TOKEN_HEADER) or given)
 
     # -- pages --------------------------------------------------------------------------------
 
@@ -343,7 +268,7 @@ class View:
         if refusal:
             return JSONResponse({"ok": False, "error": refusal}, 403)
         try:
-            body = _json_body(await request.body())
+            body = json_body(await request.body())
             correct = body.get("correct")
             if correct not in (True, False, None):
                 raise InputError("correct is true, false or null")
