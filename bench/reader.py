@@ -69,14 +69,14 @@ stated), so that ``report --combine`` can show what the two together would give 
 
 
 def _scores(claims: list[dict[str, Any]], threshold: float | None, cap: float | None = None) -> tuple[float, float]:
-    """(graded, boolean) alignment of one summary's claims. ``cap``: what the reader's ``proof_cap``
-    would have made of a run made with ``proof_cap=1`` (a claim the offline judge proves wrong: P at
-    most the cap, unsupported)."""
+    """(graded, boolean) alignment of one summary's claims. ``cap``: what the reader's ``proof_scale``
+    would have made of a run made with ``proof_scale=1`` (a claim the offline judge proves wrong: P
+    times ``cap``, unsupported)."""
     if not claims:
         return 0.0, 0.0
     proven = [cap is not None and c.get("offline") == "error" for c in claims]
     ps = [c["p"] if c["p"] is not None else float(c["supported"]) for c in claims]
-    ps = [min(p, cap) if e and cap is not None else p for p, e in zip(ps, proven)]
+    ps = [p * cap if e and cap is not None else p for p, e in zip(ps, proven)]
     yes = [
         False if e else (p >= threshold) if (threshold is not None and c["p"] is not None) else c["supported"]
         for p, c, e in zip(ps, claims, proven)
@@ -116,7 +116,7 @@ def report_bump(recs: list[dict[str, Any]], threshold: float | None, cap: float 
     for r in recs:
         by_type[r["error_type"]].append((_scores(r["reference"], threshold, cap), _scores(r["edited"], threshold, cap)))
         ref_claims[r["article_id"]] = r["reference"]
-    print(f"BUMP task 1: {len(recs)} pairs, judge {recs[0]['judge'] if recs else '?'}, threshold {threshold or 'judge'}, proof cap {cap}")
+    print(f"BUMP task 1: {len(recs)} pairs, judge {recs[0]['judge'] if recs else '?'}, threshold {threshold or 'judge'}, proof scale {cap}")
     print(f"{'error type':<29} {'n':>4} {'graded lower':>13} {'ties':>6} {'boolean lower':>14} {'ties':>6}")
     everything = [x for v in by_type.values() for x in v]
     for name, pairs in [*sorted(by_type.items()), ("all", everything)]:
@@ -270,7 +270,7 @@ def main() -> None:
     p.add_argument("--threshold", type=float, default=None)
     p.add_argument("--same-as", default=None, help="report only the items this other run's file holds")
     p.add_argument("--cap", type=float, default=None,
-                   help="the reader's proof_cap applied to a run made with --set proof_cap=1 (claims the offline judge proves wrong)")
+                   help="the reader's proof_scale applied to a run made with --set proof_scale=1 (claims the offline judge proves wrong)")
     p.set_defaults(fn=report)
     args = ap.parse_args()
     args.fn(args)

@@ -1,5 +1,5 @@
 """``local/reader`` where words can prove: a claim the offline judge shows wrong is unsupported whatever
-the model says (its probability capped), and a question the summary's words already settle is not put
+the model says (its probability scaled down), and a question the summary's words already settle is not put
 to the model. The model here is scripted (its P(yes) chosen per prompt), so the rules are tested
 without llama.cpp; tests/test_reader_judge.py runs the real model."""
 
@@ -59,13 +59,13 @@ def test_a_number_the_source_states_otherwise_is_unsupported_though_the_model_sa
     judge, _ = _judge(tmp_path, lambda user: 0.9)
     (verdict,) = _align(judge, "The library will cost 90 million dollars.").alignment
     assert not verdict.supported
-    assert verdict.probability == pytest.approx(0.1)  # capped at proof_cap, the default
+    assert verdict.probability == pytest.approx(0.09)  # the model's 0.9 times proof_scale, 0.1 by default
     assert "shown by words" in verdict.reason and "12" in verdict.reason  # the source's number, shown
     assert "P(supported) = 0.90" in verdict.reason  # and what the model read, kept beside it
 
 
-def test_the_model_alone_decides_with_proof_cap_1(tmp_path: Path) -> None:
-    judge, _ = _judge(tmp_path, lambda user: 0.9, proof_cap=1)
+def test_the_model_alone_decides_with_proof_scale_1(tmp_path: Path) -> None:
+    judge, _ = _judge(tmp_path, lambda user: 0.9, proof_scale=1)
     (verdict,) = _align(judge, "The library will cost 90 million dollars.").alignment
     assert verdict.supported and verdict.probability == pytest.approx(0.9)
 
@@ -109,13 +109,13 @@ def test_with_word_gaps_0_the_model_reads_every_question(tmp_path: Path) -> None
     assert out[0].probability == pytest.approx(0.2) and len(model.asked) == 1
 
 
-def test_the_cap_and_the_word_gaps_are_part_of_the_judges_identity(tmp_path: Path) -> None:
+def test_the_proof_scale_and_the_word_gaps_are_part_of_the_judges_identity(tmp_path: Path) -> None:
     prints = {_judge(tmp_path, lambda user: 0.5, **extra)[0].fingerprint
-              for extra in ({}, {"proof_cap": 1}, {"word_gaps": 0})}
+              for extra in ({}, {"proof_scale": 1}, {"word_gaps": 0})}
     assert len(prints) == 3
 
 
-@pytest.mark.parametrize("extra", [{"proof_cap": 1.5}, {"proof_cap": -0.1}, {"word_gaps": 2}, {"proof_cap": "high"}])
+@pytest.mark.parametrize("extra", [{"proof_scale": 1.5}, {"proof_scale": -0.1}, {"word_gaps": 2}, {"proof_scale": "high"}])
 def test_settings_out_of_range_are_refused_by_name(tmp_path: Path, extra: dict[str, object]) -> None:
     with pytest.raises(ConfigurationError, match="reader settings"):
         _judge(tmp_path, lambda user: 0.5, **extra)

@@ -11,7 +11,7 @@ model in this process, its probability read from the model's next-token distribu
 
 Words first, where words can prove: a claim the offline judge shows wrong (a number, date or name the
 source lacks or states otherwise, a negation, a role swap) is unsupported whatever the model says, its
-probability capped at ``proof_cap``, its reason the offline proof beside the model's P; a question whose
+probability the model's times ``proof_scale``, its reason the offline proof beside the model's P; a question whose
 number or date the summary lacks, or that shares no word with the summary, is "not answered" without a
 model call (:func:`~..offline.drafts.coverage_gaps`).
 
@@ -70,9 +70,10 @@ class ReaderSettings:
     """``own``: each claim after its own best passages (a claim that two summaries share is the same
     prompt, answered once; claims with the same passages share the prefix); ``shared``: every claim's
     passages shown once, all the summary's claims after them (one prefix for the whole summary)."""
-    proof_cap: float = 0.1
-    """A claim the offline judge proves wrong is unsupported, its P(supported) at most this (1: the
-    model alone decides)."""
+    proof_scale: float = 0.1
+    """A claim the offline judge proves wrong is unsupported, its P(supported) the model's times this:
+    at most this, and two such claims still in the model's order (a cap would tie them). 1: the model
+    alone decides."""
     word_gaps: int = 1
     """1: questions the summary's words already settle are "not answered" without a model call; 0:
     the model reads every question."""
@@ -84,7 +85,7 @@ class ReaderSettings:
         rest = {k: v for k, v in extra.items() if k not in mine}
         try:
             values = {
-                k: (float(v) if "threshold" in k or k == "proof_cap" else str(v) if k == "layout" else int(v))
+                k: (float(v) if "threshold" in k or k == "proof_scale" else str(v) if k == "layout" else int(v))
                 for k, v in extra.items() if k in mine
             }
         except (TypeError, ValueError) as exc:
@@ -92,10 +93,10 @@ class ReaderSettings:
         settings = cls(**values)  # type: ignore[arg-type]
         if not (0 < settings.threshold < 1 and 0 < settings.coverage_threshold < 1) or settings.passages < 1 \
                 or settings.window < 1 or settings.max_sentences < 1 or settings.layout not in ("own", "shared") \
-                or not 0 <= settings.proof_cap <= 1 or settings.word_gaps not in (0, 1):
+                or not 0 <= settings.proof_scale <= 1 or settings.word_gaps not in (0, 1):
             raise ConfigurationError(
                 "reader settings out of range: thresholds in (0, 1), passages, window, max_sentences >= 1, "
-                "layout 'own' or 'shared', proof_cap in [0, 1], word_gaps 0 or 1"
+                "layout 'own' or 'shared', proof_scale in [0, 1], word_gaps 0 or 1"
             )
         return settings, rest
 
@@ -137,7 +138,7 @@ class ReaderJudge:
         return (
             f"local/reader@prompt{prompts.PROMPT_VERSION}+sha256:{self._model.digest()[:16]}"
             f"+drafts:{self._lexical.fingerprint}+t{s.threshold:g}/{s.coverage_threshold:g}"
-            f"+k{s.passages}w{s.window}{s.layout}{s.max_sentences}+cap{s.proof_cap:g}+gaps{s.word_gaps}"
+            f"+k{s.passages}w{s.window}{s.layout}{s.max_sentences}+proof{s.proof_scale:g}+gaps{s.word_gaps}"
         )
 
     async def generate(self, request: JudgeRequest[Any]) -> JudgeReply[Any]:
@@ -190,7 +191,7 @@ class ReaderJudge:
             users = [prompts.alignment_prompt(prompts.excerpt(drafts.sentences, own_sentences(c)), c.text) for c in drafts.claims]
         answers, usage = self._ask(users)
         proofs: list[str | None] = [None] * len(drafts.claims)
-        if self.settings.proof_cap < 1:
+        if self.settings.proof_scale < 1:
             checked = self._lexical.check(source, [c.text for c in drafts.claims]).alignment
             proofs = [None if v.supported else v.reason for v in checked]
         verdicts = [self._claim_verdict(c, a, drafts, e) for c, a, e in zip(drafts.claims, answers, proofs)]
@@ -207,8 +208,8 @@ class ReaderJudge:
             text = " ".join(drafts.sentences[best.start : best.end])
             quoted = f': "{text[:160]}{"..." if len(text) > 160 else ""}"'
         read = f"P(supported) = {answer.p_yes:.2f} (threshold {t:.2f}), read against source {where}{quoted}"
-        if proof is not None:  # shown by words: the model's P stays in the reason, capped in the verdict
-            p = min(answer.p_yes, self.settings.proof_cap)
+        if proof is not None:  # shown by words: the model's P stays in the reason, scaled down in the verdict
+            p = answer.p_yes * self.settings.proof_scale
             reason = f"not supported, shown by words: {proof}; the model read {read}"
             return AlignmentVerdict(claim=claim.text, reason=reason, supported=False, probability=round(p, 4))
         supported = answer.p_yes >= t
