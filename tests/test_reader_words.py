@@ -71,9 +71,9 @@ def test_the_model_alone_decides_with_proof_scale_1(tmp_path: Path) -> None:
 
 
 def test_a_faithful_claim_keeps_the_models_probability(tmp_path: Path) -> None:
-    judge, _ = _judge(tmp_path, lambda user: 0.35 if "Claim: The library will cost 12" in user else 0.8)
+    judge, _ = _judge(tmp_path, lambda user: 0.1 if "Claim: The library will cost 12" in user else 0.8)
     low, high = _align(judge, "The library will cost 12 million dollars. Ana Lopez is the mayor.").alignment
-    assert not low.supported and low.probability == pytest.approx(0.35)  # below the threshold .4: the model's no
+    assert not low.supported and low.probability == pytest.approx(0.1)  # below the threshold .15: the model's no
     assert "shown by words" not in low.reason
     assert high.supported and high.probability == pytest.approx(0.8)
 

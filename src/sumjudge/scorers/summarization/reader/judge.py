@@ -55,9 +55,12 @@ class ReaderSettings:
     """The reader's own constants (``ModelConfig.extra`` may set each); docs/benchmarks.md says how
     they were chosen (on half of BUMP task 1's articles)."""
 
-    threshold: float = 0.4
-    """A claim is supported when P(yes) >= this: chosen on the tune half of BUMP task 1 (40 pairs, 26
-    articles; the most pairs with the edited summary lower while >= .85 of reference claims hold)."""
+    threshold: float = 0.15
+    """A claim is supported when P(yes) >= this: chosen on the tune half of BUMP task 1 (60 pairs, 34
+    articles), with the offline proofs at ``proof_scale``: the most pairs with the edited summary lower
+    (boolean) while >= .85 of reference claims hold, ties to the one that keeps more (0.15 and 0.30
+    both .283 lower; 0.15 keeps .936 of reference claims). Without the proofs the same rule gave 0.40.
+    A low bar: the model must say no clearly; the errors words can show are caught by the proofs."""
     coverage_threshold: float = 0.5
     """A question is answered when P(yes) >= this (not tuned: no coverage labels were used)."""
     passages: int = 2
