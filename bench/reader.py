@@ -3,6 +3,7 @@
     python bench/reader.py bump DATA --judge local/reader --half held --pairs 150 --out bump.jsonl
     python bench/reader.py summeval DATA --judge local/reader --half held --docs 20 --out summeval.jsonl
     python bench/reader.py report bump.jsonl [--threshold 0.5]      # figures again, at another threshold
+    python bench/reader.py recheck bump.jsonl DATA --out new.jsonl  # the offline proofs as the rules are now
     python bench/reader.py speed DATA --judge local/reader          # a BUMP pair, a SummEval item, RSS
 
 The judge's number is the **alignment** axis (the axis that reads faithfulness): graded, the mean
@@ -187,6 +188,26 @@ def report(args: argparse.Namespace) -> None:
     (report_bump if recs and "edited" in recs[0] else report_summeval)(recs, args.threshold, args.cap)
 
 
+def recheck(args: argparse.Namespace) -> None:
+    """Rewrite a run file's ``offline`` column with the offline judge as it is now (its rules change
+    more often than a model run can be repeated): the model's P is kept, the proofs are the new ones."""
+    sources = {r["article_id"]: r["source"] for r in map(json.loads, open(Path(args.data) / "bump_task1_pairs.jsonl", encoding="utf-8"))}
+    sources.update({d["doc_id"]: d["source"] for d in map(json.loads, open(Path(args.data) / "summeval_docs.jsonl", encoding="utf-8"))})
+    recs = [json.loads(line) for line in open(args.file, encoding="utf-8")]
+    changed = 0
+    for r in recs:
+        source = sources[r.get("article_id", r.get("doc_id"))]
+        for key in ("reference", "edited", "claims"):
+            claims = r.get(key) or []
+            checked = _OFFLINE.check(source, [c["claim"] for c in claims]).alignment if claims else []
+            for c, o in zip(claims, checked):
+                new = "error" if not o.supported else "unchecked" if o.unchecked else "stated"
+                changed += new != c.get("offline")
+                c["offline"] = new
+    Path(args.out).write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    print(f"{len(recs)} records, {changed} claims' offline verdicts changed -> {args.out}")
+
+
 def tune(args: argparse.Namespace) -> None:
     """The threshold, from a ``tune``-half BUMP file: the one with the most pairs whose edited summary
     is lower (boolean) among those that keep >= ``--floor`` of the reference claims supported (else the
@@ -265,6 +286,11 @@ def main() -> None:
     p.add_argument("--floor", type=float, default=0.85, help="least share of reference claims supported")
     p.add_argument("--cap", type=float, default=None, help="as report --cap")
     p.set_defaults(fn=tune)
+    p = sub.add_parser("recheck")
+    p.add_argument("file")
+    p.add_argument("data")
+    p.add_argument("--out", required=True)
+    p.set_defaults(fn=recheck)
     p = sub.add_parser("report")
     p.add_argument("file")
     p.add_argument("--threshold", type=float, default=None)
