@@ -32,6 +32,17 @@ INTRINSIC_SLOT = 2
 its place with at least this many of the claim's neighbouring words around it (issue 30: with one,
 BUMP's faithful references, which join facts from distant sentences, failed 13 times on its tune half;
 a name from elsewhere is never an error, only a note, since it failed them even at two)."""
+NAME_SLOT = 2
+"""A name the source has only outside the passage is an error (a swap: "Brian Cox" where the passage
+has "Stephen Hawking") when a passage name the claim lacks has at least this many of the claim name's
+neighbouring words on the same sides of it (before it what stands before the claim's name, after it
+what stands after). Rules 30.2, chosen on BUMP's tune half: one same-side word failed faithful
+references ("Foxes" for "Leicester's"), as did two words counted on either side ("sheriff's office
+in Frankfort" for "Franklin County sheriff's office")."""
+MOVED_NUMBER = 2
+"""A claim number the passage has, but with fewer of the claim's neighbouring words around it than
+another passage number has on the same sides (at least this many), stands in that number's place
+("a 20-year sentence" where the passage has "20 charges ... a sentence of 18 years")."""
 _ORDINAL_WORDS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth".split())
 
 DEMONYMS = {
@@ -107,6 +118,12 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
     for n in claim.numbers:
         value = n.rstrip("%")
         if value in held:
+            moved = _moved_number(claim, n, ev, passage)
+            if moved:
+                errors.append(
+                    f"{claim.number_forms[n]!r} is in the passage, but where the claim puts it the passage says "
+                    f'{moved!r} ({ev.where}: "{quote(ev.text, 100)}")'
+                )
             continue
         shown = claim.number_forms[n]
         others = [w for w in passage if w not in claim.numbers and w.rstrip("%") not in {c.rstrip("%") for c in claim.numbers}]
@@ -147,12 +164,52 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
         if not known_name(name, shown, doc, derived):
             said = f"; the passage names {instead!r}" if instead else ""
             errors.append(f'{shown!r} does not occur in the source{said} ({ev.where}: "{quote(ev.text, 100)}")')
-        elif name in doc.units:  # a summary joins facts of distant sentences: a note, never an error
+        elif name in doc.units and (swapped := side_match(claim, name, ev, theirs))[1] >= NAME_SLOT:
+            errors.append(
+                f"{shown!r} is in the source ({_where(doc, name)}) but not in the passage that states the rest, "
+                f'which names {_form(ev, swapped[0] or name)!r} in its place ({ev.where}: "{quote(ev.text, 100)}")'
+            )
+        elif name in doc.units:  # a summary joins facts of distant sentences: a note unless swapped
             notes.append(f"{shown!r} is in the source ({_where(doc, name)}) but not in the passage that states the rest")
     opener = _opening_name(claim, doc, ev, derived)
     if opener:
         errors.append(opener)
     return errors, notes
+
+
+def side_match(claim: Sentence, unit: str, ev: Evidence, candidates: list[str], reach: int = 2) -> tuple[str | None, int]:
+    """Of ``candidates`` (units of the passage), the one in ``unit``'s place in the claim, and how many
+    of ``unit``'s claim neighbours (content words within ``reach``) stand on the same side of it within
+    ``reach`` in a passage sentence: what precedes the claim's word precedes it, what follows follows."""
+    seq = claim.sequence
+    before: set[str] = set()
+    after: set[str] = set()
+    for i, u in enumerate(seq):
+        if u == unit:
+            before.update(x for x in seq[max(0, i - reach) : i] if x != unit and not x.startswith("#"))
+            after.update(x for x in seq[i + 1 : i + reach + 1] if x != unit and not x.startswith("#"))
+    best: str | None = None
+    best_score = 0
+    for c in candidates:
+        for s in ev.sentences:
+            for p in s.positions.get(c, ()):
+                got = len(before & set(s.sequence[max(0, p - reach) : p])) + len(after & set(s.sequence[p + 1 : p + reach + 1]))
+                if got > best_score:
+                    best, best_score = c, got
+    return best, best_score
+
+
+def _moved_number(claim: Sentence, n: str, ev: Evidence, passage: list[str]) -> str | None:
+    """The passage number standing where the claim puts ``n`` (which the passage also has, elsewhere),
+    by :func:`side_match` (:data:`MOVED_NUMBER`); ``None`` when ``n`` stands there itself."""
+    unit = "#" + n
+    _, own = side_match(claim, unit, ev, [unit])
+    if own >= MOVED_NUMBER:
+        return None
+    value = n.rstrip("%")
+    theirs = ["#" + w for w in passage if w not in claim.numbers and w.rstrip("%") != value]
+    there, score = side_match(claim, unit, ev, theirs)
+    return _form(ev, there) if there and score >= max(MOVED_NUMBER, own + 1) else None
 
 
 def _opening_name(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str, str]) -> str | None:
