@@ -48,3 +48,18 @@ def test_a_number_beside_another_numbers_words_is_shown_with_that_number() -> No
     assert "'20' is in the passage, but where the claim puts it the passage says '18'" in v.reason
     [ok] = _align(source, "Officers seized 20 boats and arrested 18 men.")
     assert ok.supported and not ok.unchecked, ok.reason
+
+
+def test_a_pronoun_of_the_other_gender_is_shown_when_the_passage_states_the_rest() -> None:
+    source = (
+        "The striker joined the club in May. He scored twice in his first match and thanked the fans. "
+        "The club said tickets for the next game had sold out."
+    )
+    [v] = _align(source, "The striker joined the club in May. She scored twice in her first match.")[1:]
+    assert not v.supported
+    assert "'She' does not fit the passage that states the rest: it says 'He', never 'she'" in v.reason
+    [ok] = _align(source, "The striker joined the club in May. He scored twice in his first match.")[1:]
+    assert ok.supported, ok.reason
+    # a claim the passage does not state in full may speak of someone else: no error shown
+    [other] = _align(source, "The striker joined the club in May. She praised his goals and the fans warmly.")[1:]
+    assert other.supported, other.reason

@@ -174,6 +174,9 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
     opener = _opening_name(claim, doc, ev, derived)
     if opener:
         errors.append(opener)
+    gender = pronoun_gender(claim, ev, doc.lang)
+    if gender:
+        errors.append(gender)
     return errors, notes
 
 
@@ -229,6 +232,29 @@ def _opening_name(claim: Sentence, doc: Document, ev: Evidence, derived: dict[st
     if not there or not score:
         return None
     return f'{shown!r} does not occur in the source; the passage names {_form(ev, there)!r} ({ev.where}: "{quote(ev.text, 100)}")'
+
+
+_FEMININE = frozenset("she her hers herself".split())
+_MASCULINE = frozenset("he him his himself".split())
+_PRONOUN = regex.compile(r"\b(?:[Ss]he|[Hh]e|[Hh]im|[Hh]is|[Hh]ers?|[Hh]imself|[Hh]erself)\b")
+
+
+def pronoun_gender(claim: Sentence, ev: Evidence, lang: str) -> str | None:
+    """(English) A claim that calls someone "she" where the passage that states the rest says only
+    "he" of anyone (or the other way round): the passage's people are all of the other gender."""
+    if lang != "en" or claim.weight_of(ev.found | ev.names_before) < 0.9 * claim.mass:
+        return None  # the passage must state the rest of the claim, or the pronoun may mean someone else
+    mine = [m.group() for m in _PRONOUN.finditer(claim.text)]
+    theirs = [m.group() for m in _PRONOUN.finditer(ev.text)]
+    for own, other in ((_FEMININE, _MASCULINE), (_MASCULINE, _FEMININE)):
+        said = [w for w in mine if w.lower() in own]
+        there = [w for w in theirs if w.lower() in other]
+        if said and there and not any(w.lower() in own for w in theirs):
+            return (
+                f"{said[0]!r} does not fit the passage that states the rest: it says {there[0]!r}, never "
+                f'{said[0].lower()!r} ({ev.where}: "{quote(ev.text, 100)}")'
+            )
+    return None
 
 
 def key_fact_missing(fact: Sentence, summary_units: frozenset[str], best: Sentence | None) -> tuple[str, str] | None:
