@@ -63,3 +63,17 @@ def test_a_pronoun_of_the_other_gender_is_shown_when_the_passage_states_the_rest
     # a claim the passage does not state in full may speak of someone else: no error shown
     [other] = _align(source, "The striker joined the club in May. She praised his goals and the fans warmly.")[1:]
     assert other.supported, other.reason
+
+
+def test_only_a_word_written_as_a_name_can_be_the_name_a_claim_replaced() -> None:
+    # "suicidal" shares its stem with the capitalised "Suicide" of "Veterans Suicide Hotline", but the
+    # passage writes it in lower case where the claim's "Florida" stands: no swap is shown
+    source = (
+        "A suicidal Air Force veteran says he was put on hold by the helpline. "
+        "He phoned the Veterans Suicide Hotline but got a recorded message. "
+        "The charity said calls had doubled this year. "
+        "Officials promised a review of the service. "
+        "The veteran, who lives in Florida, cares for 60 rescue animals."
+    )
+    [v] = _align(source, "The Florida Air Force veteran was put on hold by the helpline and got a recorded message.")
+    assert v.supported and v.unchecked, v.reason

@@ -164,7 +164,7 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
         if not known_name(name, shown, doc, derived):
             said = f"; the passage names {instead!r}" if instead else ""
             errors.append(f'{shown!r} does not occur in the source{said} ({ev.where}: "{quote(ev.text, 100)}")')
-        elif name in doc.units and (swapped := side_match(claim, name, ev, theirs))[1] >= NAME_SLOT:
+        elif name in doc.units and (swapped := side_match(claim, name, ev, theirs, written=True))[1] >= NAME_SLOT:
             errors.append(
                 f"{shown!r} is in the source ({_where(doc, name)}) but not in the passage that states the rest, "
                 f'which names {_form(ev, swapped[0] or name)!r} in its place ({ev.where}: "{quote(ev.text, 100)}")'
@@ -180,10 +180,15 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
     return errors, notes
 
 
-def side_match(claim: Sentence, unit: str, ev: Evidence, candidates: list[str], reach: int = 2) -> tuple[str | None, int]:
+def side_match(
+    claim: Sentence, unit: str, ev: Evidence, candidates: list[str], reach: int = 2, written: bool = False
+) -> tuple[str | None, int]:
     """Of ``candidates`` (units of the passage), the one in ``unit``'s place in the claim, and how many
     of ``unit``'s claim neighbours (content words within ``reach``) stand on the same side of it within
-    ``reach`` in a passage sentence: what precedes the claim's word precedes it, what follows follows."""
+    ``reach`` in a passage sentence: what precedes the claim's word precedes it, what follows follows.
+    ``written``: only where a sentence writes the candidate with a capital (a unit is a name by its
+    stem, so "suicidal" is one where the source also has "Veterans Suicide Hotline"; only a word
+    written as a name can be the name a claim's name took the place of)."""
     seq = claim.sequence
     before: set[str] = set()
     after: set[str] = set()
@@ -195,6 +200,8 @@ def side_match(claim: Sentence, unit: str, ev: Evidence, candidates: list[str], 
     best_score = 0
     for c in candidates:
         for s in ev.sentences:
+            if written and not s.forms.get(c, "")[:1].isupper():
+                continue
             for p in s.positions.get(c, ()):
                 got = len(before & set(s.sequence[max(0, p - reach) : p])) + len(after & set(s.sequence[p + 1 : p + reach + 1]))
                 if got > best_score:
