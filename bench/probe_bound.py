@@ -45,7 +45,8 @@ def main() -> None:
             n += 1
             best = max(0, supported - 1) / claims
             alone += best < min(supported / claims, coverage) - 1e-9
-        print(f"{kind:10s} variants {n:3d}; detectable by alignment alone: {alone} ({alone / max(1, n):.0%})")
+        share = alone / max(1, n)
+        print(f"{kind:10s} variants {n:3d}; detectable by alignment alone: {alone} ({share:.0%})")
     cover = [c for _, _, c in scored.values()]
     print(f"mean coverage of the originals {sum(cover) / len(cover):.2f}; "
           f"originals whose coverage is the lower axis: {sum(c < s / max(1, k) for s, k, c in scored.values())} of {len(cover)}")

@@ -121,8 +121,8 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
             moved = _moved_number(claim, n, ev, passage)
             if moved:
                 errors.append(
-                    f"{claim.number_forms[n]!r} is in the passage, but where the claim puts it the passage says "
-                    f'{moved!r} ({ev.where}: "{quote(ev.text, 100)}")'
+                    f"{claim.number_forms[n]!r} is in the passage, but where the claim puts it the passage "
+                    f'says {moved!r} ({ev.where}: "{quote(ev.text, 100)}")'
                 )
             continue
         shown = claim.number_forms[n]
@@ -164,10 +164,10 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
         if not known_name(name, shown, doc, derived):
             said = f"; the passage names {instead!r}" if instead else ""
             errors.append(f'{shown!r} does not occur in the source{said} ({ev.where}: "{quote(ev.text, 100)}")')
-        elif name in doc.units and (swapped := side_match(claim, name, ev, theirs, written=True))[1] >= NAME_SLOT:
+        elif name in doc.units and (swapped := _swapped_name(claim, name, ev, theirs)):
             errors.append(
-                f"{shown!r} is in the source ({_where(doc, name)}) but not in the passage that states the rest, "
-                f'which names {_form(ev, swapped[0] or name)!r} in its place ({ev.where}: "{quote(ev.text, 100)}")'
+                f"{shown!r} is in the source ({_where(doc, name)}) but not in the passage that states the "
+                f'rest, which names {swapped!r} in its place ({ev.where}: "{quote(ev.text, 100)}")'
             )
         elif name in doc.units:  # a summary joins facts of distant sentences: a note unless swapped
             notes.append(f"{shown!r} is in the source ({_where(doc, name)}) but not in the passage that states the rest")
@@ -203,10 +203,18 @@ def side_match(
             if written and not s.forms.get(c, "")[:1].isupper():
                 continue
             for p in s.positions.get(c, ()):
-                got = len(before & set(s.sequence[max(0, p - reach) : p])) + len(after & set(s.sequence[p + 1 : p + reach + 1]))
+                got = len(before & set(s.sequence[max(0, p - reach) : p]))
+                got += len(after & set(s.sequence[p + 1 : p + reach + 1]))
                 if got > best_score:
                     best, best_score = c, got
     return best, best_score
+
+
+def _swapped_name(claim: Sentence, name: str, ev: Evidence, theirs: list[str]) -> str | None:
+    """The passage name (written with a capital) that stands where the claim puts ``name``, a name
+    of the source the passage lacks (:data:`NAME_SLOT`); ``None`` when none does."""
+    there, score = side_match(claim, name, ev, theirs, written=True)
+    return _form(ev, there) if there and score >= NAME_SLOT else None
 
 
 def _moved_number(claim: Sentence, n: str, ev: Evidence, passage: list[str]) -> str | None:
