@@ -2,7 +2,9 @@
 could not check.
 
 The judge calls a claim unsupported only when it can show the error: a number, date or name that
-the source lacks or states differently in the passage that holds the rest of the claim (here),
+the source lacks or states differently in the passage that holds the rest of the claim (here: since
+rules 30.2 also a name of the source put where the passage names someone else, a number the passage
+has put beside another number's words, a pronoun of the other gender than all of the passage's),
 a negation, an antonym or a role swap against that passage (:mod:`.support`), a pronoun that opens
 the summary with no one before it (:mod:`.evidence`). Words it cannot find but that contradict
 nothing leave the claim supported and *unchecked* (:func:`unchecked_reason`): a words-only judge
@@ -31,7 +33,7 @@ INTRINSIC_SLOT = 2
 """A number the source has only outside the passage is an error when the passage has another one in
 its place with at least this many of the claim's neighbouring words around it (issue 30: with one,
 BUMP's faithful references, which join facts from distant sentences, failed 13 times on its tune half;
-a name from elsewhere is never an error, only a note, since it failed them even at two)."""
+counted this way, on either side, names from elsewhere failed them even at two: :data:`NAME_SLOT`)."""
 NAME_SLOT = 2
 """A name the source has only outside the passage is an error (a swap: "Brian Cox" where the passage
 has "Stephen Hawking") when a passage name the claim lacks has at least this many of the claim name's
@@ -42,7 +44,7 @@ in Frankfort" for "Franklin County sheriff's office")."""
 MOVED_NUMBER = 2
 """A claim number the passage has, but with fewer of the claim's neighbouring words around it than
 another passage number has on the same sides (at least this many), stands in that number's place
-("a 20-year sentence" where the passage has "20 charges ... a sentence of 18 years")."""
+("Officers arrested 20 men" where the passage says "seized 20 boats and arrested 18 men")."""
 _ORDINAL_WORDS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth".split())
 
 DEMONYMS = {
