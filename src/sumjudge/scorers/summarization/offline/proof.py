@@ -2,7 +2,9 @@
 could not check.
 
 The judge calls a claim unsupported only when it can show the error: a number, date or name that
-the source lacks or states differently in the passage that holds the rest of the claim (here),
+the source lacks or states differently in the passage that holds the rest of the claim (here: since
+rules 30.2 also a name of the source put where the passage names someone else, a number the passage
+has put beside another number's words, a pronoun of the other gender than all of the passage's),
 a negation, an antonym or a role swap against that passage (:mod:`.support`), a pronoun that opens
 the summary with no one before it (:mod:`.evidence`). Words it cannot find but that contradict
 nothing leave the claim supported and *unchecked* (:func:`unchecked_reason`): a words-only judge
@@ -31,7 +33,18 @@ INTRINSIC_SLOT = 2
 """A number the source has only outside the passage is an error when the passage has another one in
 its place with at least this many of the claim's neighbouring words around it (issue 30: with one,
 BUMP's faithful references, which join facts from distant sentences, failed 13 times on its tune half;
-a name from elsewhere is never an error, only a note, since it failed them even at two)."""
+counted this way, on either side, names from elsewhere failed them even at two: :data:`NAME_SLOT`)."""
+NAME_SLOT = 2
+"""A name the source has only outside the passage is an error (a swap: "Brian Cox" where the passage
+has "Stephen Hawking") when a passage name the claim lacks has at least this many of the claim name's
+neighbouring words on the same sides of it (before it what stands before the claim's name, after it
+what stands after). Rules 30.2, chosen on BUMP's tune half: one same-side word failed faithful
+references ("Foxes" for "Leicester's"), as did two words counted on either side ("sheriff's office
+in Frankfort" for "Franklin County sheriff's office")."""
+MOVED_NUMBER = 2
+"""A claim number the passage has, but with fewer of the claim's neighbouring words around it than
+another passage number has on the same sides (at least this many), stands in that number's place
+("Officers arrested 20 men" where the passage says "seized 20 boats and arrested 18 men")."""
 _ORDINAL_WORDS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth".split())
 
 DEMONYMS = {
@@ -107,6 +120,12 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
     for n in claim.numbers:
         value = n.rstrip("%")
         if value in held:
+            moved = _moved_number(claim, n, ev, passage)
+            if moved:
+                errors.append(
+                    f"{claim.number_forms[n]!r} is in the passage, but where the claim puts it the passage "
+                    f'says {moved!r} ({ev.where}: "{quote(ev.text, 100)}")'
+                )
             continue
         shown = claim.number_forms[n]
         others = [w for w in passage if w not in claim.numbers and w.rstrip("%") not in {c.rstrip("%") for c in claim.numbers}]
@@ -147,12 +166,70 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
         if not known_name(name, shown, doc, derived):
             said = f"; the passage names {instead!r}" if instead else ""
             errors.append(f'{shown!r} does not occur in the source{said} ({ev.where}: "{quote(ev.text, 100)}")')
-        elif name in doc.units:  # a summary joins facts of distant sentences: a note, never an error
+        elif name in doc.units and (swapped := _swapped_name(claim, name, ev, theirs)):
+            errors.append(
+                f"{shown!r} is in the source ({_where(doc, name)}) but not in the passage that states the "
+                f'rest, which names {swapped!r} in its place ({ev.where}: "{quote(ev.text, 100)}")'
+            )
+        elif name in doc.units:  # a summary joins facts of distant sentences: a note unless swapped
             notes.append(f"{shown!r} is in the source ({_where(doc, name)}) but not in the passage that states the rest")
     opener = _opening_name(claim, doc, ev, derived)
     if opener:
         errors.append(opener)
+    gender = pronoun_gender(claim, ev, doc.lang)
+    if gender:
+        errors.append(gender)
     return errors, notes
+
+
+def side_match(
+    claim: Sentence, unit: str, ev: Evidence, candidates: list[str], reach: int = 2, written: bool = False
+) -> tuple[str | None, int]:
+    """Of ``candidates`` (units of the passage), the one in ``unit``'s place in the claim, and how many
+    of ``unit``'s claim neighbours (content words within ``reach``) stand on the same side of it within
+    ``reach`` in a passage sentence: what precedes the claim's word precedes it, what follows follows.
+    ``written``: only where a sentence writes the candidate with a capital (a unit is a name by its
+    stem, so "suicidal" is one where the source also has "Veterans Suicide Hotline"; only a word
+    written as a name can be the name a claim's name took the place of)."""
+    seq = claim.sequence
+    before: set[str] = set()
+    after: set[str] = set()
+    for i, u in enumerate(seq):
+        if u == unit:
+            before.update(x for x in seq[max(0, i - reach) : i] if x != unit and not x.startswith("#"))
+            after.update(x for x in seq[i + 1 : i + reach + 1] if x != unit and not x.startswith("#"))
+    best: str | None = None
+    best_score = 0
+    for c in candidates:
+        for s in ev.sentences:
+            if written and not s.forms.get(c, "")[:1].isupper():
+                continue
+            for p in s.positions.get(c, ()):
+                got = len(before & set(s.sequence[max(0, p - reach) : p]))
+                got += len(after & set(s.sequence[p + 1 : p + reach + 1]))
+                if got > best_score:
+                    best, best_score = c, got
+    return best, best_score
+
+
+def _swapped_name(claim: Sentence, name: str, ev: Evidence, theirs: list[str]) -> str | None:
+    """The passage name (written with a capital) that stands where the claim puts ``name``, a name
+    of the source the passage lacks (:data:`NAME_SLOT`); ``None`` when none does."""
+    there, score = side_match(claim, name, ev, theirs, written=True)
+    return _form(ev, there) if there and score >= NAME_SLOT else None
+
+
+def _moved_number(claim: Sentence, n: str, ev: Evidence, passage: list[str]) -> str | None:
+    """The passage number standing where the claim puts ``n`` (which the passage also has, elsewhere),
+    by :func:`side_match` (:data:`MOVED_NUMBER`); ``None`` when ``n`` stands there itself."""
+    unit = "#" + n
+    _, own = side_match(claim, unit, ev, [unit])
+    if own >= MOVED_NUMBER:
+        return None
+    value = n.rstrip("%")
+    theirs = ["#" + w for w in passage if w not in claim.numbers and w.rstrip("%") != value]
+    there, score = side_match(claim, unit, ev, theirs)
+    return _form(ev, there) if there and score >= max(MOVED_NUMBER, own + 1) else None
 
 
 def _opening_name(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str, str]) -> str | None:
@@ -172,6 +249,29 @@ def _opening_name(claim: Sentence, doc: Document, ev: Evidence, derived: dict[st
     if not there or not score:
         return None
     return f'{shown!r} does not occur in the source; the passage names {_form(ev, there)!r} ({ev.where}: "{quote(ev.text, 100)}")'
+
+
+_FEMININE = frozenset("she her hers herself".split())
+_MASCULINE = frozenset("he him his himself".split())
+_PRONOUN = regex.compile(r"\b(?:[Ss]he|[Hh]e|[Hh]im|[Hh]is|[Hh]ers?|[Hh]imself|[Hh]erself)\b")
+
+
+def pronoun_gender(claim: Sentence, ev: Evidence, lang: str) -> str | None:
+    """(English) A claim that calls someone "she" where the passage that states the rest says only
+    "he" of anyone (or the other way round): the passage's people are all of the other gender."""
+    if lang != "en" or claim.weight_of(ev.found | ev.names_before) < 0.9 * claim.mass:
+        return None  # the passage must state the rest of the claim, or the pronoun may mean someone else
+    mine = [m.group() for m in _PRONOUN.finditer(claim.text)]
+    theirs = [m.group() for m in _PRONOUN.finditer(ev.text)]
+    for own, other in ((_FEMININE, _MASCULINE), (_MASCULINE, _FEMININE)):
+        said = [w for w in mine if w.lower() in own]
+        there = [w for w in theirs if w.lower() in other]
+        if said and there and not any(w.lower() in own for w in theirs):
+            return (
+                f"{said[0]!r} does not fit the passage that states the rest: it says {there[0]!r}, never "
+                f'{said[0].lower()!r} ({ev.where}: "{quote(ev.text, 100)}")'
+            )
+    return None
 
 
 def key_fact_missing(fact: Sentence, summary_units: frozenset[str], best: Sentence | None) -> tuple[str, str] | None:

@@ -1,0 +1,79 @@
+"""Issue 30, rules 30.2: a name or number the source has, put where the passage has another.
+
+A name the source has only outside the passage that states the rest of the claim is an error when
+a passage name the claim lacks stands in its place: at least two of the claim name's neighbouring
+words stand on the same sides of it there ("Jones won the race" where the passage says "Smith won
+the race"). A name from elsewhere without such a place stays a note (a summary joins distant facts).
+A number the passage has, but beside another number's words, stands in that number's place.
+"""
+
+from __future__ import annotations
+
+from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
+from sumjudge.scorers.summarization.verdicts import AlignmentVerdict
+
+RACE = (
+    "On Sunday Smith won the race in Leeds. "
+    "The course was wet and the crowd was small. "
+    "Organisers said the event raised money for a local hospital. "
+    "Next year the race moves to York. "
+    "The former winner, Jones, was injured and did not start."
+)
+
+
+def _align(source: str, summary: str) -> list[AlignmentVerdict]:
+    return LexicalJudge().align(source, summary).alignment
+
+
+def test_a_name_swapped_in_from_elsewhere_is_shown_with_the_name_it_replaces() -> None:
+    [v] = _align(RACE, "Jones won the race in Leeds on Sunday.")
+    assert not v.supported and not v.unchecked
+    assert "'Jones' is in the source (sentence 5) but not in the passage that states the rest" in v.reason
+    assert "which names 'Smith' in its place (sentence 1:" in v.reason
+
+
+def test_a_name_from_elsewhere_in_no_other_names_place_is_only_unchecked() -> None:
+    # "Jones" joined to the first sentence's facts without taking Smith's place: no error shown
+    [v] = _align(RACE, "Smith beat Jones in the race in Leeds.")
+    assert v.supported and v.unchecked, v.reason
+    # the neighbours stand on the other side of the passage's name: a retelling, not a swap
+    [w] = _align(RACE, "In Leeds the winner of the race on Sunday was Jones.")
+    assert w.supported, w.reason
+
+
+def test_a_number_beside_another_numbers_words_is_shown_with_that_number() -> None:
+    source = "Officers seized 20 boats and arrested 18 men on the coast. The men were charged on Monday."
+    [v] = _align(source, "Officers arrested 20 men on the coast.")
+    assert not v.supported
+    assert "'20' is in the passage, but where the claim puts it the passage says '18'" in v.reason
+    [ok] = _align(source, "Officers seized 20 boats and arrested 18 men.")
+    assert ok.supported and not ok.unchecked, ok.reason
+
+
+def test_a_pronoun_of_the_other_gender_is_shown_when_the_passage_states_the_rest() -> None:
+    source = (
+        "The striker joined the club in May. He scored twice in his first match and thanked the fans. "
+        "The club said tickets for the next game had sold out."
+    )
+    [v] = _align(source, "The striker joined the club in May. She scored twice in her first match.")[1:]
+    assert not v.supported
+    assert "'She' does not fit the passage that states the rest: it says 'He', never 'she'" in v.reason
+    [ok] = _align(source, "The striker joined the club in May. He scored twice in his first match.")[1:]
+    assert ok.supported, ok.reason
+    # a claim the passage does not state in full may speak of someone else: no error shown
+    [other] = _align(source, "The striker joined the club in May. She praised his goals and the fans warmly.")[1:]
+    assert other.supported, other.reason
+
+
+def test_only_a_word_written_as_a_name_can_be_the_name_a_claim_replaced() -> None:
+    # "suicidal" shares its stem with the capitalised "Suicide" of "Veterans Suicide Hotline", but the
+    # passage writes it in lower case where the claim's "Florida" stands: no swap is shown
+    source = (
+        "A suicidal Air Force veteran says he was put on hold by the helpline. "
+        "He phoned the Veterans Suicide Hotline but got a recorded message. "
+        "The charity said calls had doubled this year. "
+        "Officials promised a review of the service. "
+        "The veteran, who lives in Florida, cares for 60 rescue animals."
+    )
+    [v] = _align(source, "The Florida Air Force veteran was put on hold by the helpline and got a recorded message.")
+    assert v.supported and v.unchecked, v.reason
