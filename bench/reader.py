@@ -38,6 +38,7 @@ from sumjudge.judges.base import JudgeRequest, ReplyBounds, StepInputs  # noqa: 
 from sumjudge.judges.registry import resolve_judge  # noqa: E402
 from sumjudge.scorers.summarization import prompts  # noqa: E402
 from sumjudge.scorers.summarization.offline.lexical import LexicalJudge  # noqa: E402
+from sumjudge.scorers.summarization.reader.judge import offline_verdicts  # noqa: E402
 from sumjudge.scorers.summarization.verdicts import ALIGNMENT_STEP, AlignmentOutput  # noqa: E402
 
 
@@ -56,7 +57,7 @@ def _claims(judge: Any, source: str, summary: str) -> list[dict[str, Any]]:
     answer = getattr(judge, "answer", None)
     reply = answer(request) if answer is not None else __import__("asyncio").run(judge.generate(request))
     verdicts = reply.output.alignment
-    offline = _OFFLINE.check(source, [v.claim for v in verdicts]).alignment if verdicts else []
+    offline = offline_verdicts(_OFFLINE, source, summary, [v.claim for v in verdicts]) if verdicts else []
     return [
         {"claim": v.claim, "supported": v.supported, "p": v.probability, "reason": v.reason,
          "offline": "error" if not o.supported else "unchecked" if o.unchecked else "stated"}
@@ -193,13 +194,16 @@ def recheck(args: argparse.Namespace) -> None:
     more often than a model run can be repeated): the model's P is kept, the proofs are the new ones."""
     sources = {r["article_id"]: r["source"] for r in map(json.loads, open(Path(args.data) / "bump_task1_pairs.jsonl", encoding="utf-8"))}
     sources.update({d["doc_id"]: d["source"] for d in map(json.loads, open(Path(args.data) / "summeval_docs.jsonl", encoding="utf-8"))})
+    summaries: dict[Any, dict[str, str]] = {r["pair_id"]: r for r in map(json.loads, open(Path(args.data) / "bump_task1_pairs.jsonl", encoding="utf-8"))}
+    summaries.update({(s["doc_id"], s["system_id"]): s for s in map(json.loads, open(Path(args.data) / "summeval_summaries.jsonl", encoding="utf-8"))})
     recs = [json.loads(line) for line in open(args.file, encoding="utf-8")]
     changed = 0
     for r in recs:
         source = sources[r.get("article_id", r.get("doc_id"))]
-        for key in ("reference", "edited", "claims"):
+        for key, summary_key in (("reference", "reference_summary"), ("edited", "edited_summary"), ("claims", "summary")):
             claims = r.get(key) or []
-            checked = _OFFLINE.check(source, [c["claim"] for c in claims]).alignment if claims else []
+            summary = summaries[r.get("pair_id", (r.get("doc_id"), r.get("system_id")))][summary_key] if claims else ""
+            checked = offline_verdicts(_OFFLINE, source, summary, [c["claim"] for c in claims]) if claims else []
             for c, o in zip(claims, checked):
                 new = "error" if not o.supported else "unchecked" if o.unchecked else "stated"
                 changed += new != c.get("offline")

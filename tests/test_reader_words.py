@@ -126,3 +126,10 @@ def test_a_spelled_ordinal_is_left_to_the_model(tmp_path: Path) -> None:
     (verdict,) = _cover(judge, "Springfield will build a new public library.",
                         ["Is it true that it is the first public library in Springfield?"]).coverage
     assert verdict.probability == pytest.approx(0.6) and len(model.asked) == 1  # "first" may be a way of saying
+
+
+def test_an_opening_pronoun_with_no_one_before_it_is_shown(tmp_path: Path) -> None:
+    judge, _ = _judge(tmp_path, lambda user: 0.8)
+    (verdict,) = _align(judge, "She said the library would serve about 40,000 residents.").alignment
+    assert not verdict.supported and "points back to no one" in verdict.reason
+    assert verdict.probability == pytest.approx(0.08)

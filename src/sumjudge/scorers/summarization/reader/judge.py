@@ -195,8 +195,8 @@ class ReaderJudge:
         answers, usage = self._ask(users)
         proofs: list[str | None] = [None] * len(drafts.claims)
         if self.settings.proof_scale < 1:
-            checked = self._lexical.check(source, [c.text for c in drafts.claims]).alignment
-            proofs = [None if v.supported else v.reason for v in checked]
+            texts = [c.text for c in drafts.claims]
+            proofs = [None if v.supported else v.reason for v in offline_verdicts(self._lexical, source, summary, texts, claims)]
         verdicts = [self._claim_verdict(c, a, drafts, e) for c, a, e in zip(drafts.claims, answers, proofs)]
         return AlignmentOutput(alignment=verdicts), usage
 
@@ -259,6 +259,19 @@ class ReaderJudge:
         return answers, Usage(prompt_tokens=prompt, cached_tokens=prompt - evaluated, calls=1)
 
 
+def offline_verdicts(
+    lexical: LexicalJudge, source: str, summary: str, texts: list[str], given: list[str] | None = None
+) -> list[AlignmentVerdict]:
+    """The offline judge's verdict on each claim of ``texts``: read from the whole summary where the
+    claims are the summary's own (``given`` is None), so that an opening pronoun with no one before it
+    is shown too; else each claim as given."""
+    if given is None:
+        whole = lexical.align(source, summary).alignment
+        if [v.claim for v in whole] == texts:
+            return whole
+    return lexical.check(source, texts).alignment
+
+
 def own_sentences(claim: DraftClaim) -> list[int]:
     """The source sentences of a claim's passages, in source order."""
     return sorted({i for p in claim.passages for i in range(p.start, p.end)})
@@ -269,4 +282,4 @@ def create_reader_judge(name: str, config: ModelConfig) -> ReaderJudge:
     return ReaderJudge(name, config)
 
 
-__all__ = ["DEFAULT_N_CTX", "ReaderJudge", "ReaderSettings", "create_reader_judge"]
+__all__ = ["DEFAULT_N_CTX", "ReaderJudge", "ReaderSettings", "create_reader_judge", "offline_verdicts"]
