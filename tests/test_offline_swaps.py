@@ -1,4 +1,4 @@
-"""Issue 30, rules 30.2: a name or number the source has, put where the passage has another.
+"""Issue 30, rules 30.2 and 30.3: a name or number the source has, put where the passage has another; a number inside a hyphenated word.
 
 A name the source has only outside the passage that states the rest of the claim is an error when
 a passage name the claim lacks stands in its place: at least two of the claim name's neighbouring
@@ -77,3 +77,16 @@ def test_only_a_word_written_as_a_name_can_be_the_name_a_claim_replaced() -> Non
     )
     [v] = _align(source, "The Florida Air Force veteran was put on hold by the helpline and got a recorded message.")
     assert v.supported and v.unchecked, v.reason
+
+
+def test_a_number_inside_a_hyphenated_word_is_the_same_number_spaced_or_not() -> None:
+    """Rules 30.3: "Under-17" holds the number 17, as a tokenised "under - 17" does (SummEval's
+    summaries are tokenised so), and "last-16" 16: neither is a number the source lacks."""
+    source = ("England coach John Peacock has named his squad for the UEFA European Under-17 Championship. "
+              "The side went out in the last-16 a year ago.")
+    for summary in ("peacock has named his squad for the uefa european under - 17 championship .",
+                    "England went out in the last 16 a year ago."):
+        [v] = _align(source, summary)
+        assert v.supported, v.reason
+    [wrong] = _align(source, "Peacock has named his squad for the European Under-19 Championship.")
+    assert not wrong.supported and "19" in wrong.reason

@@ -58,13 +58,38 @@ class _Token:
         return self._span[1]
 
 
-def _number_compounds(matches: list[Any]) -> list[Any]:
-    """English hyphenated words that open with a number word read as that number and the rest
-    (issue 30): "two-year" is "two" + "year", as "two years" is, and "forty-three" is 43."""
+_DIGIT_PART = regex.compile(r"(\d+)s?")
+
+
+def _digit_parts(m: Any) -> list[Any]:
+    """A hyphenated word with a part in digits, as its pieces: "Under-17" is "Under" + 17, as
+    "under - 17" is; "last-16s" is "last" + 16."""
+    out: list[Any] = []
+    at = m.span()[0]
+    for part in m.group().split("-"):
+        digits = _DIGIT_PART.fullmatch(part)
+        if digits:
+            out.append(_Token("num", digits.group(1), at, at + len(digits.group(1)), digits.group(1)))
+        elif part:
+            out.append(_Token("word", part, at, at + len(part)))
+        at += len(part) + 1
+    return out
+
+
+def _number_compounds(matches: list[Any], english: bool) -> list[Any]:
+    """Hyphenated words with a part in digits read as their pieces, in every language ("Under-17":
+    "Under" + 17, as "under - 17" is); English ones that open with a number word read as that number
+    and the rest (issue 30): "two-year" is "two" + "year", as "two years" is, and "forty-three" is 43."""
     out: list[Any] = []
     for m in matches:
         tok = m.group()
         if m.lastgroup != "word" or "-" not in tok:
+            out.append(m)
+            continue
+        if any(_DIGIT_PART.fullmatch(part) for part in tok.split("-")):
+            out.extend(_digit_parts(m))
+            continue
+        if not english:
             out.append(m)
             continue
         parts = tok.split("-")
@@ -206,8 +231,8 @@ class TextAnalyzer:
         words: list[tuple[int, int, int]] = []  # (phrase number, first unit index, end unit index)
         cues: list[tuple[int, int]] = []  # (phrase number, number of content words before the cue)
         matches: list[Any] = list(_TOKEN.finditer(text))
-        if self.lang == "en" and "-" in text:
-            matches = _number_compounds(matches)
+        if "-" in text:
+            matches = _number_compounds(matches, self.lang == "en")
         first_word = True
         top = self.informativeness.max_weight
         lang, data = self.lang, self.data

@@ -58,7 +58,7 @@ __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question
 
 _ONE = regex.compile(r"\b[Oo]ne\b")
 
-RULES_VERSION = "30.2"
+RULES_VERSION = "30.3"
 """The version of the judge's rules and its own word lists: raise it with any change that can move
 a verdict, so that a stored run is never resumed with another judge's verdicts."""
 
