@@ -90,3 +90,15 @@ def test_a_number_inside_a_hyphenated_word_is_the_same_number_spaced_or_not() ->
         assert v.supported, v.reason
     [wrong] = _align(source, "Peacock has named his squad for the European Under-19 Championship.")
     assert not wrong.supported and "19" in wrong.reason
+
+
+def test_a_summary_may_open_with_a_pronoun_where_its_source_does() -> None:
+    """Rules 30.3: an opening pronoun points back to no one, unless the source itself opens so (a lead
+    that names its subject later); the summary that copies that lead is faithful."""
+    source = ("He may not be playing much at Manchester United, but Anders Lindegaard is enjoying the sun. "
+              "The goalkeeper was pictured on holiday with his wife.")
+    [v, *_] = _align(source, "He may not be playing much at Manchester United.")
+    assert v.supported, v.reason
+    [w, *_] = _align("Anders Lindegaard is enjoying the sun. He may not be playing much at Manchester United.",
+                     "He may not be playing much at Manchester United.")
+    assert not w.supported and "points back to no one" in w.reason

@@ -197,6 +197,8 @@ class LexicalJudge:
         verdicts, named = [], False
         for c in self.claims(summary, doc.lang, doc.caps):
             dangling, named = dangling_pronoun(c.text, doc.lang, named, self.data)
+            if dangling and doc.sentences and dangling_pronoun(doc.sentences[0].text, doc.lang, False, self.data)[0]:
+                dangling = None  # the source opens with a pronoun too ("He may not be playing much, but X ..."): so may a summary
             verdicts.append(self._judge_claim(c, doc, dangling))
         return AlignmentOutput(alignment=verdicts)
 
