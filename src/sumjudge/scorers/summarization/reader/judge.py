@@ -57,9 +57,9 @@ class ReaderSettings:
 
     threshold: float = 0.15
     """A claim is supported when P(yes) >= this: chosen on the tune half of BUMP task 1 (60 pairs, 34
-    articles), with the offline proofs (rules 30.2) at ``proof_scale``: the most pairs with the edited
-    summary lower (boolean, .333) while >= .85 of reference claims hold (.936). Without the proofs the
-    same rule gave 0.40. A low bar: the model must say no clearly; the errors words can show are
+    articles), with the offline proofs (rules 30.3) at ``proof_scale``: the most pairs with the edited
+    summary lower (boolean, .417) while >= .85 of reference claims hold (.936). Without the proofs the
+    same rule gives 0.40. A low bar: the model must say no clearly; the errors words can show are
     caught by the proofs."""
     coverage_threshold: float = 0.5
     """A question is answered when P(yes) >= this (not tuned: no coverage labels were used)."""
