@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from .analysis import capitalised_words
 from .evidence import derived_forms, passages
 from .lexical import LexicalJudge
+from .coverage import read_summary
 from .proof import _ORDINAL_WORDS, key_fact_missing
-from .questions import fact_of_question
-from .segment import detect_language, split_sentences
 
 
 @dataclass(frozen=True)
@@ -68,23 +67,18 @@ def coverage_gaps(judge: LexicalJudge, questions: list[str], summary: str) -> li
     the fact's "Ana Lopez"), nor a spelled ordinal ("the first lady")."""
     if not questions:
         return []
-    analyser = judge._analyser(detect_language(" ".join(questions)))
-    caps = capitalised_words(summary)
-    sentences = [analyser.analyse(s, capitalised_elsewhere=caps) for s in split_sentences(summary)]
-    units: frozenset[str] = frozenset().union(*(s.units for s in sentences))
+    read = read_summary(judge._analyser, questions, summary)
     gaps: list[str | None] = []
-    for q in questions:
-        fact = analyser.analyse(fact_of_question(q), capitalised_elsewhere=caps)
+    for fact in read.facts:
         if not fact.content:
             gaps.append(None)
-        elif not sentences:
+        elif not read.sentences:
             gaps.append("the summary is empty")
-        elif not fact.units & units:
+        elif not fact.units & read.units:
             gaps.append("the summary shares none of the fact's words")
         else:
-            best = max(sentences, key=lambda s: fact.weight_of(s.units & fact.units))
-            key = key_fact_missing(fact, units, best)
-            numbers = [f for n, f in fact.number_forms.items() if "#" + n not in units and f.lower() not in _ORDINAL_WORDS]
+            key = key_fact_missing(fact, read.units, read.closest(fact))
+            numbers = [f for n, f in fact.number_forms.items() if "#" + n not in read.units and f.lower() not in _ORDINAL_WORDS]
             if key is not None and key[1]:
                 gaps.append(f"the summary contradicts it: {key[1]}")
             elif numbers:

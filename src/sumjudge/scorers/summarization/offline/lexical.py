@@ -32,12 +32,12 @@ from ..verdicts import (
     AlignmentVerdict,
     ClaimsOutput,
     CoverageOutput,
-    CoverageVerdict,
     QuestionsOutput,
 )
 from . import memo
 from .analysis import PASSIVE, Document, Sentence, TextAnalyzer, analyse_document, capitalised_words
 from .clauses import split_clauses
+from .coverage import judge_fact, read_summary
 from .evidence import Evidence, dangling_pronoun, derived_forms, light_units, name_aliases, passages
 from .lexicon import CORE, WORDFREQ
 from .questions import FactRanking, fact_of_question, phrase_question, select_facts
@@ -45,7 +45,6 @@ from .segment import detect_language, split_sentences
 from .extrinsic import additions, extrinsic_problems, in_slot, passage_form, predicates, slot_word
 from .proof import (
     acronyms,
-    key_fact_missing,
     name_errors,
     number_errors,
     renumber,
@@ -194,11 +193,11 @@ class LexicalJudge:
         if not summary.strip():
             return AlignmentOutput(alignment=[])
         doc = self._doc(source)
-        verdicts, named = [], False
+        # a source that opens with a pronoun ("He may not be playing much, but X ...") lets a summary do so
+        named = bool(doc.sentences) and dangling_pronoun(doc.sentences[0].text, doc.lang, False, self.data)[0] is not None
+        verdicts = []
         for c in self.claims(summary, doc.lang, doc.caps):
             dangling, named = dangling_pronoun(c.text, doc.lang, named, self.data)
-            if dangling and doc.sentences and dangling_pronoun(doc.sentences[0].text, doc.lang, False, self.data)[0]:
-                dangling = None  # the source opens with a pronoun too ("He may not be playing much, but X ..."): so may a summary
             verdicts.append(self._judge_claim(c, doc, dangling))
         return AlignmentOutput(alignment=verdicts)
 
@@ -353,51 +352,6 @@ class LexicalJudge:
     def cover(self, questions: list[str], summary: str) -> CoverageOutput:
         if not questions:
             return CoverageOutput(coverage=[])
-        lang = detect_language(" ".join(questions))
-        analyser = self._analyser(lang)
-        caps = capitalised_words(summary)
-        summary_sentences = [analyser.analyse(s, capitalised_elsewhere=caps) for s in split_sentences(summary)]
-        summary_units: frozenset[str] = frozenset().union(*(s.units for s in summary_sentences))
-        verdicts = []
-        for q in questions:
-            fact = analyser.analyse(fact_of_question(q), capitalised_elsewhere=caps)
-            verdicts.append(self._judge_fact(q, fact, summary_units, summary_sentences, analyser))
-        return CoverageOutput(coverage=verdicts)
-
-    def _judge_fact(
-        self,
-        question: str,
-        fact: Sentence,
-        summary_units: frozenset[str],
-        sentences: list[Sentence],
-        analyser: TextAnalyzer,
-    ) -> CoverageVerdict:
-        if not fact.content:
-            return CoverageVerdict(question=question, answered=False, reason="the question names no fact to look for")
-        found = fact.units & summary_units
-        share = fact.weight_of(found) / fact.mass
-        best = max(sentences, key=lambda s: fact.weight_of(s.units & fact.units)) if sentences else None
-        key = key_fact_missing(fact, summary_units, best)
-        if best is not None and key is not None and key[1]:
-            return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {key[1]}")
-        if share >= self.settings.answer_threshold and best is not None and key is None:
-            conflict = polarity_conflict(fact, sentences, analyser.antonyms, who="the source", where="the summary")
-            if conflict:
-                return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {conflict}")
-            return CoverageVerdict(
-                question=question,
-                quote=best.text,
-                answered=True,
-                reason=f'the summary says so ({share:.0%} of the fact): "{quote(best.text)}"',
-            )
-        missing = sorted({fact.forms.get(u, u) for u in fact.units - found})
-        shown = ", ".join(repr(w) for w in missing[:6])
-        if not sentences:
-            reason = "the summary is empty"
-        elif not found:
-            reason = "the summary does not mention this fact"
-        elif key is not None and share >= self.settings.answer_threshold:
-            reason = f"the summary lacks the fact's {key[0]}"
-        else:
-            reason = f"the summary carries only {share:.0%} of this fact; missing: {shown}"
-        return CoverageVerdict(question=question, answered=False, reason=reason)
+        read = read_summary(self._analyser, questions, summary)
+        threshold = self.settings.answer_threshold
+        return CoverageOutput(coverage=[judge_fact(q, f, read, threshold) for q, f in zip(questions, read.facts)])

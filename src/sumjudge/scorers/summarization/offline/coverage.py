@@ -1,0 +1,74 @@
+"""Step C of the offline judge, coverage: each question's fact looked for in the summary alone. A
+fact is answered when the summary carries enough of it, its key facts (numbers, dates, names) among
+them, and contradicts none of it; a summary that states the fact with another number contradicts it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..verdicts import CoverageVerdict
+from .analysis import Sentence, TextAnalyzer, capitalised_words
+from .proof import key_fact_missing
+from .questions import fact_of_question
+from .segment import detect_language, split_sentences
+from .support import polarity_conflict, quote
+
+
+@dataclass(frozen=True)
+class SummaryRead:
+    """A summary as coverage reads it, with each question's fact."""
+
+    analyser: TextAnalyzer
+    sentences: list[Sentence]
+    units: frozenset[str]
+    facts: list[Sentence]
+
+    def closest(self, fact: Sentence) -> Sentence | None:
+        """The summary sentence that carries most of ``fact``."""
+        return max(self.sentences, key=lambda s: fact.weight_of(s.units & fact.units)) if self.sentences else None
+
+
+def read_summary(analyser_of: Callable[[str], TextAnalyzer], questions: list[str], summary: str) -> SummaryRead:
+    """``summary`` analysed in the questions' language, and the fact each question asks about."""
+    analyser = analyser_of(detect_language(" ".join(questions)))
+    caps = capitalised_words(summary)
+    sentences = [analyser.analyse(s, capitalised_elsewhere=caps) for s in split_sentences(summary)]
+    units: frozenset[str] = frozenset().union(*(s.units for s in sentences))
+    facts = [analyser.analyse(fact_of_question(q), capitalised_elsewhere=caps) for q in questions]
+    return SummaryRead(analyser, sentences, units, facts)
+
+
+def judge_fact(question: str, fact: Sentence, read: SummaryRead, answer_threshold: float) -> CoverageVerdict:
+    if not fact.content:
+        return CoverageVerdict(question=question, answered=False, reason="the question names no fact to look for")
+    found = fact.units & read.units
+    share = fact.weight_of(found) / fact.mass
+    best = read.closest(fact)
+    key = key_fact_missing(fact, read.units, best)
+    if best is not None and key is not None and key[1]:
+        return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {key[1]}")
+    if share >= answer_threshold and best is not None and key is None:
+        conflict = polarity_conflict(fact, read.sentences, read.analyser.antonyms, who="the source", where="the summary")
+        if conflict:
+            return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {conflict}")
+        return CoverageVerdict(
+            question=question,
+            quote=best.text,
+            answered=True,
+            reason=f'the summary says so ({share:.0%} of the fact): "{quote(best.text)}"',
+        )
+    missing = sorted({fact.forms.get(u, u) for u in fact.units - found})
+    shown = ", ".join(repr(w) for w in missing[:6])
+    if not read.sentences:
+        reason = "the summary is empty"
+    elif not found:
+        reason = "the summary does not mention this fact"
+    elif key is not None and share >= answer_threshold:
+        reason = f"the summary lacks the fact's {key[0]}"
+    else:
+        reason = f"the summary carries only {share:.0%} of this fact; missing: {shown}"
+    return CoverageVerdict(question=question, answered=False, reason=reason)
+
+
+__all__ = ["SummaryRead", "judge_fact", "read_summary"]
