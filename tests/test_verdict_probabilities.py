@@ -95,8 +95,9 @@ async def test_a_server_that_refuses_logprobs_is_asked_without_them_and_the_run_
         asked = [bool(r.body.get("logprobs")) for r in server.chat_requests()]
     assert result.score == 1.0
     assert judge.asks_logprobs is False
-    assert asked[:1] == [True] and not any(asked[2:])  # A and B went out at once; later calls ask no more
-    assert asked.count(True) <= 2 and len(asked) == asked.count(True) + 3
+    # A and B go out at once, each may be refused once (in whatever order a loaded machine sends them);
+    # each is then asked again without, and C, after the refusal, never asks: three plain replies
+    assert asked[0] is True and asked.count(True) <= 2 and len(asked) == asked.count(True) + 3
     assert all(v.probability is None for v in result.preprocess_step_result.alignment)
 
 
