@@ -12,7 +12,8 @@ from .analysis import capitalised_words
 from .evidence import derived_forms, passages
 from .lexical import LexicalJudge
 from .coverage import read_summary
-from .proof import _ORDINAL_WORDS, key_fact_missing
+from .lexicon import ORDINAL_WORDS
+from .proof import key_fact_missing
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ def coverage_gaps(judge: LexicalJudge, questions: list[str], summary: str) -> li
             gaps.append("the summary shares none of the fact's words")
         else:
             key = key_fact_missing(fact, read.units, read.closest(fact))
-            numbers = [f for n, f in fact.number_forms.items() if "#" + n not in read.units and f.lower() not in _ORDINAL_WORDS]
+            numbers = [f for n, f in fact.number_forms.items() if "#" + n not in read.units and f.lower() not in ORDINAL_WORDS]
             if key is not None and key[1]:
                 gaps.append(f"the summary contradicts it: {key[1]}")
             elif numbers:

@@ -93,6 +93,10 @@ NUMBER_WORDS.pop("one")
 SCALE_WORDS = frozenset({"million", "billion", "trillion", "millions", "billions", "m", "bn"})
 PERCENT_WORDS = frozenset({"percent", "per cent", "pct", "prozent", "pour cent", "por ciento", "per cento"})
 
+ORDINAL_WORDS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth".split())
+"""Spelled ordinals: numbers to the analyser ("first" is 1st), but often a way of saying ("the first lady"),
+so neither a proof nor a missing key fact rests on them alone."""
+
 DATE_WORDS = frozenset(
     """january february march april may june july august september october november december
     jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday

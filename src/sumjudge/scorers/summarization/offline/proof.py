@@ -23,7 +23,7 @@ import regex
 from .analysis import Document, Sentence
 from .evidence import Evidence
 from .extrinsic import in_slot, slot_word
-from .lexicon import DATE_WORDS
+from .lexicon import DATE_WORDS, ORDINAL_WORDS
 from .support import quote, slot_match
 
 _CAP_RUN = regex.compile(r"\p{Lu}[\p{L}\p{M}'’\-]*(?:\s+(?:(?:of|the|and|for|de)\s+)*\p{Lu}[\p{L}\p{M}'’\-]*)+")
@@ -45,7 +45,6 @@ MOVED_NUMBER = 2
 """A claim number the passage has, but with fewer of the claim's neighbouring words around it than
 another passage number has on the same sides (at least this many), stands in that number's place
 ("Officers arrested 20 men" where the passage says "seized 20 boats and arrested 18 men")."""
-_ORDINAL_WORDS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth".split())
 
 DEMONYMS = {
     "english": "england", "british": "britain", "briton": "britain", "french": "france", "dutch": "netherland",
@@ -132,7 +131,7 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
         same_kind = [w for w in others if w.endswith("%") == n.endswith("%")]
         there, score = slot_match(claim, "#" + n, ev, ["#" + w for w in same_kind])
         instead = _form(ev, there) if there and score else None
-        if shown.lower() in _ORDINAL_WORDS:
+        if shown.lower() in ORDINAL_WORDS:
             continue  # "when Spain first became", "the first man": an adverb as often as a rank
         if value not in doc.number_values and not (value == "1" and doc.writes_one):
             said = f"; it says {instead!r}" if instead else ""
