@@ -21,6 +21,7 @@ from . import memo
 from .lexicon import CORE, PERCENT_WORDS, PHRASE_OPENERS, STOPWORDS
 from .polarity import is_negation
 from .tokens import tokens
+from .numbers import all_keys, number_keys
 from .words import CONTENT, HANGUL, NUMBER, STOP, normalise_number, word_info
 
 
@@ -77,6 +78,12 @@ class Sentence:
         for i, u in enumerate(self.sequence):
             out.setdefault(u, []).append(i)
         return out
+
+    @cached_property
+    def number_keys(self) -> dict[str, frozenset[str]]:
+        """Normalised number -> the values it may stand for: "ten" of "ten thousand" is also 10000,
+        "1980" of "the 1980s" also "80" (:mod:`.numbers`)."""
+        return number_keys(self.text, self.number_forms) if self.numbers else {}
 
     @cached_property
     def content(self) -> int:
@@ -309,9 +316,11 @@ class Document:
     parts: frozenset[str] = frozenset()
     """The parts of the source's hyphenated words ("year", "old" of "19-year-old")."""
     acronyms: frozenset[str] = frozenset()
+    """Initials of the source's runs of capitalised words ("un" of "United Nations": :mod:`.proof`)."""
     writes_one: bool = False
     """The source has the word "one" (a stop word, so in no unit): "1 in 12" may retell "one in 12"."""
-    """Initials of the source's runs of capitalised words ("un" of "United Nations": :mod:`.proof`)."""
+    number_keys: frozenset[str] = frozenset()
+    """Every value the source's numbers may stand for (:attr:`Sentence.number_keys`)."""
 
 
 def analyse_document(text: str, analyser: TextAnalyzer, sentences: list[str]) -> Document:
@@ -323,4 +332,5 @@ def analyse_document(text: str, analyser: TextAnalyzer, sentences: list[str]) ->
         units |= s.units
         for n in s.numbers:
             values.setdefault(n.rstrip("%"), s.number_forms[n])
-    return Document(analyser.lang, analysed, frozenset(units), values, caps)
+    keys = frozenset().union(*(all_keys(s.number_keys) for s in analysed if s.numbers))
+    return Document(analyser.lang, analysed, frozenset(units), values, caps, number_keys=keys)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..verdicts import CoverageVerdict
 from .analysis import Sentence, TextAnalyzer, capitalised_words
+from .numbers import all_keys
 from .proof import key_fact_missing
 from .questions import fact_of_question
 from .segment import detect_language, split_sentences
@@ -23,6 +24,8 @@ class SummaryRead:
     sentences: list[Sentence]
     units: frozenset[str]
     facts: list[Sentence]
+    numbers: frozenset[str] = frozenset()
+    """Every value the summary's numbers may stand for (:attr:`.analysis.Sentence.number_keys`)."""
 
     def closest(self, fact: Sentence) -> Sentence | None:
         """The summary sentence that carries most of ``fact``."""
@@ -36,7 +39,8 @@ def read_summary(analyser_of: Callable[[str], TextAnalyzer], questions: list[str
     sentences = [analyser.analyse(s, capitalised_elsewhere=caps) for s in split_sentences(summary)]
     units: frozenset[str] = frozenset().union(*(s.units for s in sentences))
     facts = [analyser.analyse(fact_of_question(q), capitalised_elsewhere=caps) for q in questions]
-    return SummaryRead(analyser, sentences, units, facts)
+    numbers = frozenset().union(*(all_keys(s.number_keys) for s in sentences))
+    return SummaryRead(analyser, sentences, units, facts, numbers)
 
 
 def judge_fact(question: str, fact: Sentence, read: SummaryRead, answer_threshold: float) -> CoverageVerdict:
@@ -45,7 +49,7 @@ def judge_fact(question: str, fact: Sentence, read: SummaryRead, answer_threshol
     found = fact.units & read.units
     share = fact.weight_of(found) / fact.mass
     best = read.closest(fact)
-    key = key_fact_missing(fact, read.units, best)
+    key = key_fact_missing(fact, read.units, best, read.numbers)
     if best is not None and key is not None and key[1]:
         return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {key[1]}")
     if share >= answer_threshold and best is not None and key is None:

@@ -78,8 +78,11 @@ def coverage_gaps(judge: LexicalJudge, questions: list[str], summary: str) -> li
         elif not fact.units & read.units:
             gaps.append("the summary shares none of the fact's words")
         else:
-            key = key_fact_missing(fact, read.units, read.closest(fact))
-            numbers = [f for n, f in fact.number_forms.items() if "#" + n not in read.units and f.lower() not in ORDINAL_WORDS]
+            key = key_fact_missing(fact, read.units, read.closest(fact), read.numbers)
+            numbers = [
+                f for n, f in fact.number_forms.items()
+                if "#" + n not in read.units and not fact.number_keys[n] & read.numbers and f.lower() not in ORDINAL_WORDS
+            ]
             if key is not None and key[1]:
                 gaps.append(f"the summary contradicts it: {key[1]}")
             elif numbers:

@@ -24,6 +24,7 @@ from .analysis import Document, Sentence
 from .evidence import Evidence
 from .extrinsic import in_slot, slot_word
 from .lexicon import DATE_WORDS, ORDINAL_WORDS
+from .numbers import all_keys
 from .support import quote, slot_match
 
 _CAP_RUN = regex.compile(r"\p{Lu}[\p{L}\p{M}'’\-]*(?:\s+(?:(?:of|the|and|for|de)\s+)*\p{Lu}[\p{L}\p{M}'’\-]*)+")
@@ -116,8 +117,10 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
     for s in ev.sentences:
         passage += [n for n in s.numbers if n not in passage]
     held = {n.rstrip("%") for n in passage}
+    passage_keys = frozenset().union(*(all_keys(s.number_keys) for s in ev.sentences))
     for n in claim.numbers:
         value = n.rstrip("%")
+        keys = claim.number_keys.get(n, frozenset({value}))
         if value in held:
             moved = _moved_number(claim, n, ev, passage)
             if moved:
@@ -126,6 +129,8 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
                     f'says {moved!r} ({ev.where}: "{quote(ev.text, 100)}")'
                 )
             continue
+        if keys & passage_keys:
+            continue  # the passage's number in another form: "ten thousand" for "10,000", "9th" for "ninth"
         shown = claim.number_forms[n]
         others = [w for w in passage if w not in claim.numbers and w.rstrip("%") not in {c.rstrip("%") for c in claim.numbers}]
         same_kind = [w for w in others if w.endswith("%") == n.endswith("%")]
@@ -133,16 +138,19 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
         instead = _form(ev, there) if there and score else None
         if shown.lower() in ORDINAL_WORDS:
             continue  # "when Spain first became", "the first man": an adverb as often as a rank
-        if value not in doc.number_values and not (value == "1" and doc.writes_one):
+        in_source = value in doc.number_values or (value == "1" and doc.writes_one)
+        if not in_source and not keys & doc.number_keys:
             said = f"; it says {instead!r}" if instead else ""
             errors.append(f'{shown!r} does not occur in the source{said} ({ev.where}: "{quote(ev.text, 100)}")')
-        elif instead and score >= INTRINSIC_SLOT:
+        elif in_source and instead and score >= INTRINSIC_SLOT:
             errors.append(
                 f"{shown!r} is in the source ({_where(doc, '#' + n)}) but not in the passage that states the rest "
                 f'({ev.where}: "{quote(ev.text, 100)}"); it says {instead!r}'
             )
-        else:
+        elif in_source:
             notes.append(f"{shown!r} is in the source ({_where(doc, '#' + n)}) but not in the passage that states the rest")
+        else:
+            notes.append(f"{shown!r} is in the source in another form, but not in the passage that states the rest")
     return errors, notes
 
 
@@ -273,12 +281,15 @@ def pronoun_gender(claim: Sentence, ev: Evidence, lang: str) -> str | None:
     return None
 
 
-def key_fact_missing(fact: Sentence, summary_units: frozenset[str], best: Sentence | None) -> tuple[str, str] | None:
+def key_fact_missing(
+    fact: Sentence, summary_units: frozenset[str], best: Sentence | None, summary_numbers: frozenset[str] = frozenset()
+) -> tuple[str, str] | None:
     """Coverage (issue 30): what of a fact's key facts (its numbers, dates, names) the summary lacks,
     ``None`` when it has them all (and at least half of the names). The second item is a
     contradiction when the summary sentence closest to the fact has another number in its place
-    ("520 seats" for "250 seats"), else empty."""
-    missing = [n for n in fact.numbers if "#" + n not in summary_units]
+    ("520 seats" for "250 seats"), else empty. ``summary_numbers``: every value the summary's numbers
+    may stand for (a fact's "10,000" is in a summary that says "ten thousand")."""
+    missing = [n for n in fact.numbers if "#" + n not in summary_units and not fact.number_keys[n] & summary_numbers]
     if missing and best is not None:
         theirs = [w for w in best.numbers if w not in fact.numbers and w.endswith("%") == missing[0].endswith("%")]
         window = Evidence(0, 1, (best,), frozenset())

@@ -1,0 +1,231 @@
+"""Numbers as values, so that a words-only judge sees one fact in its many spellings (issue 30).
+
+The analyser reads each number token on its own ("ten" is 10, "thousand" is 1000, "9th" is 9). Here
+the same text is read again for what those tokens say together and in other forms:
+
+- **compounds**: "ten thousand", "137 thousand", "fifteen hundred", "sixty seven", "two-thousand-
+  thirteen", "42.5 million", "£16m", "52 500" are 10000, 137000, 1500, 67, 2013, 42500000, 16000000,
+  52500, as "10,000", "137,000", "$1,500", "67", "2013", "£42.5million" are;
+- **ordinals**: "9th" and "ninth" are one rank (and no cardinal: "the second half" is no "two");
+- **clock times**: "4:00PM" is the "4pm" of the source;
+- **decades**: "the 1980s", "the 80s", "the '80s" and "the eighties" are one decade.
+
+:func:`number_keys` gives each normalised number of a text the set of values it may stand for; two
+texts state the same number when their sets meet. Nothing here makes two *different* values equal:
+"44" is still not "43", and "137 thousand" is not "237,000".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from decimal import Decimal, InvalidOperation
+
+import regex
+
+from .lexicon import NUMBER_WORDS
+from .words import normalise_number
+
+_UNITS = {w: int(v) for w, v in NUMBER_WORDS.items() if v.isdigit() and int(v) < 20} | {"one": 1, "a": 1}
+_TENS = {w: int(v) for w, v in NUMBER_WORDS.items() if v.isdigit() and 20 <= int(v) < 100 and not w.endswith("ies")}
+_SCALES = {
+    "hundred": 100, "thousand": 1_000, "k": 1_000, "million": 1_000_000, "m": 1_000_000, "mn": 1_000_000,
+    "billion": 1_000_000_000, "bn": 1_000_000_000, "b": 1_000_000_000, "trillion": 1_000_000_000_000,
+    "tn": 1_000_000_000_000,
+}
+_ORDINALS = {w: int(v[:-2]) for w, v in NUMBER_WORDS.items() if v.endswith(("st", "nd", "rd", "th"))}
+_DECADE_WORDS = {w: int(v) for w, v in NUMBER_WORDS.items() if w.endswith("ies")}
+
+# One piece of a number expression: a figure (with thousands separators or a decimal point, or a
+# figure glued to a scale: "16m", "42.5million"), a word, or the joiners between them.
+_PIECE = regex.compile(
+    r"(?P<fig>\d+(?:[.,]\d+)*)(?P<glued>(?:million|billion|trillion|thousand|mn|bn|tn|m|b|k)\b)?"
+    r"|(?P<word>[^\W\d_]+)|(?P<gap>[\s\-]+)|(?P<other>.)",
+    regex.IGNORECASE,
+)
+_TIME = regex.compile(r"(\d{1,2}):00")
+
+
+def _fmt(value: Decimal) -> str:
+    """A value as :func:`.words.normalise_number` writes one ("10000", "42.5")."""
+    text = format(value.normalize(), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _figure(text: str) -> Decimal | None:
+    norm = normalise_number(text)
+    try:
+        return Decimal(norm)
+    except InvalidOperation:
+        return None
+
+
+def _expressions(text: str) -> Iterator[tuple[list[str], Decimal]]:
+    """(the expression's pieces as the analyser normalises them, its value) for each run of two or
+    more number pieces: "ten thousand" -> (["10", "1000"], 10000)."""
+    reader = _Reader()
+    for m in _PIECE.finditer(text):
+        kind = "fig" if m.group("fig") else m.lastgroup
+        if kind == "gap" and "\n" not in m.group():
+            continue
+        if kind == "fig":
+            yield from reader.take("fig", m.group("fig"))
+            if m.group("glued"):
+                yield from reader.take("scale", m.group("glued").lower())
+            continue
+        low = m.group().lower()
+        if kind == "word" and (low in _UNITS or low in _TENS or low in _SCALES or low in ("and", "point")):
+            yield from reader.take(_word_kind(low), low)
+        else:
+            yield from reader.flush()
+    yield from reader.flush()
+
+
+def _word_kind(low: str) -> str:
+    if low in ("and", "point", "a"):
+        return low
+    if low == "hundred":
+        return "hundred"
+    if low in _SCALES:
+        return "scale"
+    if low in _TENS:
+        return "tens"
+    return "unit" if _UNITS[low] < 10 else "teen"
+
+
+# What may follow what inside one number ("sixty seven", "fifteen hundred", "two hundred and five",
+# "ten thousand", "42.5 million", "52 500"); anything else starts a new number.
+_FOLLOWS = {
+    None: {"fig", "unit", "teen", "tens", "a"},
+    "a": {"hundred", "scale"},
+    "fig": {"fig", "hundred", "scale", "point"},
+    "unit": {"hundred", "scale", "point"},
+    "teen": {"hundred", "scale"},
+    "tens": {"unit", "hundred", "scale"},
+    "hundred": {"unit", "teen", "tens", "scale", "and"},
+    "scale": {"unit", "teen", "tens", "and"},
+    "and": {"unit", "teen", "tens"},
+    "point": {"unit", "fig"},
+    "decimal": {"unit", "scale"},
+}
+
+
+class _Reader:
+    """Reads number pieces one at a time, yielding each finished expression of two or more."""
+
+    def __init__(self) -> None:
+        self._reset()
+
+    def _reset(self) -> None:
+        self.total = Decimal(0)
+        self.current: Decimal | None = None
+        self.decimals = ""
+        self.parts: list[str] = []
+        self.last: str | None = None
+        self.last_piece = ""
+
+    def flush(self) -> Iterator[tuple[list[str], Decimal]]:
+        current = self.current or Decimal(0)
+        if self.decimals:
+            current += Decimal("0." + self.decimals)
+        value = self.total + current
+        if len(self.parts) >= 2 and value > 0:
+            yield self.parts, value
+        self._reset()
+
+    def take(self, kind: str, piece: str) -> Iterator[tuple[list[str], Decimal]]:
+        allowed = _FOLLOWS["decimal" if self.decimals else self.last]
+        if kind == "fig" and self.last == "fig" and not (
+            len(piece) == 3 and piece.isdigit() and self.last_piece.isdigit() and len(self.last_piece) <= 3
+        ):
+            allowed = set()  # "52 500" is one figure; "2 3" and "2012 100" are two
+        if kind not in allowed:
+            yield from self.flush()
+            if kind not in _FOLLOWS[None]:
+                return
+        if kind in ("a", "and"):
+            self.last = kind
+            return
+        if kind == "point":
+            self.last = "point"
+            return
+        if self.last == "point" or self.decimals:
+            if kind in ("unit", "fig"):
+                self.decimals += str(_UNITS[piece]) if kind == "unit" else piece
+                self.parts.append(str(_UNITS[piece]) if kind == "unit" else piece)
+                return
+        if self.decimals:
+            self.current = (self.current or Decimal(0)) + Decimal("0." + self.decimals)
+            self.decimals = ""
+        self.last_piece = piece
+        if kind == "fig":
+            value = _figure(piece)
+            if value is None:
+                yield from self.flush()
+                return
+            glued = self.last == "fig"
+            self.current = (self.current or Decimal(0)) * (1000 if glued else 1) + value
+            self.parts.append(normalise_number(piece))
+        elif kind in ("unit", "teen", "tens"):
+            value = Decimal(_UNITS.get(piece, _TENS.get(piece, 0)))
+            self.current = (self.current or Decimal(0)) + value
+            self.parts.append(str(int(value)))
+        elif kind == "hundred":
+            self.current = (self.current if self.current is not None else Decimal(1)) * 100
+            self.parts.append("100")
+        else:
+            scale = _SCALES[piece]
+            base = self.current if self.current is not None else Decimal(1)
+            self.total += base * scale
+            self.current = None
+            self.parts.append(str(scale))
+        self.last = kind
+
+
+def _decade(text: str, value: str, form: str) -> set[str]:
+    """The decade a number written as one names, as "1980s" ("the 1980s", "the 80s", "the '80s",
+    "the eighties"); two-digit decades stand for the 1900s and the 2000s both."""
+    low = form.lower()
+    if low in _DECADE_WORDS:
+        tens = str(_DECADE_WORDS[low])
+    elif regex.search(r"(?<![\d.,])" + regex.escape(form) + r"\s?['’]?\s?s\b", text) and value.endswith("0"):
+        tens = value
+    else:
+        return set()
+    if len(tens) == 4:
+        return {tens + "s"}
+    return {f"19{tens}s", f"20{tens}s"} if len(tens) == 2 else set()
+
+
+def number_keys(text: str, forms: dict[str, str]) -> dict[str, frozenset[str]]:
+    """For each normalised number of ``text`` (``forms``: normalised -> as written, the analyser's
+    ``number_forms``), the values it may stand for: itself (without a percent sign), the ordinal it
+    is ("9th", also for "ninth"; never the cardinal: "second" is no "two"), a clock time's hour, the
+    decade it names ("1980s"), and the value of every compound it is part of."""
+    out: dict[str, set[str]] = {}
+    for norm, form in forms.items():
+        value = norm.rstrip("%")
+        keys = {value}
+        if form.isdigit() and regex.search(r"(?<![\d.,])" + form + r"\s?(?:st|nd|rd|th)\b", text, regex.I):
+            keys.add(str(int(form)) + "th")
+        if form.lower() in _ORDINALS:
+            keys.add(str(_ORDINALS[form.lower()]) + "th")
+        if time := _TIME.fullmatch(value):
+            keys.add(str(int(time.group(1))))
+        keys |= _decade(text, value, form)
+        out[norm] = keys
+    if len(forms) > 1 or any(w in text.lower() for w in _SCALES if len(w) > 2) or regex.search(r"\d[mbk]", text):
+        by_value = {n.rstrip("%"): n for n in forms}
+        for parts, value in _expressions(text):
+            whole = _fmt(value)
+            for p in parts:
+                if p in by_value:
+                    out[by_value[p]].add(whole)
+    return {n: frozenset(k) for n, k in out.items()}
+
+
+def all_keys(keys: dict[str, frozenset[str]]) -> frozenset[str]:
+    """Every value the numbers of a text may stand for."""
+    return frozenset().union(*keys.values()) if keys else frozenset()
+
+
+__all__ = ["all_keys", "number_keys"]

@@ -1,0 +1,79 @@
+"""Issue 30: one number in its many spellings is one fact; two values are never one.
+
+The offline judge calls a claim unsupported when its number is not in the source. A human summary
+writes the source's "10,000" as "ten thousand", its "$1,500" as "fifteen hundred dollars", its "ninth
+minute" as "9th minute", its "1970s and 80s" as "the seventies" or "1980s": each of these once failed
+a faithful SummEval reference ("'ten' does not occur in the source; it says '10,000'").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
+from sumjudge.scorers.summarization.offline.numbers import number_keys
+
+SOURCE = (
+    "More than 10,000 migrants reached Italy in the first three months of 2015. "
+    "A man took off with up to $1,500 from the till. "
+    "Sterling opened the scoring in the ninth minute at Anfield. "
+    "The kick-off is at 4pm on Sunday. "
+    "Police are investigating abuse by a paedophile ring in the 1970s and 80s. "
+    "The dress sold for £137,000 and the hat for £52,500 after a bid of £42.5million was refused. "
+    "It was the second season of Sterling at the club."
+)
+
+
+def _verdict(summary: str):  # type: ignore[no-untyped-def]
+    [v] = LexicalJudge().align(SOURCE, summary).alignment
+    return v
+
+
+@pytest.mark.parametrize("summary", [
+    "Over ten thousand migrants reached Italy.",
+    "A man took off with fifteen hundred dollars from the till.",
+    "Sterling opened the scoring in the 9th minute at Anfield.",
+    "The kick-off is at 4:00PM on Sunday.",
+    "Police are investigating abuse in the seventies.",
+    "Police are investigating abuse by a paedophile ring in the 1970s and 1980s.",
+    "The dress sold for 137 thousand pounds.",
+    "The hat sold for 52 500 pounds.",
+    "A bid of forty two point five million pounds was refused.",
+])
+def test_the_source_number_in_another_spelling_is_no_error(summary: str) -> None:
+    v = _verdict(summary)
+    assert v.supported, v.reason
+
+
+@pytest.mark.parametrize("summary, shown", [
+    ("Over eleven thousand migrants reached Italy.", "'eleven' does not occur in the source"),
+    ("The dress sold for 237 thousand pounds.", "'237' does not occur in the source"),
+    ("Sterling opened the scoring in the 8th minute at Anfield.", "'8' does not occur in the source"),
+    ("Police are investigating abuse in the sixties.", "'sixties' does not occur in the source"),
+])
+def test_another_value_in_any_spelling_is_still_an_error(summary: str, shown: str) -> None:
+    v = _verdict(summary)
+    assert not v.supported
+    assert shown in v.reason
+
+
+def test_an_ordinal_is_no_cardinal() -> None:
+    # "his second season" says nothing of "two seasons"
+    v = _verdict("It was the two seasons of Sterling at the club.")
+    assert not v.supported
+    assert "'two' does not occur in the source" in v.reason
+
+
+def test_keys_of_a_compound_and_a_plain_number_that_is_no_decade() -> None:
+    keys = number_keys("ten thousand and 20 people", {"10": "ten", "1000": "thousand", "20": "20"})
+    assert "10000" in keys["10"] and "10000" in keys["1000"]
+    assert keys["20"] == frozenset({"20"})  # not the 1920s
+
+
+def test_coverage_reads_the_fact_number_in_another_spelling() -> None:
+    judge = LexicalJudge()
+    [fact] = judge.questions("More than 10,000 migrants reached Italy by boat this spring.", 1).questions
+    [answered] = judge.cover([fact], "Over ten thousand migrants reached Italy by boat this spring.").coverage
+    assert answered.answered, answered.reason
+    [other] = judge.cover([fact], "Over eleven thousand migrants reached Italy by boat this spring.").coverage
+    assert not other.answered
