@@ -59,7 +59,7 @@ def test_another_value_in_any_spelling_is_still_an_error(summary: str, shown: st
 
 def test_an_ordinal_is_no_cardinal() -> None:
     # "his second season" says nothing of "two seasons"
-    v = _verdict("It was the two seasons of Sterling at the club.")
+    v = _verdict("Sterling had two seasons at the club.")
     assert not v.supported
     assert "'two' does not occur in the source" in v.reason
 

@@ -321,6 +321,9 @@ class Document:
     """The source has the word "one" (a stop word, so in no unit): "1 in 12" may retell "one in 12"."""
     number_keys: frozenset[str] = frozenset()
     """Every value the source's numbers may stand for (:attr:`Sentence.number_keys`)."""
+    squashed: frozenset[str] = frozenset()
+    """The source's words and neighbouring word pairs in lower case without hyphens, apostrophes or
+    spaces ("xfactor" of "The X Factor", "teammate" of "team-mate": :func:`.proof.squashed_words`)."""
 
 
 def analyse_document(text: str, analyser: TextAnalyzer, sentences: list[str]) -> Document:

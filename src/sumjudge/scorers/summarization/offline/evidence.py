@@ -137,18 +137,25 @@ def passages(
     return out
 
 
+_POSSESSIVES = frozenset({"his", "her", "their", "its"})
+
+
 def dangling_pronoun(text: str, lang: str, named_before: bool, data: str) -> tuple[str | None, bool]:
     """A pronoun that ``text`` uses before any content word, when nothing before it in the summary
     named anyone or anything (``named_before``); and whether the summary has named something by
-    the end of ``text``."""
+    the end of ``text``. In English, a possessive after the opening word ("After her", "In his", not
+    "Were they") with a name later in the sentence points ahead to that name and is no error."""
     pronouns = PRONOUNS.get(lang)
     if not pronouns:
         return None, True
     dangling = None
-    for tok in _WORD.findall(text):
+    words = _WORD.findall(text)
+    for i, tok in enumerate(words):
         if named_before:
             break
         if tok.lower() in pronouns:
+            if i and lang == "en" and tok.lower() in _POSSESSIVES and any(w[:1].isupper() for w in words[i + 1 :]):
+                break  # "After her seventh miscarriage , Dawn ...": it points ahead, to the name
             dangling = tok
             break
         if word_info(lang, tok, data).kind in (CONTENT, NUMBER):

@@ -48,6 +48,7 @@ from .proof import (
     name_errors,
     number_errors,
     renumber,
+    squashed_words,
     unchecked_reason,
     whole_source_numbers,
 )
@@ -57,7 +58,7 @@ __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question
 
 _ONE = regex.compile(r"\b[Oo]ne\b")
 
-RULES_VERSION = "30.3"
+RULES_VERSION = "30.4"
 """The version of the judge's rules and its own word lists: raise it with any change that can move
 a verdict, so that a stored run is never resumed with another judge's verdicts."""
 
@@ -167,6 +168,7 @@ class LexicalJudge:
         doc.aliases = name_aliases(source, doc.sentences, lang, self.data)
         doc.parts = frozenset(p for u in doc.units if "-" in u for p in u.split("-") if p)
         doc.acronyms = acronyms(source)
+        doc.squashed = squashed_words(source)
         doc.writes_one = _ONE.search(source) is not None
         self._docs[source] = doc
         if len(self._docs) > self._MAX_DOCS:

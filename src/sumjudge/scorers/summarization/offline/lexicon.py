@@ -93,6 +93,19 @@ NUMBER_WORDS.pop("one")
 SCALE_WORDS = frozenset({"million", "billion", "trillion", "millions", "billions", "m", "bn"})
 PERCENT_WORDS = frozenset({"percent", "per cent", "pct", "prozent", "pour cent", "por ciento", "per cento"})
 
+OPENING_WORDS_EN = frozenset(
+    """several multiple numerous various every additionally instead meanwhile later earlier shortly nearly
+    almost luckily fortunately unfortunately sadly thankfully recently currently previously finally
+    eventually initially originally apparently reportedly allegedly officially today yesterday
+    tonight along overall together afterwards ultimately subsequently similarly furthermore moreover
+    consequently therefore thus hence despite during following amid meantime elsewhere here there
+    people officials authorities fans residents locals experts researchers scientists investigators
+    witnesses visitors viewers critics police doctors parents teams players""".split()
+)
+"""English words that open a sentence and are no names (quantifiers, sentence adverbs, prepositions,
+people in general): the judge reads a capitalised first word it cannot find as a possible name
+(:func:`.proof._opening_name`); these it never takes for one."""
+
 ORDINAL_WORDS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth".split())
 """Spelled ordinals: numbers to the analyser ("first" is 1st), but often a way of saying ("the first lady"),
 so neither a proof nor a missing key fact rests on them alone."""

@@ -23,7 +23,8 @@ import regex
 from .analysis import Document, Sentence
 from .evidence import Evidence
 from .extrinsic import in_slot, slot_word
-from .lexicon import DATE_WORDS, ORDINAL_WORDS
+from .lexicon import DATE_WORDS, OPENING_WORDS_EN, ORDINAL_WORDS
+from .memo import unit_of_word
 from .numbers import all_keys
 from .support import quote, slot_match
 
@@ -87,10 +88,31 @@ def _abbreviates(short: str, long: str) -> bool:
     return all(ch in it for ch in short[1:])
 
 
+_SQUASH_WORD = regex.compile(r"[\p{L}\p{M}\p{N}]+(?:['’\-][\p{L}\p{M}\p{N}]+)*")
+
+
+def squash(word: str) -> str:
+    """``word`` in lower case without hyphens and apostrophes: "Team-mate" -> "teammate"."""
+    return regex.sub(r"['’\-\s]", "", word.lower())
+
+
+def squashed_words(text: str) -> frozenset[str]:
+    """The words of ``text`` and each pair of neighbouring words, squashed (:func:`squash`): one
+    name however a writer joins it ("X Factor", "X-Factor", "X factor"; "O'Hara", "O-Hara"; "team-mate",
+    "Teammate"), and the parts of its hyphenated words ("vice" of "vice-captain")."""
+    words = [squash(w) for w in _SQUASH_WORD.findall(text)]
+    out = set(words)
+    out.update(a + b for a, b in zip(words, words[1:]))
+    out.update(p.lower() for w in _SQUASH_WORD.findall(text) if "-" in w for p in w.split("-"))
+    return frozenset(out)
+
+
 def known_name(name: str, shown: str, doc: Document, derived: dict[str, str]) -> bool:
     """Whether the source has the name ``name`` (a unit; ``shown`` as the claim writes it) in some form."""
     if name in doc.units or name in derived:
         return True
+    if len(shown) > 1 and squash(shown) in doc.squashed:
+        return True  # "X-Factor" for "X Factor", "Teammate" for "team-mate"
     low = shown.lower()
     if low.startswith(("i'", "i’")):
         return True  # "I've": a pronoun, not a name
@@ -138,6 +160,8 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
         instead = _form(ev, there) if there and score else None
         if shown.lower() in ORDINAL_WORDS:
             continue  # "when Spain first became", "the first man": an adverb as often as a rank
+        if _GROUP.search(claim.text) and shown.lower() in _GROUP_COUNTS and _counts_a_group(claim.text, shown):
+            continue  # "the two men", "between the two", "two of his players": the people named, counted
         in_source = value in doc.number_values or (value == "1" and doc.writes_one)
         if not in_source and not keys & doc.number_keys:
             said = f"; it says {instead!r}" if instead else ""
@@ -221,9 +245,42 @@ def side_match(
 
 def _swapped_name(claim: Sentence, name: str, ev: Evidence, theirs: list[str]) -> str | None:
     """The passage name (written with a capital) that stands where the claim puts ``name``, a name
-    of the source the passage lacks (:data:`NAME_SLOT`); ``None`` when none does."""
+    of the source the passage lacks (:data:`NAME_SLOT`); ``None`` when none does, or when that name
+    is the claim's own in another form ("Russian" for "Russia", "Tewskesbury" for "Tewkesbury": the
+    source spells one place two ways)."""
     there, score = side_match(claim, name, ev, theirs, written=True)
-    return _form(ev, there) if there and score >= NAME_SLOT else None
+    if not there or score < NAME_SLOT:
+        return None
+    shown = _form(ev, there)
+    return None if same_name(claim.name_forms.get(name, name), shown) else shown
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two written names are one name: the same letters, one the other with an ending
+    ("Russia" / "Russian"), or one letter added, dropped, changed or two swapped (a misspelling)."""
+    a, b = squash(a), squash(b)
+    if a == b:
+        return True
+    short, long = sorted((a, b), key=len)
+    if len(short) >= 4 and long.startswith(short) and len(long) - len(short) <= 2:
+        return True
+    return len(short) >= 5 and _edits(a, b) <= 1
+
+
+def _edits(a: str, b: str) -> int:
+    """Optimal string alignment distance (an adjacent swap counts once), capped at 2."""
+    if abs(len(a) - len(b)) > 1:
+        return 2
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return min(prev[-1], 2)
 
 
 def _moved_number(claim: Sentence, n: str, ev: Evidence, passage: list[str]) -> str | None:
@@ -241,8 +298,10 @@ def _moved_number(claim: Sentence, n: str, ev: Evidence, passage: list[str]) -> 
 
 def _opening_name(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str, str]) -> str | None:
     """The claim's capitalised first word, when the source has it in no form and the passage has a
-    name in its place ("Ryanair ... flight" where the passage has "Loganair flight"): a name, though
-    a sentence start hides its capital."""
+    name, written as one, in its place with the claim's next words after it ("Ryanair flight ..."
+    where the passage has "Loganair flight"): a name, though a sentence start hides its capital. A
+    common word that opens a sentence ("Additionally", "Several", "People") stands before words that
+    follow no passage name."""
     if not claim.sequence:
         return None
     u = claim.sequence[0]
@@ -251,11 +310,31 @@ def _opening_name(claim: Sentence, doc: Document, ev: Evidence, derived: dict[st
         return None
     if u in doc.parts or not u.replace("'", "").replace("’", "").isalpha() or known_name(u, shown, doc, derived):
         return None
+    if len(shown) > 1 and squash(shown) in doc.squashed:
+        return None  # "Teammate" for "team-mate"
+    if doc.lang == "en" and (u in _OPENING_STEMS or _ADVERB_OPENER.match(claim.text)):
+        return None  # "Several visitors ...", "Luckily , he chose ...": a common word opens the sentence
     theirs = [x for s in ev.sentences for x in s.names if x not in claim.units]
-    there, score = slot_match(claim, u, ev, theirs)
+    there, score = side_match(claim, u, ev, theirs, written=True)
     if not there or not score:
-        return None
+        return None  # "Additionally , a suit ...", "Several visitors ...": no name stands there
     return f'{shown!r} does not occur in the source; the passage names {_form(ev, there)!r} ({ev.where}: "{quote(ev.text, 100)}")'
+
+
+_GROUP_COUNTS = frozenset({"two", "three", "four"})
+_GROUP = regex.compile(r"(?i)\b(?:the|these|those|both)\s+(?:two|three|four)\b|\b(?:two|three|four)\s+of\b")
+
+
+def _counts_a_group(text: str, shown: str) -> bool:
+    """Whether the spelled ``shown`` ("two") counts people or things the text names anyway: "the
+    two", "these three", "two of his players". A count a summary makes of what it retells is no fact
+    the source must state in figures."""
+    word = regex.escape(shown)
+    return bool(regex.search(rf"(?i)\b(?:the|these|those|both)\s+{word}\b|\b{word}\s+of\b", text))
+
+
+_OPENING_STEMS = frozenset(unit_of_word("en", w) for w in OPENING_WORDS_EN)
+_ADVERB_OPENER = regex.compile(r"\W*\p{Lu}\p{Ll}{3,}ly\s*,")  # "Luckily ,", "Additionally ,"
 
 
 _FEMININE = frozenset("she her hers herself".split())
