@@ -20,8 +20,8 @@ import regex
 from . import memo
 from .lexicon import CORE, PERCENT_WORDS, PHRASE_OPENERS, STOPWORDS
 from .polarity import is_negation
-from .tokens import tokens
 from .numbers import all_keys, number_keys
+from .tokens import squashed_words, tokens
 from .words import CONTENT, HANGUL, NUMBER, STOP, normalise_number, word_info
 
 
@@ -319,11 +319,19 @@ class Document:
     """Initials of the source's runs of capitalised words ("un" of "United Nations": :mod:`.proof`)."""
     writes_one: bool = False
     """The source has the word "one" (a stop word, so in no unit): "1 in 12" may retell "one in 12"."""
-    number_keys: frozenset[str] = frozenset()
-    """Every value the source's numbers may stand for (:attr:`Sentence.number_keys`)."""
-    squashed: frozenset[str] = frozenset()
-    """The source's words and neighbouring word pairs in lower case without hyphens, apostrophes or
-    spaces ("xfactor" of "The X Factor", "teammate" of "team-mate": :func:`.proof.squashed_words`)."""
+
+    @cached_property
+    def number_keys(self) -> frozenset[str]:
+        """Every value the source's numbers may stand for (:attr:`Sentence.number_keys`); read when
+        a claim's number is not among :attr:`number_values` as written."""
+        return frozenset().union(*(all_keys(s.number_keys) for s in self.sentences if s.numbers))
+
+    @cached_property
+    def squashed(self) -> frozenset[str]:
+        """The source's words and neighbouring word pairs in lower case without hyphens, apostrophes or
+        spaces ("xfactor" of "The X Factor", "teammate" of "team-mate": :func:`.tokens.squashed_words`);
+        read when a claim's name is not found as written."""
+        return squashed_words(" ".join(s.text for s in self.sentences))
 
 
 def analyse_document(text: str, analyser: TextAnalyzer, sentences: list[str]) -> Document:
@@ -335,5 +343,4 @@ def analyse_document(text: str, analyser: TextAnalyzer, sentences: list[str]) ->
         units |= s.units
         for n in s.numbers:
             values.setdefault(n.rstrip("%"), s.number_forms[n])
-    keys = frozenset().union(*(all_keys(s.number_keys) for s in analysed if s.numbers))
-    return Document(analyser.lang, analysed, frozenset(units), values, caps, number_keys=keys)
+    return Document(analyser.lang, analysed, frozenset(units), values, caps)

@@ -48,7 +48,6 @@ from .proof import (
     name_errors,
     number_errors,
     renumber,
-    squashed_words,
     unchecked_reason,
     whole_source_numbers,
 )
@@ -168,7 +167,6 @@ class LexicalJudge:
         doc.aliases = name_aliases(source, doc.sentences, lang, self.data)
         doc.parts = frozenset(p for u in doc.units if "-" in u for p in u.split("-") if p)
         doc.acronyms = acronyms(source)
-        doc.squashed = squashed_words(source)
         doc.writes_one = _ONE.search(source) is not None
         self._docs[source] = doc
         if len(self._docs) > self._MAX_DOCS:

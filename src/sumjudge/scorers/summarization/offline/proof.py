@@ -26,6 +26,7 @@ from .extrinsic import in_slot, slot_word
 from .lexicon import DATE_WORDS, OPENING_WORDS_EN, ORDINAL_WORDS
 from .memo import unit_of_word
 from .numbers import all_keys
+from .tokens import squash
 from .support import quote, slot_match
 
 _CAP_RUN = regex.compile(r"\p{Lu}[\p{L}\p{M}'’\-]*(?:\s+(?:(?:of|the|and|for|de)\s+)*\p{Lu}[\p{L}\p{M}'’\-]*)+")
@@ -86,25 +87,6 @@ def _abbreviates(short: str, long: str) -> bool:
         return False
     it = iter(long[1:])
     return all(ch in it for ch in short[1:])
-
-
-_SQUASH_WORD = regex.compile(r"[\p{L}\p{M}\p{N}]+(?:['’\-][\p{L}\p{M}\p{N}]+)*")
-
-
-def squash(word: str) -> str:
-    """``word`` in lower case without hyphens and apostrophes: "Team-mate" -> "teammate"."""
-    return regex.sub(r"['’\-\s]", "", word.lower())
-
-
-def squashed_words(text: str) -> frozenset[str]:
-    """The words of ``text`` and each pair of neighbouring words, squashed (:func:`squash`): one
-    name however a writer joins it ("X Factor", "X-Factor", "X factor"; "O'Hara", "O-Hara"; "team-mate",
-    "Teammate"), and the parts of its hyphenated words ("vice" of "vice-captain")."""
-    words = [squash(w) for w in _SQUASH_WORD.findall(text)]
-    out = set(words)
-    out.update(a + b for a, b in zip(words, words[1:]))
-    out.update(p.lower() for w in _SQUASH_WORD.findall(text) if "-" in w for p in w.split("-"))
-    return frozenset(out)
 
 
 def known_name(name: str, shown: str, doc: Document, derived: dict[str, str]) -> bool:

@@ -102,4 +102,25 @@ def tokens(text: str, lang: str) -> list[Any]:
     return matches
 
 
-__all__ = ["tokens"]
+_SQUASH_WORD = regex.compile(r"[\p{L}\p{M}\p{N}]+(?:['’\-][\p{L}\p{M}\p{N}]+)*")
+_SQUASH = str.maketrans("", "", "'’- ")
+
+
+def squash(word: str) -> str:
+    """``word`` in lower case without hyphens, apostrophes and spaces: "Team-mate" -> "teammate"."""
+    return word.lower().translate(_SQUASH)
+
+
+def squashed_words(text: str) -> frozenset[str]:
+    """The words of ``text`` and each pair of neighbouring words, squashed (:func:`squash`): one
+    name however a writer joins it ("X Factor", "X-Factor", "X factor"; "O'Hara", "O-Hara"; "team-mate",
+    "Teammate"), and the parts of its hyphenated words ("vice" of "vice-captain")."""
+    found = _SQUASH_WORD.findall(text)
+    words = [squash(w) for w in found]
+    out = set(words)
+    out.update(a + b for a, b in zip(words, words[1:]))
+    out.update(p.lower() for w in found if "-" in w for p in w.split("-"))
+    return frozenset(out)
+
+
+__all__ = ["squash", "squashed_words", "tokens"]
