@@ -84,3 +84,36 @@ def test_a_possessive_that_points_ahead_to_the_name_is_no_dangling_pronoun() -> 
     [w] = _align("Her seventh baby was lost in March.")
     assert not w.supported
     assert "'Her' points back to no one" in w.reason
+
+
+@pytest.mark.parametrize("source, summary", [
+    ("Japanese photographer Yûki Aoyama shot the series in Tokyo.", "Photographer Yuki Aoyama shot the series in Tokyo."),
+    ("Granado is a maths teacher at MacArthur High School in Irving.", "Granado teaches maths at Mac Arthur High School."),
+    ("A U.S. plane was intercepted over the Baltic Sea on Tuesday.", "An American plane was intercepted over the Baltic Sea."),
+    ("Former Holland forward Patrick Kluivert won his first match.", "Former Dutch forward Patrick Kluivert won his first match."),
+])
+def test_one_name_written_with_accents_apart_or_as_its_people_is_known(source: str, summary: str) -> None:
+    [v] = _align(summary, source)
+    assert v.supported, v.reason
+
+
+def test_a_name_in_the_place_of_its_own_place_or_compound_is_no_swap() -> None:
+    source = (
+        "First blood to United after their Under 18s saw off City 1-0 in the mini-derby. "
+        "For a start, no less than 13 out of the 22 players on show at kick-off were English. "
+        "Just before the hour mark England Under 17 star Callum Gribbin made the breakthrough for United."
+    )
+    [v] = _align("An hour into the match, English star Callum Gribbin made the breakthrough for United.", source)
+    assert v.supported, v.reason
+
+
+def test_a_model_number_of_two_figures_is_no_moved_number() -> None:
+    source = (
+        "The custom-built Boeing 747 is believed to have cost its owner £400million. "
+        "Luxury: This is the lounge on board a custom-built Boeing 747-8, as depicted in an artist's impression. "
+        "The plane can normally hold up to 600 people."
+    )
+    [v] = _align("Boeing 747 can normally hold up to 600 people.", source)
+    assert v.supported, v.reason
+    [w] = _align("The Boeing 747-8 can hold up to 700 people.", source)
+    assert not w.supported

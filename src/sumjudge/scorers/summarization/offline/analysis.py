@@ -99,6 +99,8 @@ class Sentence:
         return math.fsum(map(self.weights.get, units, repeat(1.0, len(units))))
 
 
+_US = regex.compile(r"\bU\.\s?S\.|\bUSA?\b|\bAmerica\b|\bUnited States\b")
+
 # Where a phrase ends: punctuation between two tokens, or a word that opens a clause.
 _PHRASE_PUNCT = regex.compile(r"[,;:()\[\]\u2013\u2014]|\s-\s")
 PASSIVE = {
@@ -325,6 +327,12 @@ class Document:
         """Every value the source's numbers may stand for (:attr:`Sentence.number_keys`); read when
         a claim's number is not among :attr:`number_values` as written."""
         return frozenset().union(*(all_keys(s.number_keys) for s in self.sentences if s.numbers))
+
+    @cached_property
+    def names_us(self) -> bool:
+        """The source names the United States ("U.S.", "US", "USA", "America", "United States"), so
+        "American" is one of its names."""
+        return any(_US.search(s.text) for s in self.sentences)
 
     @cached_property
     def squashed(self) -> frozenset[str]:

@@ -89,17 +89,23 @@ def _abbreviates(short: str, long: str) -> bool:
     return all(ch in it for ch in short[1:])
 
 
+_US = frozenset({"american", "america", "usa"})
+_OTHER_PLACES = {"dutch": ("holland",)}
+
+
 def known_name(name: str, shown: str, doc: Document, derived: dict[str, str]) -> bool:
     """Whether the source has the name ``name`` (a unit; ``shown`` as the claim writes it) in some form."""
     if name in doc.units or name in derived:
         return True
     if len(shown) > 1 and squash(shown) in doc.squashed:
-        return True  # "X-Factor" for "X Factor", "Teammate" for "team-mate"
+        return True  # "X-Factor" for "X Factor", "Teammate" for "team-mate", "Yuki" for "Yûki"
+    if name in _US and doc.names_us:
+        return True  # "American" where the source says "U.S."
     low = shown.lower()
     if low.startswith(("i'", "i’")):
         return True  # "I've": a pronoun, not a name
     place = DEMONYMS.get(name)
-    if place and any(u.startswith(place) for u in doc.units):
+    if place and any(u.startswith(p) for p in (place, *_OTHER_PLACES.get(name, ())) for u in doc.units):
         return True
     if any(name.startswith(p) and d in doc.units for d, p in DEMONYMS.items()):
         return True  # "Britain" where the source says "British"
@@ -176,7 +182,7 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
         theirs = [x for s in ev.sentences for x in s.names if x not in claim.units]
         there, score = slot_match(claim, name, ev, theirs)
         instead = _form(ev, there) if there and score else None
-        if not known_name(name, shown, doc, derived):
+        if not known_name(name, shown, doc, derived) and not _joined_in_source(claim.text, shown, doc):
             said = f"; the passage names {instead!r}" if instead else ""
             errors.append(f'{shown!r} does not occur in the source{said} ({ev.where}: "{quote(ev.text, 100)}")')
         elif name in doc.units and (swapped := _swapped_name(claim, name, ev, theirs)):
@@ -193,6 +199,16 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
     if gender:
         errors.append(gender)
     return errors, notes
+
+
+def _joined_in_source(text: str, shown: str, doc: Document) -> bool:
+    """Whether ``shown`` with the word before or after it in ``text`` is one word of the source
+    ("Mac Arthur" for "MacArthur")."""
+    for m in regex.finditer(rf"(\w+)?\s*{regex.escape(shown)}\s*(\w+)?", text):
+        before, after = m.group(1) or "", m.group(2) or ""
+        if (before and squash(before + shown) in doc.squashed) or (after and squash(shown + after) in doc.squashed):
+            return True
+    return False
 
 
 def side_match(
@@ -238,11 +254,19 @@ def _swapped_name(claim: Sentence, name: str, ev: Evidence, theirs: list[str]) -
 
 
 def same_name(a: str, b: str) -> bool:
-    """Whether two written names are one name: the same letters, one the other with an ending
-    ("Russia" / "Russian"), or one letter added, dropped, changed or two swapped (a misspelling)."""
+    """Whether two written names are one name: the same letters, one a part of the other's
+    hyphenated word ("Elvis-obsessed"), a people and its place ("English" / "England"), one the other
+    with an ending ("Russia" / "Russian"), or one letter added, dropped, changed or two swapped (a
+    misspelling)."""
+    if any(p and squash(p) == squash(b) for p in a.split("-")) or any(p and squash(p) == squash(a) for p in b.split("-")):
+        return True  # "Elvis" in "Elvis-obsessed"
     a, b = squash(a), squash(b)
     if a == b:
         return True
+    for x, y in ((a, b), (b, a)):
+        place = next((p for d, p in DEMONYMS.items() if x.startswith(d)), None)
+        if place and y.startswith(place):
+            return True  # "English" where the passage says "England"
     short, long = sorted((a, b), key=len)
     if len(short) >= 4 and long.startswith(short) and len(long) - len(short) <= 2:
         return True
@@ -269,6 +293,8 @@ def _moved_number(claim: Sentence, n: str, ev: Evidence, passage: list[str]) -> 
     """The passage number standing where the claim puts ``n`` (which the passage also has, elsewhere),
     by :func:`side_match` (:data:`MOVED_NUMBER`); ``None`` when ``n`` stands there itself."""
     unit = "#" + n
+    if regex.search(rf"(?<![\d.,]){regex.escape(claim.number_forms[n])}-\d|\d-{regex.escape(claim.number_forms[n])}(?![\d.,])", ev.text):
+        return None  # "Boeing 747-8": one name of two figures, not two numbers in each other's place
     _, own = side_match(claim, unit, ev, [unit])
     if own >= MOVED_NUMBER:
         return None

@@ -3,6 +3,7 @@ hyphenated words with a number in them ("Under-17", "two-year", "forty-three")."
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 import regex
@@ -107,8 +108,12 @@ _SQUASH = str.maketrans("", "", "'’- ")
 
 
 def squash(word: str) -> str:
-    """``word`` in lower case without hyphens, apostrophes and spaces: "Team-mate" -> "teammate"."""
-    return word.lower().translate(_SQUASH)
+    """``word`` in lower case without hyphens, apostrophes, spaces and accents: "Team-mate" ->
+    "teammate", "Yûki" -> "yuki"."""
+    low = word.lower().translate(_SQUASH)
+    if low.isascii():
+        return low
+    return "".join(c for c in unicodedata.normalize("NFKD", low) if not unicodedata.combining(c))
 
 
 def squashed_words(text: str) -> frozenset[str]:
