@@ -1,14 +1,16 @@
-"""SummEval's human references as faithful summaries: how many the offline judge finds fully
-supported, and every claim it calls unsupported, with its reason, to be read one by one.
+"""Human references as faithful summaries: how many the offline judge finds fully supported, and
+every claim it calls unsupported, with its reason, to be read one by one.
 
     python bench/reference_proofs.py DATA/summeval_docs.jsonl [--half tune|held|all] [--out FILE]
                                      [--kind KIND]
+    python bench/reference_proofs.py DATA/realsumm_docs.jsonl ...   # one reference per article
 
 A second corpus for issue 30's "references fully supported" and "when it says unsupported, it is
 right": BUMP's references chose the rules; SummEval's 11 references per article (the CNN/DailyMail
 highlight and ten written by annotators from the article) did not. Documents are split in two halves
 by ``sha256(doc_id)``, as bench/bump_pairs.py splits articles: rules are chosen on ``tune``, ``held``
-is reported. ``--out`` writes one block per unsupported claim (document/reference, the claim, the
+is reported. REALSumm's file (one CNN/DailyMail highlight per article, ``reference``) reads the same
+way. ``--out`` writes one block per unsupported claim (document/reference, the claim, the
 reason) to read and mark; the printed lines count references, claims and the proofs by kind.
 """
 from __future__ import annotations
@@ -55,7 +57,8 @@ def main() -> None:
     for doc in map(json.loads, Path(a.data).read_text().splitlines()):
         if a.half != "all" and half_of(doc["doc_id"]) != a.half:
             continue
-        for i, ref in enumerate(doc["references"]):
+        refs_of = doc["references"] if "references" in doc else [doc["reference"]]
+        for i, ref in enumerate(refs_of):
             verdicts = judge.align(doc["source"], ref).alignment
             refs += 1
             claims += len(verdicts)

@@ -117,3 +117,12 @@ def test_a_model_number_of_two_figures_is_no_moved_number() -> None:
     assert v.supported, v.reason
     [w] = _align("The Boeing 747-8 can hold up to 700 people.", source)
     assert not w.supported
+
+
+def test_words_in_capitals_are_no_names_but_an_acronym_still_is() -> None:
+    source = "Isis released a video that warns America will burn. NASA said the probe reached Mars."
+    shouted, claim = _align("WARNING : GRAPHIC CONTENT . Isis released a video that warns America will burn.", source)
+    assert shouted.supported and claim.supported, shouted.reason
+    [v] = _align("The FBI said the probe reached Mars.", source)
+    assert not v.supported
+    assert "'FBI' does not occur in the source" in v.reason

@@ -177,6 +177,8 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
             continue  # "wrote: 'Sorry for ...": a quotation's first word, not a name
         if shown.lower() in spelled:
             continue  # "Higher School Certificate" where the source writes "HSC"
+        if shown.isupper() and len(shown) >= 4 and _shouted(claim.text, shown):
+            continue  # "WARNING : GRAPHIC CONTENT": words in capitals, not acronyms
         if name in ev.found or name in ev.names_before:
             continue
         theirs = [x for s in ev.sentences for x in s.names if x not in claim.units]
@@ -199,6 +201,15 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
     if gender:
         errors.append(gender)
     return errors, notes
+
+
+_SHOUTED = regex.compile(r"\b\p{Lu}{4,}\b(?:\W{1,3}\b\p{Lu}{4,}\b)+")
+
+
+def _shouted(text: str, shown: str) -> bool:
+    """Whether ``shown`` is one of two or more neighbouring words in capitals of four letters or more."""
+    return any(shown in m.group().split() or regex.search(rf"\b{regex.escape(shown)}\b", m.group())
+               for m in _SHOUTED.finditer(text))
 
 
 def _joined_in_source(text: str, shown: str, doc: Document) -> bool:
