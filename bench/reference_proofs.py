@@ -22,9 +22,9 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bump_pairs import half_of  # noqa: E402
+from bump_pairs import half_of
 
-from sumjudge.scorers.summarization.offline.lexical import LexicalJudge  # noqa: E402
+from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
 
 KINDS = {
     "number or name the source lacks": "does not occur in the source",

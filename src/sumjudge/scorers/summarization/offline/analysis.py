@@ -19,11 +19,10 @@ import regex
 
 from . import memo
 from .lexicon import CORE, PERCENT_WORDS, PHRASE_OPENERS, STOPWORDS
-from .polarity import is_negation
 from .numbers import all_keys, number_keys
+from .polarity import is_negation
 from .tokens import squashed_words, tokens
 from .words import CONTENT, HANGUL, NUMBER, STOP, normalise_number, word_info
-
 
 # --------------------------------------------------------------------------------------------------
 # Analysis of a sentence into comparable units.

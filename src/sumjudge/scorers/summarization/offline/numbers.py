@@ -142,17 +142,14 @@ class _Reader:
             yield from self.flush()
             if kind not in _FOLLOWS[None]:
                 return
-        if kind in ("a", "and"):
+        if kind in ("a", "and", "point"):
             self.last = kind
             return
-        if kind == "point":
-            self.last = "point"
+        if (self.last == "point" or self.decimals) and kind in ("unit", "fig"):
+            digits = str(_UNITS[piece]) if kind == "unit" else piece
+            self.decimals += digits
+            self.parts.append(digits)
             return
-        if self.last == "point" or self.decimals:
-            if kind in ("unit", "fig"):
-                self.decimals += str(_UNITS[piece]) if kind == "unit" else piece
-                self.parts.append(str(_UNITS[piece]) if kind == "unit" else piece)
-                return
         if self.decimals:
             self.current = (self.current or Decimal(0)) + Decimal("0." + self.decimals)
             self.decimals = ""
@@ -215,8 +212,8 @@ def number_keys(text: str, forms: dict[str, str]) -> dict[str, frozenset[str]]:
         out[norm] = keys
     if len(forms) > 1 or any(w in text.lower() for w in _SCALES if len(w) > 2) or regex.search(r"\d[mbk]", text):
         by_value = {n.rstrip("%"): n for n in forms}
-        for parts, value in _expressions(text):
-            whole = _fmt(value)
+        for parts, amount in _expressions(text):
+            whole = _fmt(amount)
             for p in parts:
                 if p in by_value:
                     out[by_value[p]].add(whole)

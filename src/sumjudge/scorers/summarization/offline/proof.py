@@ -26,8 +26,8 @@ from .extrinsic import in_slot, slot_word
 from .lexicon import DATE_WORDS, OPENING_WORDS_EN, ORDINAL_WORDS
 from .memo import unit_of_word
 from .numbers import all_keys
-from .tokens import squash
 from .support import quote, slot_match
+from .tokens import squash
 
 _CAP_RUN = regex.compile(r"\p{Lu}[\p{L}\p{M}'’\-]*(?:\s+(?:(?:of|the|and|for|de)\s+)*\p{Lu}[\p{L}\p{M}'’\-]*)+")
 _CONNECTORS = frozenset({"of", "the", "and", "for", "de"})

@@ -4,12 +4,12 @@ hyphenated words with a number in them ("Under-17", "two-year", "forty-three")."
 from __future__ import annotations
 
 import unicodedata
+from itertools import pairwise
 from typing import Any
 
 import regex
 
 from .lexicon import NUMBER_WORDS
-
 
 # A token: a number (with inner separators, decimal point, optional %), a CJK run, or a word
 # (letters, marks, inner apostrophes and hyphens).
@@ -123,7 +123,7 @@ def squashed_words(text: str) -> frozenset[str]:
     found = _SQUASH_WORD.findall(text)
     words = [squash(w) for w in found]
     out = set(words)
-    out.update(a + b for a, b in zip(words, words[1:]))
+    out.update(a + b for a, b in pairwise(words))
     out.update(p.lower() for w in found if "-" in w for p in w.split("-"))
     return frozenset(out)
 
