@@ -139,16 +139,58 @@ def _best_phrase(phrase: Phrase, weight_of: Callable[[frozenset[str]], float], o
     return best if best is not None and best_w > weight_of(phrase.units) / 2 else None
 
 
+# English: a phrase opened by one of these states a condition or a question, not a fact ("if they fail
+# to qualify", "whether he has any choice"): a negation in it contradicts nothing.
+_CONDITIONAL_EN = frozenset({"if", "unless", "whether"})
+# English: what will, would, may or might happen is not what happened: a negation of what is or was
+# ("has yet to be announced") does not contradict it ("will be announced shortly"); "can" states an
+# ability, as a plain verb does.
+_MODAL_EN = regex.compile(r"\b(?:will|would|shall|may|might|could|should|wo(?=\s*n['’]?t\b))\b|['’]ll\b")
+
+
+def _conditional(phrase: Phrase) -> bool:
+    first = phrase.text.split(maxsplit=1)[:1]
+    return bool(first) and first[0].lower() in _CONDITIONAL_EN
+
+
+def _modal(phrase: Phrase) -> bool:
+    return bool(_MODAL_EN.search(phrase.text))
+
+
+def negation_shown(negated: Phrase, other: Phrase, lang: str = "") -> bool:
+    """Whether ``negated`` (a phrase with a negation cue) and ``other`` (one without) state the same
+    predicate, so that the cue contradicts ``other``: the word the cue bears on is in ``other`` and so
+    is at least one more of ``negated``'s words (its subject or object: one shared word such as "care"
+    in "She doesn't care" and "caring for her children" is another statement); the word is not an
+    infinitive on both sides ("failed to qualify" and "under pressure to qualify": neither says
+    whether it qualified). English also: neither phrase is a condition ("if", "unless", "whether"), and
+    ``other`` does not speak of what will, would, may or might be unless ``negated`` does too."""
+    shared = negated.units & other.units
+    bears = negated.scope & other.units
+    if not bears or len(shared) < 2:
+        return False
+    if bears <= negated.infinitives & other.infinitives:
+        return False
+    if lang == "en" and (_conditional(negated) or _conditional(other)):
+        return False
+    if lang == "en" and _modal(other) and not _modal(negated):
+        return False
+    return True
+
+
 def polarity_conflict(
-    statement: Sentence, passage: list[Sentence], antonyms: dict[str, frozenset[str]], *, who: str, where: str
+    statement: Sentence, passage: list[Sentence], antonyms: dict[str, frozenset[str]], *, who: str,
+    where: str, lang: str = "",
 ) -> str | None:
     """A reason when ``statement`` and ``passage`` differ in negation or by an antonym pair; ``None``
-    when they agree. ``who`` names the statement's side ("the claim"), ``where`` the passage's.
+    when they agree. ``who`` names the statement's side ("the claim"), ``where`` the passage's;
+    ``lang`` turns on the language's own checks of :func:`negation_shown`.
 
     Each phrase is compared with the phrase of the other side that shares most of its weight, when
     that is more than half of it (they speak of the same thing). Negation: one of the two has a
-    cue bearing on a word the other states without any cue. Antonyms: one uses a word and the other
-    its antonym, and neither uses both."""
+    cue bearing on a word the other states without any cue, and they state the same predicate
+    (:func:`negation_shown`). Antonyms: one uses a word and the other its antonym, and neither uses
+    both."""
     theirs = [p for s in passage for p in s.phrases]
     for mine in statement.phrases:
         if not mine.units:
@@ -156,7 +198,7 @@ def polarity_conflict(
         other = _best_phrase(mine, statement.weight_of, theirs)
         if other is None:
             continue
-        if mine.negated and not other.negated and mine.scope & other.units:
+        if mine.negated and not other.negated and negation_shown(mine, other, lang):
             return f'negation differs: {who} says "{quote(mine.text, 100)}", {where} says "{quote(other.text, 100)}"'
         for a in mine.units - other.units:
             for b in antonyms.get(a, ()):
@@ -171,8 +213,49 @@ def polarity_conflict(
             if not other.negated or not other.units:
                 continue
             mine = _best_phrase(other, s.weight_of, list(statement.phrases))
-            if mine is not None and not mine.negated and other.scope & mine.units:
+            if mine is not None and not mine.negated and negation_shown(other, mine, lang):
                 return f'negation differs: {who} says "{quote(mine.text, 100)}", {where} says "{quote(other.text, 100)}"'
+    return None
+
+
+def negation_unstated(
+    claim: Sentence, passage: tuple[Sentence, ...], held: frozenset[str], lang: str = ""
+) -> str | None:
+    """The claim phrase with a negation cue that a passage without any negation states plainly (the
+    caller has found every word of the claim in the passage): one passage sentence holds two or more
+    of the phrase's words (``held`` aside: names and light words the passage may lack), the word the
+    cue bears on among them, in the claim's order. A cue that bears on no word of its phrase ("Ibe has
+    not been out") bears on the next phrase ("since February"). Words picked from all over a window,
+    or in another order ("in time" from "at the same time, ... the passport agency" for "did not get
+    their passports in time"), state nothing. English also: the phrase is no condition, and the
+    sentence does not speak of what will, would, may or might be unless the phrase does too ("will
+    be announced shortly" against "has yet to be announced"), and neither is the sentence's stretch
+    that holds those words ("whether he has any choice")."""
+    if any(p.negated for x in passage for p in x.phrases):
+        return None
+    phrases = claim.phrases
+    for k, mine in enumerate(phrases):
+        if not mine.negated or (lang == "en" and _conditional(mine)):
+            continue
+        units = mine.units
+        if not mine.scope and k + 1 < len(phrases):
+            units = units | phrases[k + 1].units
+        for x in passage:
+            if lang == "en" and not _modal(mine) and bool(_MODAL_EN.search(x.text)):
+                continue
+            words = [u for u in dict.fromkeys(claim.sequence) if u in units - held and u in x.positions]
+            if len(words) < 2 or not mine.scope <= set(words) | held:
+                continue
+            if lang == "en" and any(_conditional(p) for p in x.phrases if p.units & set(words)):
+                continue  # "it remains to be seen whether he has any choice"
+            at = -1
+            for u in words:
+                later = [p for p in x.positions[u] if p > at]
+                if not later:
+                    break
+                at = later[0]
+            else:
+                return mine.text
     return None
 
 
