@@ -105,3 +105,35 @@ def test_what_will_happen_is_not_contradicted_by_what_has_not_yet() -> None:
     assert v.supported, v.reason
     w = _one(SQUAD, "The full Jamaican team list for the competition will not be announced.")
     assert not w.supported and "negation differs" in w.reason
+
+
+MATCH = "Smith defeated Jones in the final on Sunday. The crowd was small."
+
+
+def _swap_shown(source: str, summary: str) -> bool:
+    return any("swap roles" in v.reason and not v.supported for v in _align(source, summary))
+
+
+def test_a_role_swap_needs_a_verb_between_the_two_words() -> None:
+    # "Arsenal playmaker Mesut Ozil": a compound, no one did anything to anyone
+    source = "Arsenal playmaker Mesut Ozil received a new watch on Sunday."
+    assert not _swap_shown(source, "Mesut Ozil, playmaker for Arsenal, received a new watch on Sunday.")
+    assert _swap_shown(MATCH, "Jones defeated Smith in the final on Sunday.")
+
+
+def test_a_list_is_no_role_swap() -> None:
+    source = "The smoke filters out blue, yellow and purple light, leaving a red sunset."
+    assert not _swap_shown(source, "The smoke filters out light such as purple, yellow and blue.")
+    source2 = "The postman said the dog bit the man on Monday morning."
+    assert _swap_shown(source2, "The postman said the man bit the dog on Monday morning.")
+
+
+def test_a_role_marked_by_a_preposition_or_an_agent_is_no_swap() -> None:
+    # "given to babies" and "babies given antibiotics" say the same; "produced by Copa90" is passive
+    source = "Babies given antibiotics in the first months of life are more likely to be obese."
+    assert not _swap_shown(source, "Antibiotics given to babies may contribute to obesity.")
+    source2 = "The video, produced by Copa90, shows every goal Harry Kane scored this season."
+    assert not _swap_shown(source2, "Copa90 produced the video of Harry Kane.")
+    # the same preposition on both sides: the order decides, and a swap is shown
+    source3 = "Smith was defeated by Jones in the final on Sunday."
+    assert _swap_shown(source3, "Jones was defeated by Smith in the final on Sunday.")

@@ -307,7 +307,7 @@ class LexicalJudge:
                 )
         if conflict:
             return [conflict], soft
-        swap = role_swap(claim, ev, cfg.pair_distance, PASSIVE.get(doc.lang))
+        swap = role_swap(claim, ev, cfg.pair_distance, PASSIVE.get(doc.lang), doc.lang)
         if swap:
             return [swap], soft
         if cfg.pair_threshold > 0:
