@@ -42,6 +42,10 @@ class Phrase:
     """The phrase holds a negation cue."""
     scope: frozenset[str] = frozenset()
     """The content units its negation cues bear on (:data:`NEGATION_SCOPE`)."""
+    infinitives: frozenset[str] = frozenset()
+    """English: the content units it states as an infinitive ("to *qualify*", "to be *announced*"): the
+    complement of another word ("under pressure to qualify", "failed to qualify"), which asserts nothing
+    of itself."""
 
 
 @dataclass
@@ -112,6 +116,10 @@ PASSIVE = {
 }
 
 
+_INFINITIVE_AUX = frozenset({"be", "have", "been", "get"})
+"""Words that may stand between "to" and the verb of an infinitive ("to be announced")."""
+
+
 NEGATION_SCOPE: dict[str, tuple[int, int]] = {"de": (1, 1), "ko": (1, 1), "ja": (1, 0)}
 """(content words before, content words after) a negation cue bears on, within its phrase: the
 word it negates. Languages not named put the negation right before it: (0, 1), "did not *open*",
@@ -150,6 +158,8 @@ class TextAnalyzer:
         phrases: list[Phrase] = []
         phrase_start = phrase_units_from = 0
         negated = False
+        infinitives: set[str] = set()
+        after_to = False  # English: the last word was "to" (or an auxiliary or -ly adverb after it)
         roles: dict[str, str] = {}
         words: list[tuple[int, int, int]] = []  # (phrase number, first unit index, end unit index)
         cues: list[tuple[int, int]] = []  # (phrase number, number of content words before the cue)
@@ -159,10 +169,13 @@ class TextAnalyzer:
         lang, data = self.lang, self.data
 
         def close_phrase(end: int) -> None:
-            nonlocal phrase_units_from, negated
+            nonlocal phrase_units_from, negated, infinitives
             if len(seq) > phrase_units_from or negated:
-                phrases.append(Phrase(text[phrase_start:end].strip(), frozenset(seq[phrase_units_from:]), negated))
-            phrase_units_from, negated = len(seq), False
+                phrases.append(Phrase(
+                    text[phrase_start:end].strip(), frozenset(seq[phrase_units_from:]), negated,
+                    infinitives=frozenset(infinitives),
+                ))
+            phrase_units_from, negated, infinitives = len(seq), False, set()
 
         def unit(u: str, form: str, w: float) -> None:
             seq.append(u)
@@ -197,6 +210,13 @@ class TextAnalyzer:
                 close_phrase(prev_end)
                 phrase_start = start
             prev_end = end
+            if lang == "en":
+                low_tok = tok.lower()
+                to_before, after_to = after_to, low_tok == "to" or (
+                    after_to and (low_tok in _INFINITIVE_AUX or low_tok.endswith("ly"))
+                )
+                if to_before and not after_to and info is not None and info.kind == CONTENT and info.stem:
+                    infinitives.add(info.stem)
             if info is not None:
                 neg = info.negation
                 if neg is None:

@@ -51,7 +51,7 @@ from .proof import (
     unchecked_reason,
     whole_source_numbers,
 )
-from .support import loose_pairs, polarity_conflict, quote, role_swap, substitutions
+from .support import loose_pairs, negation_unstated, polarity_conflict, quote, role_swap, substitutions
 
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
 
@@ -294,17 +294,20 @@ class LexicalJudge:
                     f'"{quote(claim.text, 100)}", the source says "{quote(ev.text, 100)}" ({ev.where})'
                 ], soft
         conflict = polarity_conflict(
-            claim, list(ev.sentences), analyser.antonyms, who="the claim", where=f"the source ({ev.where})"
+            claim, list(ev.sentences), analyser.antonyms, who="the claim", where=f"the source ({ev.where})",
+            lang=doc.lang,
         )
         if not conflict and any(p.negated for p in claim.phrases) and claim.units <= ev.found | ev.names_before | light:
-            if not any(p.negated for x in ev.sentences for p in x.phrases):  # every word there, no negation
+            # every word there, no negation: one sentence must state the negated phrase, its words in order
+            unstated = negation_unstated(claim, ev.sentences, ev.names_before | light, doc.lang)
+            if unstated is not None:
                 conflict = (
                     f'negation differs: the claim says "{quote(claim.text, 100)}", the source ({ev.where}) says '
                     f'"{quote(ev.text, 100)}" without a negation'
                 )
         if conflict:
             return [conflict], soft
-        swap = role_swap(claim, ev, cfg.pair_distance, PASSIVE.get(doc.lang))
+        swap = role_swap(claim, ev, cfg.pair_distance, PASSIVE.get(doc.lang), doc.lang)
         if swap:
             return [swap], soft
         if cfg.pair_threshold > 0:

@@ -62,7 +62,7 @@ def is_negation(word: str, lang: str, next_word: str = "") -> bool:
         if low in _EN_NT_STEMS:
             return next_word.lower() in {"t", "'t", "’t"}  # "didn ’ t"
         if low in _EN_FAIL:
-            return next_word.lower() == "to"  # "failing to act", "is yet to be revealed": not (issue 30)
+            return next_word.lower() == "to"  # "failing to act", "yet to be revealed", "refused to pay": not
         if low == "far":
             return next_word.lower() == "from"  # "far from being combative": not combative
         return low.endswith("not") and bool(_EN_JOINED_NOT.match(low))  # "donot"
@@ -78,7 +78,11 @@ def depends_on_next_word(word: str, lang: str) -> bool:
     return lang == "en" and (low in {"no", "not", "far"} or low in _EN_NT_STEMS or low in _EN_FAIL)
 
 
-_EN_FAIL = frozenset({"fail", "fails", "failed", "failing", "yet"})
+_EN_FAIL = frozenset({
+    "fail", "fails", "failed", "failing", "yet",
+    # negative implicatives: "refused to give a refund" states that no refund was given
+    "refuse", "refuses", "refused", "refusing", "decline", "declines", "declined", "declining",
+})
 
 
 ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {

@@ -1,0 +1,139 @@
+"""The offline judge's negation and role-swap proofs: an error is shown only where the passage states
+the same predicate (issue 30: "the offline judge says only what it can prove").
+
+Each rule has a faithful retelling that must stay supported (on main it was "proved" wrong) and a real
+error that must stay unsupported. The faithful cases are shaped like SummEval's human references the
+proofs used to fail.
+"""
+
+from __future__ import annotations
+
+from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
+from sumjudge.scorers.summarization.verdicts import AlignmentVerdict
+
+
+def _align(source: str, summary: str) -> list[AlignmentVerdict]:
+    return LexicalJudge().align(source, summary).alignment
+
+
+def _one(source: str, summary: str) -> AlignmentVerdict:
+    [v] = _align(source, summary)
+    return v
+
+
+def test_one_shared_word_is_no_evidence_of_a_negation() -> None:
+    # "She doesn't care" shares only "care" with the claim: another statement, not its negation
+    source = "Gemma's mother Debbie is now looking after her children. 'She doesn't care.'"
+    v = _one(source, "Gemma's mother Debbie is caring for her children.")
+    assert v.supported, v.reason
+    # the real negation shares the predicate and its subject
+    source2 = "Gemma's mother Debbie is caring for her children. She lives in Leeds."
+    w = _one(source2, "Gemma's mother Debbie is not caring for her children.")
+    assert not w.supported and "negation differs" in w.reason
+
+
+RESCUE = (
+    "More than 400 migrants were rescued from the Mediterranean Sea on Sunday. Rescuers searched the "
+    "water for hours, but found no survivors, nor bodies."
+)
+
+
+def test_nor_in_a_list_does_not_negate_an_unrelated_phrase() -> None:
+    v = _one(RESCUE, "The Mediterranean Sea is the body of water migrants were rescued from.")
+    assert v.supported, v.reason
+    w = _one(RESCUE, "Migrants were not rescued from the Mediterranean Sea.")
+    assert not w.supported and "negation differs" in w.reason
+
+
+def test_an_infinitive_is_not_contradicted_by_another_infinitive() -> None:
+    # "risks failing to qualify" and "under pressure ..., to qualify": neither says it qualified
+    source = "The club risks failing to qualify for the Champions League."
+    v = _one(source, "The manager is under pressure, to qualify for the Champions League.")
+    assert v.supported, v.reason
+    # "failed to qualify" against a plain statement is still shown
+    source2 = "The club qualified for the Champions League this season after a win in May."
+    w = _one(source2, "The club failed to qualify for the Champions League this season.")
+    assert not w.supported and "negation differs" in w.reason
+
+
+def test_a_condition_or_a_question_states_no_fact_to_negate() -> None:
+    source = "It remains to be seen whether Van der Wiel has any choice in staying with the club."
+    v = _one(source, "Van der Wiel does not have a choice in staying with the club.")
+    assert v.supported, v.reason
+    source2 = "Van der Wiel has a choice in staying with the club, his agent said."
+    w = _one(source2, "Van der Wiel does not have a choice in staying with the club.")
+    assert not w.supported and "negation differs" in w.reason
+
+
+PASSPORTS = (
+    "Families paid extra to get their passports quickly. Ministers refused to give a blanket refund to "
+    "the desperate families. At the same time, managers at the passport agency received bonuses."
+)
+
+
+def test_refused_to_negates_what_it_governs() -> None:
+    # "refused to give a refund": no refund was given, which the claim says
+    v = _one(PASSPORTS, "Ministers haven't given refunds to the families.")
+    assert v.supported, v.reason
+    w = _one(PASSPORTS, "Ministers gave a blanket refund to the families.")
+    assert not w.supported and "negation differs" in w.reason
+
+
+def test_words_from_all_over_a_sentence_do_not_state_a_negated_phrase() -> None:
+    # "time" (from "at the same time") and "passport" (of "the passport agency"): not the claim's phrase
+    source = (
+        "Families paid extra for fast passports. At the same time, managers at the passport agency "
+        "received bonuses."
+    )
+    summary = "Families paid extra for fast passports. Even so, they didn't get their passports in time."
+    v = _align(source, summary)[1]
+    assert v.supported, v.reason
+    # the negated phrase in the passage's own words and order: shown
+    source2 = "Managers at the passport agency received bonuses in May."
+    w = _one(source2, "Managers at the passport agency did not receive bonuses.")
+    assert not w.supported and "negation differs" in w.reason
+
+
+SQUAD = (
+    "The coach named three new players on Monday. 'The full Jamaican team list for the competition will "
+    "be announced shortly.' The team plays its first match in June."
+)
+
+
+def test_what_will_happen_is_not_contradicted_by_what_has_not_yet() -> None:
+    v = _one(SQUAD, "The full team list has yet to be announced.")
+    assert v.supported, v.reason
+    w = _one(SQUAD, "The full Jamaican team list for the competition will not be announced.")
+    assert not w.supported and "negation differs" in w.reason
+
+
+MATCH = "Smith defeated Jones in the final on Sunday. The crowd was small."
+
+
+def _swap_shown(source: str, summary: str) -> bool:
+    return any("swap roles" in v.reason and not v.supported for v in _align(source, summary))
+
+
+def test_a_role_swap_needs_a_verb_between_the_two_words() -> None:
+    # "Arsenal playmaker Mesut Ozil": a compound, no one did anything to anyone
+    source = "Arsenal playmaker Mesut Ozil received a new watch on Sunday."
+    assert not _swap_shown(source, "Mesut Ozil, playmaker for Arsenal, received a new watch on Sunday.")
+    assert _swap_shown(MATCH, "Jones defeated Smith in the final on Sunday.")
+
+
+def test_a_list_is_no_role_swap() -> None:
+    source = "The smoke filters out blue, yellow and purple light, leaving a red sunset."
+    assert not _swap_shown(source, "The smoke filters out light such as purple, yellow and blue.")
+    source2 = "The postman said the dog bit the man on Monday morning."
+    assert _swap_shown(source2, "The postman said the man bit the dog on Monday morning.")
+
+
+def test_a_role_marked_by_a_preposition_or_an_agent_is_no_swap() -> None:
+    # "given to babies" and "babies given antibiotics" say the same; "produced by Copa90" is passive
+    source = "Babies given antibiotics in the first months of life are more likely to be obese."
+    assert not _swap_shown(source, "Antibiotics given to babies may contribute to obesity.")
+    source2 = "The video, produced by Copa90, shows every goal Harry Kane scored this season."
+    assert not _swap_shown(source2, "Copa90 produced the video of Harry Kane.")
+    # the same preposition on both sides: the order decides, and a swap is shown
+    source3 = "Smith was defeated by Jones in the final on Sunday."
+    assert _swap_shown(source3, "Jones was defeated by Smith in the final on Sunday.")
