@@ -137,3 +137,12 @@ def test_a_role_marked_by_a_preposition_or_an_agent_is_no_swap() -> None:
     # the same preposition on both sides: the order decides, and a swap is shown
     source3 = "Smith was defeated by Jones in the final on Sunday."
     assert _swap_shown(source3, "Jones was defeated by Smith in the final on Sunday.")
+
+
+def test_a_negation_written_apart_as_is_n_t_is_the_sources_isn_t() -> None:
+    # tokenised text writes "isn't" as "is n ’ t": the "n ’ t" still negates (a REALSumm reference)
+    source = "From everything I have been told there isn ’ t a jot of evidence that the blaze was started deliberately."
+    [same] = LexicalJudge().align(source, "There is n ’ t a jot of evidence that the blaze was started deliberately.").alignment
+    assert same.supported, same.reason
+    [flipped] = LexicalJudge().align(source, "There is a jot of evidence that the blaze was started deliberately.").alignment
+    assert not flipped.supported

@@ -41,7 +41,7 @@ _KO_NEGATION = regex.compile(r"않|없[다었는고어이음지을]|없$|^아니
 
 _EN_JOINED_NOT = regex.compile(r"^(?:do|does|did|is|was|are|were|has|have|had|will|would|could|should|must|need)not$")
 _EN_NT_STEMS = frozenset(
-    "didn doesn don isn wasn weren hasn haven hadn couldn wouldn shouldn aren won can ain mustn needn".split()
+    "didn doesn don isn wasn weren hasn haven hadn couldn wouldn shouldn aren won can ain mustn needn n".split()
 )
 # "not only ... but also" adds, it does not negate.
 NOT_NEGATING_NEXT: dict[str, frozenset[str]] = {"en": frozenset({"only", "just", "merely"})}
