@@ -102,6 +102,7 @@ class Sentence:
         return math.fsum(map(self.weights.get, units, repeat(1.0, len(units))))
 
 
+_WORD = regex.compile(r"[\p{L}\p{M}\p{N}]+")
 _US = regex.compile(r"\bU\.\s?S\.|\bUSA?\b|\bAmerica\b|\bUnited States\b")
 
 # Where a phrase ends: punctuation between two tokens, or a word that opens a clause.
@@ -352,6 +353,11 @@ class Document:
         """The source names the United States ("U.S.", "US", "USA", "America", "United States"), so
         "American" is one of its names."""
         return any(_US.search(s.text) for s in self.sentences)
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        """The source's words in lower case, as written (a claim's "Mac Arthur" is its "MacArthur")."""
+        return frozenset(w.lower() for s in self.sentences for w in _WORD.findall(s.text))
 
     @cached_property
     def squashed(self) -> frozenset[str]:

@@ -217,7 +217,9 @@ def _joined_in_source(text: str, shown: str, doc: Document) -> bool:
     ("Mac Arthur" for "MacArthur")."""
     for m in regex.finditer(rf"(\w+)?\s*{regex.escape(shown)}\s*(\w+)?", text):
         before, after = m.group(1) or "", m.group(2) or ""
-        if (before and squash(before + shown) in doc.squashed) or (after and squash(shown + after) in doc.squashed):
+        joined = [squash(before + shown)] if before else []
+        joined += [squash(shown + after)] if after else []
+        if any(j in doc.squashed or j in doc.words for j in joined):
             return True
     return False
 

@@ -117,12 +117,14 @@ def squash(word: str) -> str:
 
 
 def squashed_words(text: str) -> frozenset[str]:
-    """The words of ``text`` and each pair of neighbouring words, squashed (:func:`squash`): one
-    name however a writer joins it ("X Factor", "X-Factor", "X factor"; "O'Hara", "O-Hara"; "team-mate",
-    "Teammate"), and the parts of its hyphenated words ("vice" of "vice-captain")."""
+    """The forms of ``text``'s words that writers join or spell another way, squashed (:func:`squash`):
+    its hyphenated, apostrophised and accented words ("teammate" of "team-mate", "yuki" of "Yûki"),
+    the parts of its hyphenated words ("vice" of "vice-captain"), and each pair of neighbouring words
+    ("xfactor" of "X Factor"). A plain word is left out: the judge's own reading already compares
+    it, and "may" the verb must not stand in for "May" the month."""
     found = _SQUASH_WORD.findall(text)
     words = [squash(w) for w in found]
-    out = set(words)
+    out = {sq for w, sq in zip(found, words) if sq != w.lower()}
     out.update(a + b for a, b in pairwise(words))
     out.update(p.lower() for w in found if "-" in w for p in w.split("-"))
     return frozenset(out)
