@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .analysis import capitalised_words
+from .coverage import read_summary
 from .evidence import derived_forms, passages
 from .lexical import LexicalJudge
-from .coverage import read_summary
 from .lexicon import ORDINAL_WORDS
 from .proof import key_fact_missing
 

@@ -39,10 +39,8 @@ from .analysis import PASSIVE, Document, Sentence, TextAnalyzer, analyse_documen
 from .clauses import split_clauses
 from .coverage import judge_fact, read_summary
 from .evidence import Evidence, dangling_pronoun, derived_forms, light_units, name_aliases, passages
-from .lexicon import CORE, WORDFREQ
-from .questions import FactRanking, fact_of_question, phrase_question, select_facts
-from .segment import detect_language, split_sentences
 from .extrinsic import additions, extrinsic_problems, in_slot, passage_form, predicates, slot_word
+from .lexicon import CORE, WORDFREQ
 from .proof import (
     acronyms,
     name_errors,
@@ -51,6 +49,8 @@ from .proof import (
     unchecked_reason,
     whole_source_numbers,
 )
+from .questions import FactRanking, fact_of_question, phrase_question, select_facts
+from .segment import detect_language, split_sentences
 from .support import loose_pairs, negation_unstated, polarity_conflict, quote, role_swap, substitutions
 
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]

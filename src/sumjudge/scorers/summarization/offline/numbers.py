@@ -178,13 +178,14 @@ class _Reader:
         self.last = kind
 
 
-def _decade(text: str, value: str, form: str) -> set[str]:
+def _decade(value: str, form: str, decades: frozenset[str]) -> set[str]:
     """The decade a number written as one names, as "1980s" ("the 1980s", "the 80s", "the '80s",
-    "the eighties"); two-digit decades stand for the 1900s and the 2000s both."""
+    "the eighties"); two-digit decades stand for the 1900s and the 2000s both. ``decades``: the
+    figures the text writes with an "s" after them."""
     low = form.lower()
     if low in _DECADE_WORDS:
         tens = str(_DECADE_WORDS[low])
-    elif regex.search(r"(?<![\d.,])" + regex.escape(form) + r"\s?['’]?\s?s\b", text) and value.endswith("0"):
+    elif form in decades and value.endswith("0"):
         tens = value
     else:
         return set()
@@ -193,22 +194,28 @@ def _decade(text: str, value: str, form: str) -> set[str]:
     return {f"19{tens}s", f"20{tens}s"} if len(tens) == 2 else set()
 
 
+_DECADE_FIGURE = regex.compile(r"(?<![\d.,])(\d+)\s?['’]?\s?s\b")
+_ORDINAL_FIGURE = regex.compile(r"(?<![\d.,])(\d+)\s?(?:st|nd|rd|th)\b", regex.IGNORECASE)
+
+
 def number_keys(text: str, forms: dict[str, str]) -> dict[str, frozenset[str]]:
     """For each normalised number of ``text`` (``forms``: normalised -> as written, the analyser's
     ``number_forms``), the values it may stand for: itself (without a percent sign), the ordinal it
     is ("9th", also for "ninth"; never the cardinal: "second" is no "two"), a clock time's hour, the
     decade it names ("1980s"), and the value of every compound it is part of."""
     out: dict[str, set[str]] = {}
+    ordinals = frozenset(_ORDINAL_FIGURE.findall(text))
+    decades = frozenset(_DECADE_FIGURE.findall(text))
     for norm, form in forms.items():
         value = norm.rstrip("%")
         keys = {value}
-        if form.isdigit() and regex.search(r"(?<![\d.,])" + form + r"\s?(?:st|nd|rd|th)\b", text, regex.I):
+        if form.isdigit() and form in ordinals:
             keys.add(str(int(form)) + "th")
         if form.lower() in _ORDINALS:
             keys.add(str(_ORDINALS[form.lower()]) + "th")
         if time := _TIME.fullmatch(value):
             keys.add(str(int(time.group(1))))
-        keys |= _decade(text, value, form)
+        keys |= _decade(value, form, decades)
         out[norm] = keys
     if len(forms) > 1 or any(w in text.lower() for w in _SCALES if len(w) > 2) or regex.search(r"\d[mbk]", text):
         by_value = {n.rstrip("%"): n for n in forms}

@@ -302,11 +302,14 @@ def _edits(a: str, b: str) -> int:
     return min(prev[-1], 2)
 
 
+_JOINED_FIGURES = regex.compile(r"(?<![\d.,])(\d+)-(\d+)(?![\d.,])")
+
+
 def _moved_number(claim: Sentence, n: str, ev: Evidence, passage: list[str]) -> str | None:
     """The passage number standing where the claim puts ``n`` (which the passage also has, elsewhere),
     by :func:`side_match` (:data:`MOVED_NUMBER`); ``None`` when ``n`` stands there itself."""
     unit = "#" + n
-    if regex.search(rf"(?<![\d.,]){regex.escape(claim.number_forms[n])}-\d|\d-{regex.escape(claim.number_forms[n])}(?![\d.,])", ev.text):
+    if claim.number_forms[n] in {f for pair in _JOINED_FIGURES.findall(ev.text) for f in pair}:
         return None  # "Boeing 747-8": one name of two figures, not two numbers in each other's place
     _, own = side_match(claim, unit, ev, [unit])
     if own >= MOVED_NUMBER:

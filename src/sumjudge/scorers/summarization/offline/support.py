@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 
 import regex
 
@@ -383,7 +384,9 @@ def _passive_at(sentence: Sentence, unit: str, passive: regex.Pattern[str] | Non
             if unit in p.units:
                 form = sentence.forms.get(unit, "")
                 # a participle with its agent is passive without an auxiliary: "a video produced by X"
-                agent = bool(form) and regex.search(rf"\b{regex.escape(form)}\s+by\b", p.text, regex.I)
+                low = form.lower()
+                words = _WORD.findall(p.text.lower()) if low else []
+                agent = any(a == low and b == "by" for a, b in pairwise(words))
                 return bool(passive.search(p.text) or agent)
     return sentence.passive
 
