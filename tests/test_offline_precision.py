@@ -21,15 +21,26 @@ def _one(source: str, summary: str) -> AlignmentVerdict:
     return v
 
 
+def _kept_and_shown(source: str, faithful: str, error_source: str, error: str) -> None:
+    """``faithful`` stays supported against ``source``; ``error`` is shown a negation against
+    ``error_source``."""
+    v = _one(source, faithful)
+    assert v.supported, v.reason
+    w = _one(error_source, error)
+    assert not w.supported and "negation differs" in w.reason, w.reason
+
+
 def test_one_shared_word_is_no_evidence_of_a_negation() -> None:
     # "She doesn't care" shares only "care" with the claim: another statement, not its negation
     source = "Gemma's mother Debbie is now looking after her children. 'She doesn't care.'"
-    v = _one(source, "Gemma's mother Debbie is caring for her children.")
-    assert v.supported, v.reason
     # the real negation shares the predicate and its subject
     source2 = "Gemma's mother Debbie is caring for her children. She lives in Leeds."
-    w = _one(source2, "Gemma's mother Debbie is not caring for her children.")
-    assert not w.supported and "negation differs" in w.reason
+    _kept_and_shown(
+        source,
+        "Gemma's mother Debbie is caring for her children.",
+        source2,
+        "Gemma's mother Debbie is not caring for her children.",
+    )
 
 
 RESCUE = (
@@ -39,30 +50,36 @@ RESCUE = (
 
 
 def test_nor_in_a_list_does_not_negate_an_unrelated_phrase() -> None:
-    v = _one(RESCUE, "The Mediterranean Sea is the body of water migrants were rescued from.")
-    assert v.supported, v.reason
-    w = _one(RESCUE, "Migrants were not rescued from the Mediterranean Sea.")
-    assert not w.supported and "negation differs" in w.reason
+    _kept_and_shown(
+        RESCUE,
+        "The Mediterranean Sea is the body of water migrants were rescued from.",
+        RESCUE,
+        "Migrants were not rescued from the Mediterranean Sea.",
+    )
 
 
 def test_an_infinitive_is_not_contradicted_by_another_infinitive() -> None:
     # "risks failing to qualify" and "under pressure ..., to qualify": neither says it qualified
     source = "The club risks failing to qualify for the Champions League."
-    v = _one(source, "The manager is under pressure, to qualify for the Champions League.")
-    assert v.supported, v.reason
     # "failed to qualify" against a plain statement is still shown
     source2 = "The club qualified for the Champions League this season after a win in May."
-    w = _one(source2, "The club failed to qualify for the Champions League this season.")
-    assert not w.supported and "negation differs" in w.reason
+    _kept_and_shown(
+        source,
+        "The manager is under pressure, to qualify for the Champions League.",
+        source2,
+        "The club failed to qualify for the Champions League this season.",
+    )
 
 
 def test_a_condition_or_a_question_states_no_fact_to_negate() -> None:
     source = "It remains to be seen whether Van der Wiel has any choice in staying with the club."
-    v = _one(source, "Van der Wiel does not have a choice in staying with the club.")
-    assert v.supported, v.reason
     source2 = "Van der Wiel has a choice in staying with the club, his agent said."
-    w = _one(source2, "Van der Wiel does not have a choice in staying with the club.")
-    assert not w.supported and "negation differs" in w.reason
+    _kept_and_shown(
+        source,
+        "Van der Wiel does not have a choice in staying with the club.",
+        source2,
+        "Van der Wiel does not have a choice in staying with the club.",
+    )
 
 
 PASSPORTS = (
@@ -73,10 +90,12 @@ PASSPORTS = (
 
 def test_refused_to_negates_what_it_governs() -> None:
     # "refused to give a refund": no refund was given, which the claim says
-    v = _one(PASSPORTS, "Ministers haven't given refunds to the families.")
-    assert v.supported, v.reason
-    w = _one(PASSPORTS, "Ministers gave a blanket refund to the families.")
-    assert not w.supported and "negation differs" in w.reason
+    _kept_and_shown(
+        PASSPORTS,
+        "Ministers haven't given refunds to the families.",
+        PASSPORTS,
+        "Ministers gave a blanket refund to the families.",
+    )
 
 
 def test_words_from_all_over_a_sentence_do_not_state_a_negated_phrase() -> None:
@@ -101,10 +120,12 @@ SQUAD = (
 
 
 def test_what_will_happen_is_not_contradicted_by_what_has_not_yet() -> None:
-    v = _one(SQUAD, "The full team list has yet to be announced.")
-    assert v.supported, v.reason
-    w = _one(SQUAD, "The full Jamaican team list for the competition will not be announced.")
-    assert not w.supported and "negation differs" in w.reason
+    _kept_and_shown(
+        SQUAD,
+        "The full team list has yet to be announced.",
+        SQUAD,
+        "The full Jamaican team list for the competition will not be announced.",
+    )
 
 
 MATCH = "Smith defeated Jones in the final on Sunday. The crowd was small."
@@ -141,8 +162,8 @@ def test_a_role_marked_by_a_preposition_or_an_agent_is_no_swap() -> None:
 
 def test_a_negation_written_apart_as_is_n_t_is_the_sources_isn_t() -> None:
     # tokenised text writes "isn't" as "is n ’ t": the "n ’ t" still negates (a REALSumm reference)
-    source = "From everything I have been told there isn ’ t a jot of evidence that the blaze was started deliberately."
-    [same] = LexicalJudge().align(source, "There is n ’ t a jot of evidence that the blaze was started deliberately.").alignment
+    source = "From all I have been told there isn ’ t a jot of evidence that the blaze was started deliberately."
+    same = _one(source, "There is n ’ t a jot of evidence that the blaze was started deliberately.")
     assert same.supported, same.reason
-    [flipped] = LexicalJudge().align(source, "There is a jot of evidence that the blaze was started deliberately.").alignment
+    flipped = _one(source, "There is a jot of evidence that the blaze was started deliberately.")
     assert not flipped.supported
