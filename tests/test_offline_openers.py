@@ -87,10 +87,14 @@ def test_a_possessive_that_points_ahead_to_the_name_is_no_dangling_pronoun() -> 
 
 
 @pytest.mark.parametrize("source, summary", [
-    ("Japanese photographer Yûki Aoyama shot the series in Tokyo.", "Photographer Yuki Aoyama shot the series in Tokyo."),
-    ("Granado is a maths teacher at MacArthur High School in Irving.", "Granado teaches maths at Mac Arthur High School."),
-    ("A U.S. plane was intercepted over the Baltic Sea on Tuesday.", "An American plane was intercepted over the Baltic Sea."),
-    ("Former Holland forward Patrick Kluivert won his first match.", "Former Dutch forward Patrick Kluivert won his first match."),
+    ("Japanese photographer Yûki Aoyama shot the series in Tokyo.",
+     "Photographer Yuki Aoyama shot the series in Tokyo."),
+    ("Granado is a maths teacher at MacArthur High School in Irving.",
+     "Granado teaches maths at Mac Arthur High School."),
+    ("A U.S. plane was intercepted over the Baltic Sea on Tuesday.",
+     "An American plane was intercepted over the Baltic Sea."),
+    ("Former Holland forward Patrick Kluivert won his first match.",
+     "Former Dutch forward Patrick Kluivert won his first match."),
 ])
 def test_one_name_written_with_accents_apart_or_as_its_people_is_known(source: str, summary: str) -> None:
     [v] = _align(summary, source)

@@ -26,7 +26,9 @@ from .lexicon import NUMBER_WORDS
 from .words import normalise_number
 
 _UNITS = {w: int(v) for w, v in NUMBER_WORDS.items() if v.isdigit() and int(v) < 20} | {"one": 1, "a": 1}
-_TENS = {w: int(v) for w, v in NUMBER_WORDS.items() if v.isdigit() and 20 <= int(v) < 100 and not w.endswith("ies")}
+_TENS = {
+    w: int(v) for w, v in NUMBER_WORDS.items() if v.isdigit() and 20 <= int(v) < 100 and not w.endswith("ies")
+}
 _SCALES = {
     "hundred": 100, "thousand": 1_000, "k": 1_000, "million": 1_000_000, "m": 1_000_000, "mn": 1_000_000,
     "billion": 1_000_000_000, "bn": 1_000_000_000, "b": 1_000_000_000, "trillion": 1_000_000_000_000,
@@ -217,7 +219,8 @@ def number_keys(text: str, forms: dict[str, str]) -> dict[str, frozenset[str]]:
             keys.add(str(int(time.group(1))))
         keys |= _decade(value, form, decades)
         out[norm] = keys
-    if len(forms) > 1 or any(w in text.lower() for w in _SCALES if len(w) > 2) or regex.search(r"\d[mbk]", text):
+    low = text.lower()
+    if len(forms) > 1 or any(w in low for w in _SCALES if len(w) > 2) or regex.search(r"\d[mbk]", text):
         by_value = {n.rstrip("%"): n for n in forms}
         for parts, amount in _expressions(text):
             whole = _fmt(amount)
