@@ -41,8 +41,8 @@ from .coverage import judge_fact, read_summary
 from .evidence import Evidence, dangling_pronoun, derived_forms, light_units, name_aliases, passages
 from .extrinsic import additions, extrinsic_problems, in_slot, passage_form, predicates, slot_word
 from .lexicon import CORE, WORDFREQ
+from .names import acronyms
 from .proof import (
-    acronyms,
     name_errors,
     number_errors,
     renumber,

@@ -10,10 +10,10 @@ the summary with no one before it (:mod:`.evidence`). Words it cannot find but t
 nothing leave the claim supported and *unchecked* (:func:`unchecked_reason`): a words-only judge
 cannot tell a paraphrase from a wrong word.
 
-Forms count as the same: "two-year" and "two years", "43" and "forty-three" (:mod:`.analysis`),
-"Asia" and "Asian" (:func:`.evidence.derived_forms`), "English" and "England", "Man Utd" and
-"Manchester United" (an abbreviation: its letters in order in a source word with the same first
-letter), "UN" and "United Nations" (an acronym of capitalised source words).
+Forms count as the same: "two-year" and "two years", "43" and "forty-three" (:mod:`.analysis`), "ten
+thousand" and "10,000" (:mod:`.numbers`), "Asia" and "Asian" (:func:`.evidence.derived_forms`), and a
+name in any of the forms :mod:`.names` knows ("English" and "England", "Man Utd" and "Manchester
+United", "UN" and "United Nations", "X-Factor" and "X Factor").
 """
 
 from __future__ import annotations
@@ -23,14 +23,11 @@ import regex
 from .analysis import Document, Sentence
 from .evidence import Evidence
 from .extrinsic import in_slot, slot_word
-from .lexicon import DATE_WORDS, OPENING_WORDS_EN, ORDINAL_WORDS
-from .memo import unit_of_word
+from .lexicon import DATE_WORDS, ORDINAL_WORDS
+from .names import common_opener, joined_in_source, known_name, same_name, shouted, spelled_out
 from .numbers import all_keys
 from .support import quote, slot_match
 from .tokens import squash
-
-_CAP_RUN = regex.compile(r"\p{Lu}[\p{L}\p{M}'’\-]*(?:\s+(?:(?:of|the|and|for|de)\s+)*\p{Lu}[\p{L}\p{M}'’\-]*)+")
-_CONNECTORS = frozenset({"of", "the", "and", "for", "de"})
 
 INTRINSIC_SLOT = 2
 """A number the source has only outside the passage is an error when the passage has another one in
@@ -48,74 +45,6 @@ MOVED_NUMBER = 2
 """A claim number the passage has, but with fewer of the claim's neighbouring words around it than
 another passage number has on the same sides (at least this many), stands in that number's place
 ("Officers arrested 20 men" where the passage says "seized 20 boats and arrested 18 men")."""
-
-DEMONYMS = {
-    "english": "england", "british": "britain", "briton": "britain", "french": "france", "dutch": "netherland",
-    "spanish": "spain", "welsh": "wale", "scottish": "scotland", "scot": "scotland", "irish": "ireland",
-    "swiss": "switzerland", "greek": "greec", "turkish": "turkey", "danish": "denmark", "swedish": "sweden",
-    "norwegian": "norway", "finnish": "finland", "polish": "poland", "chines": "china", "portugues": "portug",
-    "filipino": "philippin", "thai": "thailand", "peruvian": "peru", "iraqi": "iraq", "israeli": "israel",
-    "pakistani": "pakistan", "afghan": "afghanistan", "saudi": "saudi", "yemeni": "yemen", "kurdish": "kurd", "geordi": "newcastl",
-}
-"""Demonym stems -> the place's stem (English): "English" is the same fact as "England"."""
-
-
-def acronyms(text: str) -> frozenset[str]:
-    """Lower-cased initials of the runs of capitalised words in ``text`` ("United Nations" -> "un")."""
-    out: set[str] = set()
-    for m in _CAP_RUN.finditer(text):
-        words = [w for w in m.group().split() if w.lower() not in _CONNECTORS]
-        if 2 <= len(words) <= 6:
-            out.add("".join(w[0] for w in words).lower())
-    return frozenset(out)
-
-
-def _spelled_out(text: str, doc: Document) -> frozenset[str]:
-    """Lower-cased words of the runs of capitalised words in ``text`` whose initials the source
-    writes as a word of its own ("Higher School Certificate" for the source's "HSC")."""
-    out: set[str] = set()
-    for m in _CAP_RUN.finditer(text):
-        words = [w for w in m.group().split() if w.lower() not in _CONNECTORS]
-        if 2 <= len(words) <= 6 and "".join(w[0] for w in words).lower() in doc.units:
-            out.update(w.lower() for w in words)
-    return frozenset(out)
-
-
-def _abbreviates(short: str, long: str) -> bool:
-    """``short`` (at most 4 letters) has its letters in order in ``long``, which opens with its first."""
-    if len(long) < len(short) + 2 or long[0] != short[0]:
-        return False
-    it = iter(long[1:])
-    return all(ch in it for ch in short[1:])
-
-
-_US = frozenset({"american", "america", "usa"})
-_OTHER_PLACES = {"dutch": ("holland",)}
-
-
-def known_name(name: str, shown: str, doc: Document, derived: dict[str, str]) -> bool:
-    """Whether the source has the name ``name`` (a unit; ``shown`` as the claim writes it) in some form."""
-    if name in doc.units or name in derived:
-        return True
-    if len(shown) > 1 and squash(shown) in doc.squashed:
-        return True  # "X-Factor" for "X Factor", "Teammate" for "team-mate", "Yuki" for "Yûki"
-    if name in _US and doc.names_us:
-        return True  # "American" where the source says "U.S."
-    low = shown.lower()
-    if low.startswith(("i'", "i’")):
-        return True  # "I've": a pronoun, not a name
-    place = DEMONYMS.get(name)
-    if place and any(u.startswith(p) for p in (place, *_OTHER_PLACES.get(name, ())) for u in doc.units):
-        return True
-    if any(name.startswith(p) and d in doc.units for d, p in DEMONYMS.items()):
-        return True  # "Britain" where the source says "British"
-    if shown.isupper() and 2 <= len(shown) <= 6 and low in doc.acronyms:
-        return True
-    if low.isalpha() and len(low) <= 4:
-        written = {f.lower() for s in doc.sentences for f in s.forms.values() if f[:1].isupper()}
-        return any(_abbreviates(low, w) for w in written if w.isalpha())
-    return False
-
 
 def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[str], list[str]]:
     """(errors shown, notes): a claim number the source lacks is an error (with the passage's number
@@ -170,21 +99,21 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
     """(errors shown, notes) for the claim's names and dates, as :func:`number_errors` for numbers."""
     errors: list[str] = []
     notes: list[str] = []
-    spelled = _spelled_out(claim.text, doc) if claim.names else frozenset()
+    spelled = spelled_out(claim.text, doc) if claim.names else frozenset()
     for name in claim.names:
         shown = claim.name_forms[name]
         if regex.search(r"['\"‘“]\s*" + regex.escape(shown), claim.text):
             continue  # "wrote: 'Sorry for ...": a quotation's first word, not a name
         if shown.lower() in spelled:
             continue  # "Higher School Certificate" where the source writes "HSC"
-        if shown.isupper() and len(shown) >= 4 and _shouted(claim.text, shown):
+        if shown.isupper() and len(shown) >= 4 and shouted(claim.text, shown):
             continue  # "WARNING : GRAPHIC CONTENT": words in capitals, not acronyms
         if name in ev.found or name in ev.names_before:
             continue
         theirs = [x for s in ev.sentences for x in s.names if x not in claim.units]
         there, score = slot_match(claim, name, ev, theirs)
         instead = _form(ev, there) if there and score else None
-        if not known_name(name, shown, doc, derived) and not _joined_in_source(claim.text, shown, doc):
+        if not known_name(name, shown, doc, derived) and not joined_in_source(claim.text, shown, doc):
             said = f"; the passage names {instead!r}" if instead else ""
             errors.append(f'{shown!r} does not occur in the source{said} ({ev.where}: "{quote(ev.text, 100)}")')
         elif name in doc.units and (swapped := _swapped_name(claim, name, ev, theirs)):
@@ -201,27 +130,6 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
     if gender:
         errors.append(gender)
     return errors, notes
-
-
-_SHOUTED = regex.compile(r"\b\p{Lu}{4,}\b(?:\W{1,3}\b\p{Lu}{4,}\b)+")
-
-
-def _shouted(text: str, shown: str) -> bool:
-    """Whether ``shown`` is one of two or more neighbouring words in capitals of four letters or more."""
-    return any(shown in m.group().split() or regex.search(rf"\b{regex.escape(shown)}\b", m.group())
-               for m in _SHOUTED.finditer(text))
-
-
-def _joined_in_source(text: str, shown: str, doc: Document) -> bool:
-    """Whether ``shown`` with the word before or after it in ``text`` is one word of the source
-    ("Mac Arthur" for "MacArthur")."""
-    for m in regex.finditer(rf"(\w+)?\s*{regex.escape(shown)}\s*(\w+)?", text):
-        before, after = m.group(1) or "", m.group(2) or ""
-        joined = [squash(before + shown)] if before else []
-        joined += [squash(shown + after)] if after else []
-        if any(j in doc.squashed or j in doc.words for j in joined):
-            return True
-    return False
 
 
 def side_match(
@@ -266,42 +174,6 @@ def _swapped_name(claim: Sentence, name: str, ev: Evidence, theirs: list[str]) -
     return None if same_name(claim.name_forms.get(name, name), shown) else shown
 
 
-def same_name(a: str, b: str) -> bool:
-    """Whether two written names are one name: the same letters, one a part of the other's
-    hyphenated word ("Elvis-obsessed"), a people and its place ("English" / "England"), one the other
-    with an ending ("Russia" / "Russian"), or one letter added, dropped, changed or two swapped (a
-    misspelling)."""
-    if any(p and squash(p) == squash(b) for p in a.split("-")) or any(p and squash(p) == squash(a) for p in b.split("-")):
-        return True  # "Elvis" in "Elvis-obsessed"
-    a, b = squash(a), squash(b)
-    if a == b:
-        return True
-    for x, y in ((a, b), (b, a)):
-        place = next((p for d, p in DEMONYMS.items() if x.startswith(d)), None)
-        if place and y.startswith(place):
-            return True  # "English" where the passage says "England"
-    short, long = sorted((a, b), key=len)
-    if len(short) >= 4 and long.startswith(short) and len(long) - len(short) <= 2:
-        return True
-    return len(short) >= 5 and _edits(a, b) <= 1
-
-
-def _edits(a: str, b: str) -> int:
-    """Optimal string alignment distance (an adjacent swap counts once), capped at 2."""
-    if abs(len(a) - len(b)) > 1:
-        return 2
-    prev2: list[int] = []
-    prev = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        cur = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1]))
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                cur[j] = min(cur[j], prev2[j - 2] + 1)
-        prev2, prev = prev, cur
-    return min(prev[-1], 2)
-
-
 _JOINED_FIGURES = regex.compile(r"(?<![\d.,])(\d+)-(\d+)(?![\d.,])")
 
 
@@ -336,7 +208,7 @@ def _opening_name(claim: Sentence, doc: Document, ev: Evidence, derived: dict[st
         return None
     if len(shown) > 1 and squash(shown) in doc.squashed:
         return None  # "Teammate" for "team-mate"
-    if doc.lang == "en" and (u in _OPENING_STEMS or _ADVERB_OPENER.match(claim.text)):
+    if common_opener(u, claim.text, doc.lang):
         return None  # "Several visitors ...", "Luckily , he chose ...": a common word opens the sentence
     theirs = [x for s in ev.sentences for x in s.names if x not in claim.units]
     there, score = side_match(claim, u, ev, theirs, written=True)
@@ -355,10 +227,6 @@ def _counts_a_group(text: str, shown: str) -> bool:
     the source must state in figures."""
     word = regex.escape(shown)
     return bool(regex.search(rf"(?i)\b(?:the|these|those|both)\s+{word}\b|\b{word}\s+of\b", text))
-
-
-_OPENING_STEMS = frozenset(unit_of_word("en", w) for w in OPENING_WORDS_EN)
-_ADVERB_OPENER = regex.compile(r"\W*\p{Lu}\p{Ll}{3,}ly\s*,")  # "Luckily ,", "Additionally ,"
 
 
 _FEMININE = frozenset("she her hers herself".split())
