@@ -50,8 +50,9 @@ from .proof import (
     whole_source_numbers,
 )
 from .questions import FactRanking, fact_of_question, phrase_question, select_facts
+from .roles import role_swap
 from .segment import detect_language, split_sentences
-from .support import loose_pairs, negation_unstated, polarity_conflict, quote, role_swap, substitutions
+from .support import loose_pairs, negation_unstated, polarity_conflict, quote, substitutions
 
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
 

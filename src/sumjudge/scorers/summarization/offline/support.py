@@ -13,7 +13,8 @@ the largest weight of its content units. It is supported when all of these hold:
 3. **polarity agrees**: each phrase of the claim and the window phrase that shares most of it agree
    in negation, and no antonym pair sets them apart (:mod:`.polarity`);
 4. **roles agree**: no two words of the claim swap sides around the word between them ("Jones
-   defeated Smith" for "Smith defeated Jones") unless one side is passive and the other active;
+   defeated Smith" for "Smith defeated Jones") unless one side is passive and the other active
+   (:mod:`.roles`);
 5. **the words stand together**: most neighbouring pairs of the claim's words that one window
    sentence holds stand within ``pair_distance`` words of each other there (words picked from all
    over a sentence make another fact).
@@ -23,12 +24,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import pairwise
 
 import regex
 
 from .analysis import Phrase, Sentence
-from .lexicon import IRREGULAR_EN
 from .segment import normalise_space
 
 _QUOTE = 160
@@ -266,129 +265,6 @@ def _form_in(sentences: list[Sentence] | tuple[Sentence, ...], unit: str) -> str
         if unit in s.forms:
             return s.forms[unit]
     return unit
-
-
-def role_swap(
-    claim: Sentence, window: Window, distance: int, passive: regex.Pattern[str] | None = None, lang: str = ""
-) -> str | None:
-    """A reason when two words of the claim swap sides around the word between them in a window
-    sentence ("Jones defeated Smith" for "Smith defeated Jones", "the man bit the dog" for "the dog
-    bit the man"), unless one of the two is passive there and the other active (a paraphrase).
-    ``passive`` (the language's passive pattern) decides the voice of the phrase holding that middle
-    word; without one, of the whole sentence. Numbers are left to the number check. In English the
-    middle word must be a verb and the two its participants (:func:`_english_roles`)."""
-    for s in window.sentences:
-        flipped = [w for w, r in claim.case_roles.items() if s.case_roles.get(w, r) != r]
-        if len(flipped) >= 2 or (flipped and len(claim.case_roles) == 1):
-            shown = " and ".join(repr(w) for w in flipped[:2])
-            return f'{shown} swap roles (subject and object): the source says "{quote(s.text, 100)}"'
-    seq = claim.sequence
-    for i in range(len(seq) - 2):
-        a, v, b = seq[i : i + 3]
-        if len({a, v, b}) < 3 or any(u.startswith("#") for u in (a, v, b)):
-            continue
-        for s in window.sentences:
-            pa, pv, pb = s.positions.get(a), s.positions.get(v), s.positions.get(b)
-            if not (pa and pv and pb) or _passive_at(s, v, passive) != _passive_at(claim, v, passive):
-                continue
-            kept = any(x < y < z and z - x <= distance for x in pa for y in pv for z in pb)
-            swapped = any(z < y < x and x - z <= distance for x in pa for y in pv for z in pb)
-            if swapped and not kept and (lang != "en" or _english_roles(claim, s, a, v, b)):
-                f = claim.forms
-                return (
-                    f"{f.get(a, a)!r} and {f.get(b, b)!r} swap roles around {f.get(v, v)!r}: "
-                    f'the source says "{quote(s.text, 100)}"'
-                )
-    return None
-
-
-_IRREGULAR_NOUNS = frozenset(
-    "men women children mice feet teeth geese lives wives knives wolves thieves leaves".split()
-)
-_VERB_FORMS = frozenset(f for f in IRREGULAR_EN if f not in _IRREGULAR_NOUNS) | frozenset(
-    b for f, b in IRREGULAR_EN.items() if f not in _IRREGULAR_NOUNS
-)
-_AUXILIARIES_EN = frozenset(
-    "is was are were be been being has have had do does did will would can could may might must shall should"
-    .split()
-)
-# Words that join two participants as equals ("purple, yellow and blue") or mark a role by themselves
-# ("given to babies", "held by his mother"): word order then says nothing of who did what to whom.
-_LIST_WORDS = frozenset({"and", "or", "nor", "&"})
-_PREPOSITIONS_EN = frozenset(
-    "to by from with for of in on at into onto about against over under after before than as".split()
-)
-_WORD = regex.compile(r"[\p{L}\p{N}]+(?:['’][\p{L}]+)?|[,;:&]")
-
-
-def _verb_like(form: str, before: str) -> bool:
-    """An English word form that reads as a verb: "-ed", an irregular form ("held", "bit"), a third
-    person "-s" of one ("beats"), or a word right after an auxiliary ("was held", "will beat")."""
-    low = form.lower()
-    if not form or form[0].isupper() or low.endswith("ing"):
-        return False
-    if low.endswith("ed") or low in _VERB_FORMS or before in _AUXILIARIES_EN:
-        return True
-    return low.endswith("s") and (low[:-1] in _VERB_FORMS or low[:-2] in _VERB_FORMS)
-
-
-def _words(sentence: Sentence) -> list[str]:
-    return [m.group().lower() for m in _WORD.finditer(sentence.text)]
-
-
-def _span(words: list[str], first: str, middle: str, last: str) -> tuple[list[str], list[str], str] | None:
-    """The words between ``first`` and ``middle`` and between ``middle`` and ``last`` (forms, lower
-    case) where they stand in that order closest together, and the word before ``middle``."""
-    best: tuple[list[str], list[str], str] | None = None
-    for j, w in enumerate(words):
-        if w != middle:
-            continue
-        left = [i for i in range(j) if words[i] == first]
-        right = [k for k in range(j + 1, len(words)) if words[k] == last]
-        if left and right:
-            i, k = left[-1], right[0]
-            if best is None or k - i < len(best[0]) + len(best[1]) + 2:
-                best = (words[i + 1 : j], words[j + 1 : k], words[j - 1] if j else "")
-    return best
-
-
-def _english_roles(claim: Sentence, source: Sentence, a: str, v: str, b: str) -> bool:
-    """Whether "a v b" in the claim and "b v a" in ``source`` are a subject, a verb and its object
-    each: the middle word is a verb in both (not a noun of a compound, "Arsenal playmaker Mesut Ozil",
-    nor a name, "Apple watch"), the outer two are no verbs, no list word or punctuation stands between
-    them ("purple, yellow and blue"), and the same prepositions (none, or "by" in "was beaten by")
-    stand between the verb and its object on both sides: where one side marks the role with its own
-    ("antibiotics given to babies", "babies given antibiotics") the order says nothing."""
-    cf, sf = claim.forms, source.forms
-    mine = _span(_words(claim), cf.get(a, "").lower(), cf.get(v, "").lower(), cf.get(b, "").lower())
-    theirs = _span(_words(source), sf.get(b, "").lower(), sf.get(v, "").lower(), sf.get(a, "").lower())
-    if mine is None or theirs is None:
-        return False
-    if not (_verb_like(cf.get(v, ""), mine[2]) and _verb_like(sf.get(v, ""), theirs[2])):
-        return False
-    for form in (cf.get(a, ""), cf.get(b, "")):
-        low = form.lower()
-        if low.endswith(("ed", "ing")) or (low in _VERB_FORMS and form[:1].islower()):
-            return False
-    for before, after in (mine[:2], theirs[:2]):
-        if any(w in _LIST_WORDS or not w[0].isalnum() for w in before + after):
-            return False
-    return {w for w in mine[1] if w in _PREPOSITIONS_EN} == {w for w in theirs[1] if w in _PREPOSITIONS_EN}
-
-
-def _passive_at(sentence: Sentence, unit: str, passive: regex.Pattern[str] | None) -> bool:
-    """Whether the phrase of ``sentence`` that holds ``unit`` is passive ("were released" in "200
-    Yazidis were released", not "were killed" in a later phrase of the same sentence)."""
-    if passive is not None:
-        for p in sentence.phrases:
-            if unit in p.units:
-                form = sentence.forms.get(unit, "")
-                # a participle with its agent is passive without an auxiliary: "a video produced by X"
-                low = form.lower()
-                words = _WORD.findall(p.text.lower()) if low else []
-                agent = any(a == low and b == "by" for a, b in pairwise(words))
-                return bool(passive.search(p.text) or agent)
-    return sentence.passive
 
 
 def loose_pairs(claim: Sentence, window: Window, distance: int) -> tuple[list[tuple[str, str]], int]:
