@@ -149,3 +149,15 @@ def test_a_negated_claim_whose_every_word_the_passage_states_without_a_negation_
     source = "Staff thought his pudding was Semtex, the plastic explosive."
     [verdict] = _align(source, "Staff thought his pudding was not the plastic explosive, Semtex.")
     assert not verdict.supported and verdict.reason.startswith("negation differs"), verdict.reason
+
+
+def test_a_korean_copula_is_quoted_as_a_question_grammatically() -> None:
+    """Issue 30, point 4: "예정이다" is quoted "예정이라는 것이 사실입니까?", not "예정이다는"; the
+    question still gives back its fact."""
+    from sumjudge.scorers.summarization.offline.questions import fact_of_question, phrase_question
+
+    q = phrase_question("공사는 2027년에 시작해 2032년에 개통할 예정이다.", "ko")
+    assert q == "공사는 2027년에 시작해 2032년에 개통할 예정이라는 것이 사실입니까?"
+    assert fact_of_question(q) == "공사는 2027년에 시작해 2032년에 개통할 예정이다"
+    assert phrase_question("그는 의사가 아니다.", "ko") == "그는 의사가 아니라는 것이 사실입니까?"
+    assert phrase_question("새 다리는 1932년에 개통되었다.", "ko") == "새 다리는 1932년에 개통되었다는 것이 사실입니까?"

@@ -22,6 +22,8 @@ _PHRASINGS: dict[str, list[tuple[str, regex.Pattern[str]]]] = {
     "en": [("Is it true that {fact}?", regex.compile(r"^Is it true that (.+)\?$", regex.S))],
     "ko": [
         ("{fact}는 것이 사실입니까?", regex.compile(r"^(.+다)는 것이 사실입니까\?$", regex.S)),
+        # the copula quotes as -라는: "개통할 예정이다" -> "개통할 예정이라는 것이 사실입니까?"
+        ("{fact}라는 것이 사실입니까?", regex.compile(r"^(.+(?:이|아니))라는 것이 사실입니까\?$", regex.S)),
         ('다음 내용이 사실입니까? "{fact}"', regex.compile(r'^다음 내용이 사실입니까\? "(.+)"$', regex.S)),
     ],
     "de": [("Stimmt es: „{fact}“?", regex.compile(r"^Stimmt es: „(.+)“\?$", regex.S))],
@@ -91,9 +93,11 @@ def phrase_question(fact: str, lang: str, names: frozenset[str] = frozenset()) -
         return _PHRASINGS["en"][0][0].format(fact=fact)
     if lang == "ko":
         fact = korean_plain(fact)
+        if fact.endswith(("이다", "아니다")):  # the copula: "예정이다" is quoted "예정이라는"
+            return _PHRASINGS["ko"][1][0].format(fact=fact[:-1])
         if fact.endswith("다"):
             return _PHRASINGS["ko"][0][0].format(fact=fact)
-        return _PHRASINGS["ko"][1][0].format(fact=fact)
+        return _PHRASINGS["ko"][2][0].format(fact=fact)
     if lang in _PHRASINGS:
         return _PHRASINGS[lang][0][0].format(fact=fact)
     return _FALLBACK[0].format(fact=fact)
@@ -103,10 +107,10 @@ def fact_of_question(question: str) -> str:
     """The fact a question asks about: our own phrasings are undone, other questions kept whole."""
     q = question.strip()
     for phrasings in (*_PHRASINGS.values(), [_FALLBACK]):
-        for _, pattern in phrasings:
+        for template, pattern in phrasings:
             m = pattern.match(q)
             if m:
-                return m.group(1)
+                return m.group(1) + ("다" if template.startswith("{fact}라는") else "")
     return q
 
 
