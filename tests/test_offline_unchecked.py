@@ -160,4 +160,9 @@ def test_a_korean_copula_is_quoted_as_a_question_grammatically() -> None:
     assert q == "공사는 2027년에 시작해 2032년에 개통할 예정이라는 것이 사실입니까?"
     assert fact_of_question(q) == "공사는 2027년에 시작해 2032년에 개통할 예정이다"
     assert phrase_question("그는 의사가 아니다.", "ko") == "그는 의사가 아니라는 것이 사실입니까?"
+    assert fact_of_question("그는 의사가 아니라는 것이 사실입니까?") == "그는 의사가 아니다"
+    # after a vowel the copula's 이 drops: "12킬로미터라는"
+    q2 = phrase_question("새 노선은 총 길이 12킬로미터이다", "ko")
+    assert q2 == "새 노선은 총 길이 12킬로미터라는 것이 사실입니까?"
+    assert fact_of_question(q2) == "새 노선은 총 길이 12킬로미터이다"
     assert phrase_question("새 다리는 1932년에 개통되었다.", "ko") == "새 다리는 1932년에 개통되었다는 것이 사실입니까?"

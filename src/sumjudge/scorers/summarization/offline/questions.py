@@ -22,8 +22,8 @@ _PHRASINGS: dict[str, list[tuple[str, regex.Pattern[str]]]] = {
     "en": [("Is it true that {fact}?", regex.compile(r"^Is it true that (.+)\?$", regex.S))],
     "ko": [
         ("{fact}는 것이 사실입니까?", regex.compile(r"^(.+다)는 것이 사실입니까\?$", regex.S)),
-        # the copula quotes as -라는: "개통할 예정이다" -> "개통할 예정이라는 것이 사실입니까?"
-        ("{fact}라는 것이 사실입니까?", regex.compile(r"^(.+(?:이|아니))라는 것이 사실입니까\?$", regex.S)),
+        # the copula quotes as -(이)라는: "예정이다" -> "예정이라는", "12킬로미터이다" -> "12킬로미터라는"
+        ("{fact}라는 것이 사실입니까?", regex.compile(r"^(.+)라는 것이 사실입니까\?$", regex.S)),
         ('다음 내용이 사실입니까? "{fact}"', regex.compile(r'^다음 내용이 사실입니까\? "(.+)"$', regex.S)),
     ],
     "de": [("Stimmt es: „{fact}“?", regex.compile(r"^Stimmt es: „(.+)“\?$", regex.S))],
@@ -79,6 +79,12 @@ _OPENING_CONJUNCTION = regex.compile(r"^(?:but|and|so|yet|however|also|meanwhile
 _FIRST_WORD = regex.compile(r"^\p{Lu}[\p{Ll}\p{M}]*\b")
 
 
+def _open_syllable(ch: str) -> bool:
+    """A Hangul syllable that ends in a vowel (no final consonant): "터" of "킬로미터"."""
+    code = ord(ch) - 0xAC00
+    return 0 <= code < 11172 and code % 28 == 0
+
+
 def phrase_question(fact: str, lang: str, names: frozenset[str] = frozenset()) -> str:
     """A closed question about ``fact``. In English the fact follows "Is it true that", so its first
     word loses its capital unless it is a name (one of ``names``, lower-cased, or "I")."""
@@ -94,7 +100,10 @@ def phrase_question(fact: str, lang: str, names: frozenset[str] = frozenset()) -
     if lang == "ko":
         fact = korean_plain(fact)
         if fact.endswith(("이다", "아니다")):  # the copula: "예정이다" is quoted "예정이라는"
-            return _PHRASINGS["ko"][1][0].format(fact=fact[:-1])
+            stem = fact[:-1]
+            if stem.endswith("이") and len(stem) > 1 and not stem.endswith("아니") and _open_syllable(stem[-2]):
+                stem = stem[:-1]  # after a vowel the 이 drops: "12킬로미터라는"
+            return _PHRASINGS["ko"][1][0].format(fact=stem)
         if fact.endswith("다"):
             return _PHRASINGS["ko"][0][0].format(fact=fact)
         return _PHRASINGS["ko"][2][0].format(fact=fact)
@@ -110,7 +119,9 @@ def fact_of_question(question: str) -> str:
         for template, pattern in phrasings:
             m = pattern.match(q)
             if m:
-                return m.group(1) + ("다" if template.startswith("{fact}라는") else "")
+                if template.startswith("{fact}라는"):  # give the copula back: "예정이다", "12킬로미터이다"
+                    return m.group(1) + ("다" if m.group(1).endswith(("이", "아니")) else "이다")
+                return m.group(1)
     return q
 
 
