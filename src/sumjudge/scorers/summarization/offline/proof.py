@@ -56,7 +56,7 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
     for s in ev.sentences:
         passage += [n for n in s.numbers if n not in passage]
     held = {n.rstrip("%") for n in passage}
-    passage_keys = frozenset().union(*(all_keys(s.number_keys) for s in ev.sentences))
+    passage_keys: frozenset[str] | None = None  # read only for a number the passage lacks as written
     for n in claim.numbers:
         value = n.rstrip("%")
         keys = claim.number_keys.get(n, frozenset({value}))
@@ -68,6 +68,8 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
                     f'says {moved!r} ({ev.where}: "{quote(ev.text, 100)}")'
                 )
             continue
+        if passage_keys is None:
+            passage_keys = frozenset().union(*(all_keys(s.number_keys) for s in ev.sentences))
         if keys & passage_keys:
             continue  # the passage's number in another form: "ten thousand" for "10,000", "9th" for "ninth"
         shown = claim.number_forms[n]
