@@ -85,7 +85,7 @@ class Sentence:
     @cached_property
     def number_keys(self) -> dict[str, frozenset[str]]:
         """Normalised number -> the values it may stand for: "ten" of "ten thousand" is also 10000,
-        "1980" of "the 1980s" also "80" (:mod:`.numbers`)."""
+        "1980" of "the 1980s" also the decade "1980s", as "80" of "the 80s" is (:mod:`.numbers`)."""
         return number_keys(self.text, self.number_forms) if self.numbers else {}
 
     @cached_property
@@ -361,9 +361,9 @@ class Document:
 
     @cached_property
     def squashed(self) -> frozenset[str]:
-        """The source's words and neighbouring word pairs in lower case without hyphens, apostrophes or
-        spaces ("xfactor" of "The X Factor", "teammate" of "team-mate": :func:`.tokens.squashed_words`);
-        read when a claim's name is not found as written."""
+        """The source's joined, hyphenated and accented words and its neighbouring word pairs, in lower
+        case without hyphens, apostrophes, spaces or accents ("xfactor" of "The X Factor", "teammate" of
+        "team-mate": :func:`.tokens.squashed_words`); read when a claim's name is not found as written."""
         return squashed_words(" ".join(s.text for s in self.sentences))
 
 
