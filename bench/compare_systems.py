@@ -39,7 +39,7 @@ from sumjudge import create_summarization_scorer, run_evals
 from sumjudge.analysis.agreement import AgreementRow, rouge_values
 from sumjudge.store.records import ScoredItem
 from sumjudge.analysis.compare import RunItems, compare_runs
-from sumjudge.stats import signed_rank_test
+from sumjudge.figures.stats import signed_rank_test
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = Path(os.environ.get("SUMJUDGE_DATA_DIR") or ROOT.parent / "shared" / "data")

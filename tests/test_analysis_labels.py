@@ -112,7 +112,7 @@ def test_the_vectorised_spearman_resample_is_spearman_of_the_items_drawn():
 def test_bootstrap_totals_resamples_whole_items_and_is_seeded():
     import numpy as np
 
-    from sumjudge.stats import bootstrap_totals, resample_weights
+    from sumjudge.figures.stats import bootstrap_totals, resample_weights
 
     w = resample_weights(np.random.default_rng(1), 7, 50)
     assert w.shape == (50, 7) and (w.sum(axis=1) == 7).all()  # each resample draws 7 items

@@ -382,7 +382,7 @@ def test_check_takes_scale_samples_and_cache_as_score_does(tmp_path: Path) -> No
 )
 def test_the_one_redactor_hides_credentials_and_keeps_words(text: str, hidden: str, kept: str, monkeypatch) -> None:
     from sumjudge.errors import InputError
-    from sumjudge.redact import redact
+    from sumjudge.guards.redact import redact
 
     monkeypatch.setenv("SOME_SERVICE_TOKEN", "plain-env-token-value")
     assert "plain-env-token-value" not in redact("token plain-env-token-value here")

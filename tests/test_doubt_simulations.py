@@ -3,7 +3,7 @@
 - Corrected rates: a scripted judge with known miss and false-alarm rates calls claims of simulated
   runs, people label some of them truthfully; the Rogan-Gladen interval must cover the true rate in
   at least 90% of 200 runs, where the raw interval (the judge's own share) visibly does not.
-- Gates: simulated runs with a known true mean, held to a bar by :func:`sumjudge.decide.decide` on
+- Gates: simulated runs with a known true mean, held to a bar by :func:`sumjudge.figures.decide.decide` on
   the mean's interval: a run whose true mean is below the bar must not pass more often than the
   level allows, and inconclusive comes at the rate the interval's width implies.
 """
@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from sumjudge.analysis.corrected import correct_rate, rogan_gladen
-from sumjudge.decide import decide, items_needed, minimum_detectable, z_quantile
+from sumjudge.figures.decide import decide, items_needed, minimum_detectable, z_quantile
 from sumjudge.store.labels import VerdictLabel
 
 TRUE_RATE = 0.20  # the share of claims that are truly unsupported
@@ -151,7 +151,7 @@ def test_items_needed_and_the_minimum_detectable_difference_agree_with_each_othe
 def test_the_bootstrap_interval_the_gates_read_keeps_the_level_too():
     """The same checks on the interval ``--fail-under`` really reads (the BCa bootstrap over items),
     on skewed item scores (Beta(7, 3): mean 0.70, sd 0.14), fewer resamples to stay fast."""
-    from sumjudge.stats import mean_interval
+    from sumjudge.figures.stats import mean_interval
 
     rng = np.random.default_rng(21)
     at_bar = {"pass": 0, "fail": 0, "inconclusive": 0}

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from sumjudge.cli import main
 from sumjudge.errors import ConfigurationError
-from sumjudge.limits import MAX_CLAIMS, MAX_QUESTIONS, MAX_SAMPLES
+from sumjudge.guards.limits import MAX_CLAIMS, MAX_QUESTIONS, MAX_SAMPLES
 from sumjudge.scorers.summarization import SummarizationOptions
 
 HUGE = str(10**20)

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from sumjudge import ModelConfig, create_summarization_scorer
 from sumjudge.cli import main
 from sumjudge.errors import ConfigurationError
-from sumjudge.redact import MASK, redact
+from sumjudge.guards.redact import MASK, redact
 from sumjudge.testing.brains import SummarizationBrain
 from sumjudge.testing.judge_server import Fault, JudgeServer
 
@@ -81,7 +81,7 @@ def test_the_redactor_hides_each_form_of_a_known_secret() -> None:
 
 
 def test_a_judge_knows_its_url_password_and_header_values_as_secrets() -> None:
-    from sumjudge.redact import secrets_of
+    from sumjudge.guards.redact import secrets_of
 
     config = ModelConfig(id="vllm/m", base_url=f"http://admin:{quote(PASSWORD, safe='')}@127.0.0.1:9/v1",
                          headers={"X-Gateway-Key": "gateway-secret-77"})

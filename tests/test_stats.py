@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from sumjudge.stats import (
+from sumjudge.figures.stats import (
     BCA_MAX_N,
     mean_interval,
     paired_comparison,

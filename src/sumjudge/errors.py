@@ -7,12 +7,12 @@ against the spec's "raises ValueError" keeps working.
 
 from __future__ import annotations
 
-from .redact import describe_failure, environment_secrets, redact  # noqa: F401 (the first two: re-exports of 0.1)
+from .guards.redact import describe_failure, environment_secrets, redact  # noqa: F401 (the first two: re-exports of 0.1)
 
 
 class SumjudgeError(Exception):
     """Base class of every error sumjudge raises on purpose. Its message is redacted
-    (:func:`sumjudge.redact.redact`): no URL password, key-shaped string or secret variable's value
+    (:func:`sumjudge.guards.redact.redact`): no URL password, key-shaped string or secret variable's value
     reaches a user through it."""
 
     def __init__(self, *args: object) -> None:

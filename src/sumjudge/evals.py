@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ._aio import gather_or_cancel, run_sync
 from .errors import ConfigurationError, InputError, describe_failure
-from .stats import MeanEstimate
+from .figures.stats import MeanEstimate
 from .data.tables import result_row, rows_frame, table_items
 
 
@@ -216,7 +216,7 @@ INTERVAL_FIELDS = ("score", "alignment_score", "coverage_score")
 
 
 def _intervals(sid: str, items: list[ItemResult]) -> dict[str, MeanEstimate]:
-    from .stats import mean_interval
+    from .figures.stats import mean_interval
 
     out: dict[str, MeanEstimate] = {}
     for name in INTERVAL_FIELDS:

@@ -5,7 +5,7 @@ digest (``source_sha256``, written by ``sumjudge score``) or the source itself (
 must match, else the comparison stops and names the item. Items present in one run only, and items
 that failed in either run, are counted and named in the result, never silently dropped.
 
-The figures (:mod:`sumjudge.stats`): the mean of each run over the paired items, ``diff`` = mean of
+The figures (:mod:`sumjudge.figures.stats`): the mean of each run over the paired items, ``diff`` = mean of
 B - A with a 95% paired bootstrap interval, the Wilcoxon signed-rank p-value, wins / ties / losses
 of B against A, and a ``verdict`` at ``alpha`` (``better`` / ``worse`` / ``equivalent`` within
 ``margin`` / ``inconclusive``, with the minimum detectable difference ``mdd``: :mod:`.compare_doubt`);
@@ -33,7 +33,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..store.records import ItemOutcome, ScoredItem
-from ..stats import CONFIDENCE, DEFAULT_SEED, PairedComparison, Verdict, paired_comparison, verdict
+from ..figures.stats import CONFIDENCE, DEFAULT_SEED, PairedComparison, Verdict, paired_comparison, verdict
 from .compare_doubt import ComparisonVerdict, default_detect, power_figures, split_verdict
 from .run_items import ComparisonError, RunItems, item_outcome, read_result_file, run_items_from_store
 

@@ -1,17 +1,17 @@
 """What a comparison could have seen: its minimum detectable difference, the items a chosen difference
 would need, "equivalent" apart from "inconclusive", and the ``--fail-if-worse`` gate.
 
-The Wilcoxon signed-rank test decides ``better`` and ``worse`` (:func:`sumjudge.stats.verdict`).
+The Wilcoxon signed-rank test decides ``better`` and ``worse`` (:func:`sumjudge.figures.stats.verdict`).
 Where it does not reject, "no difference" hides two answers, split here (:func:`split_verdict`):
 
 - ``equivalent``: the paired interval of B - A lies inside ``[-margin, margin]`` (``--margin d``;
   the default 0 calls only runs that scored every item the same equivalent);
 - ``inconclusive``: it does not; the runs may differ by more than the margin, and the data cannot
-  tell. ``mdd`` (:func:`sumjudge.decide.minimum_detectable`) says how small a true difference these
+  tell. ``mdd`` (:func:`sumjudge.figures.decide.minimum_detectable`) says how small a true difference these
   items would have caught with 80% power at the 5% level, at the spread of the per-item differences.
 
 The gate (:func:`worse_gate`) reads the same shared decision as every other gate
-(:func:`sumjudge.decide.decide`: B - A held to at least ``-margin``), with the test over it: a
+(:func:`sumjudge.figures.decide.decide`: B - A held to at least ``-margin``), with the test over it: a
 ``worse`` verdict fails, a ``better`` one passes, and an interval below ``-margin`` that the test does
 not confirm stays inconclusive (the test decides: it is exact on few items and ties).
 """
@@ -23,8 +23,8 @@ import statistics
 from collections.abc import Sequence
 from typing import Literal
 
-from ..decide import SETTLE_DELTA, Decision, decide, items_needed, minimum_detectable
-from ..stats import PairedComparison, Verdict
+from ..figures.decide import SETTLE_DELTA, Decision, decide, items_needed, minimum_detectable
+from ..figures.stats import PairedComparison, Verdict
 
 ComparisonVerdict = Literal["better", "worse", "equivalent", "inconclusive"]
 

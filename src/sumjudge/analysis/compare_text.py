@@ -5,11 +5,11 @@ when its interval points another way."""
 from __future__ import annotations
 
 from ..figures import number, p_value
-from ..stats import interval_disagrees
+from ..figures.stats import interval_disagrees
 from .compare import AxisComparison, ComparisonResult, exam_note, id_list
 
 def disagreement_note(name: str, c: AxisComparison) -> str | None:
-    """Why the verdict stands when its interval points another way (:func:`~sumjudge.stats.interval_disagrees`)."""
+    """Why the verdict stands when its interval points another way (:func:`~sumjudge.figures.stats.interval_disagrees`)."""
     if not interval_disagrees(c, c.tested):
         return None
     moved = c.wins + c.losses

@@ -34,7 +34,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from ..figures import number
-from ..stats import CONFIDENCE, DEFAULT_SEED, percentile_interval, resample_weights
+from ..figures.stats import CONFIDENCE, DEFAULT_SEED, percentile_interval, resample_weights
 from ..store.labels import VerdictLabel
 from .labels import Figure
 

@@ -13,7 +13,7 @@ From the labels of one run (:mod:`sumjudge.store.labels`):
 Several reviewers' labels are pooled (each label one observation). Every interval is a 95%
 percentile bootstrap over *items* (an item carries all its labels, seeded), so labels of one item are
 never treated as independent: every figure but Spearman is a function of counts added up over items,
-resampled at once (:func:`sumjudge.stats.bootstrap_totals`); Spearman's resamples are weighted ranks,
+resampled at once (:func:`sumjudge.figures.stats.bootstrap_totals`); Spearman's resamples are weighted ranks,
 vectorised here too (:func:`_spearman_interval`). With two or more reviewers, each
 pair's agreement with each other (kappa on the verdicts both labelled, claims and answers) stands
 beside each one's agreement with the judge on those same verdicts: a judge that agrees with people
@@ -30,7 +30,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..figures import number
-from ..stats import CONFIDENCE, DEFAULT_SEED, bootstrap_totals, percentile_interval, resample_weights
+from ..figures.stats import CONFIDENCE, DEFAULT_SEED, bootstrap_totals, percentile_interval, resample_weights
 from ..store.labels import ItemLabel, VerdictLabel
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from ..stats import DEFAULT_SEED
+from ..figures.stats import DEFAULT_SEED
 
 DEFAULT_MARGIN = 0.1
 

@@ -34,9 +34,9 @@ def stdout_console() -> Any:
 
 
 def say(message: str) -> None:
-    """One line on standard error, credentials hidden (:func:`sumjudge.redact.redact`); printed even
+    """One line on standard error, credentials hidden (:func:`sumjudge.guards.redact.redact`); printed even
     under ``--quiet``, so use it for what decides the exit code."""
-    from ..redact import redact
+    from ..guards.redact import redact
 
     click.echo(redact(message), err=True)
 

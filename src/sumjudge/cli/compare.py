@@ -117,7 +117,7 @@ def compare(
     if not fail_if_worse:
         raise SystemExit(0)
     from ..analysis.compare_doubt import worse_gate
-    from ..decide import resolve
+    from ..figures.decide import resolve
 
     decision = resolve(worse_gate(result, result.verdict, margin, scale=result.scale or 1.0,
                                   confidence=result.confidence), on_inconclusive)  # type: ignore[arg-type]

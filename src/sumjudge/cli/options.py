@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from ..limits import (
+from ..guards.limits import (
     MAX_CLAIMS, MAX_CONCURRENCY, MAX_PER_KIND, MAX_POLL_INTERVAL, MAX_QUESTIONS, MAX_SAMPLES, MAX_WORKERS,
 )
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from ..decide import ON_INCONCLUSIVE, Decision, OnInconclusive, decide, resolve
+from ..figures.decide import ON_INCONCLUSIVE, Decision, OnInconclusive, decide, resolve
 from ..errors import ConfigurationError, InputError
 from ..judges.base import JudgeModel, ModelConfig
 from ..scorers.summarization import (
@@ -80,7 +80,7 @@ class Bound:
     """One figure of a result against its lower bound (``None``: no bound).
 
     With ``samples=k > 1`` the figure carries the 95% Student interval of its k sample values
-    (``interval``) and is held to the bound by the shared rule (:func:`sumjudge.decide.decide`):
+    (``interval``) and is held to the bound by the shared rule (:func:`sumjudge.figures.decide.decide`):
     pass, fail, or inconclusive when the interval crosses it. One evaluation has no spread to read:
     its value is held to the bound as it is (pass or fail)."""
 

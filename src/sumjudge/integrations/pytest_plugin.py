@@ -229,14 +229,14 @@ class SumjudgeSession:
 
 
 def hide_credentials(report: pytest.TestReport) -> None:
-    """A failure that went through sumjudge shows no credential (:func:`sumjudge.redact.redact`) on the
+    """A failure that went through sumjudge shows no credential (:func:`sumjudge.guards.redact.redact`) on the
     terminal or in ``--junitxml``: a judge's URL password, its key, or a key a server echoed back."""
     if report.longrepr is None:
         return
     text = str(report.longrepr)
     if "sumjudge" not in text:  # another library's failure: left as it is
         return
-    from ..redact import redact
+    from ..guards.redact import redact
 
     hidden = redact(text)
     if hidden != text:

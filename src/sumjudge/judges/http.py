@@ -38,7 +38,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..errors import ConfigurationError, ContextOverflowError, SumjudgeError
-from ..redact import redact, scrub_exception, secrets_of
+from ..guards.redact import redact, scrub_exception, secrets_of
 from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT
 from .budget import TokenBudget
 from .clients import LoopClients
@@ -112,7 +112,7 @@ class HTTPJudge(ABC):
 
     def _secrets(self) -> list[str]:
         """What this judge sends that must never be shown: its keys (configured or resolved from the
-        environment), its base URL's ``user:password``, its extra headers (:func:`~sumjudge.redact.secrets_of`)."""
+        environment), its base URL's ``user:password``, its extra headers (:func:`~sumjudge.guards.redact.secrets_of`)."""
         return secrets_of(self)
 
     async def _generate(self, request: JudgeRequest[OutputT]) -> JudgeReply[OutputT]:

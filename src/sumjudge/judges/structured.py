@@ -30,7 +30,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from ..errors import JudgeOutputError
-from ..redact import redact, redact_strings
+from ..guards.redact import redact, redact_strings
 from .base import ChatMessage, JudgeReply, JudgeRequest, OutputT, TokenLogprob, Usage
 
 
@@ -247,7 +247,7 @@ async def generate_structured(
 
     Where every model's reply enters: each text of the validated output (reasons, questions, claims)
     and the raw reply have the judge's ``secrets`` and the environment's hidden
-    (:func:`~sumjudge.redact.redact`) before anything stores, caches or shows them.
+    (:func:`~sumjudge.guards.redact.redact`) before anything stores, caches or shows them.
 
     ``messages`` overrides ``request.messages`` (for a provider that adds the schema to the
     prompt). ``fits`` says whether a conversation fits the judge's context window with room for

@@ -141,7 +141,7 @@ class BatchResult:
     """Why the run fails its gates (empty: it passes, or it was interrupted before they were judged)."""
     gate_inconclusive: list[str] = field(default_factory=list)
     """Gates whose interval crossed their bar, each with what would settle it (exit code 3 when no
-    gate failed; see :mod:`sumjudge.decide`)."""
+    gate failed; see :mod:`sumjudge.figures.decide`)."""
     notes: list[str] = field(default_factory=list)
     """Things that went wrong without deciding the outcome (the job summary could not be appended)."""
     spread: SpreadSplit | None = None

@@ -2,9 +2,9 @@
 when the data cannot tell).
 
 Every gate reads the run's end figures (:class:`~sumjudge.store.RunStats`) and returns a
-:class:`~sumjudge.decide.Decision`, or ``None`` when it has nothing to say. ``--fail-under`` and
+:class:`~sumjudge.figures.decide.Decision`, or ``None`` when it has nothing to say. ``--fail-under`` and
 ``--pass-rate`` are held against their 95% intervals by default (``--gate interval``,
-:func:`sumjudge.decide.decide`): pass when the interval clears the bar, fail when it lies below,
+:func:`sumjudge.figures.decide.decide`): pass when the interval clears the bar, fail when it lies below,
 inconclusive when it crosses it (``--on-inconclusive pass|fail`` picks one of the two instead).
 ``--gate mean`` (the mean alone) is the older two-outcome rule, kept for teams that chose it;
 ``--gate lower-bound`` is the interval rule with inconclusive counted as a fail (the interval's
@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from ..decide import ON_INCONCLUSIVE, Decision, OnInconclusive, decide, decide_proportion, resolve
+from ..figures.decide import ON_INCONCLUSIVE, Decision, OnInconclusive, decide, decide_proportion, resolve
 from ..errors import ConfigurationError
 from ..store.database import RunStats
 

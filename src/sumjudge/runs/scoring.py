@@ -14,7 +14,7 @@ from typing import Any
 
 from ..data.datasets import Row
 from ..errors import describe_failure
-from ..redact import secrets_of
+from ..guards.redact import secrets_of
 from ..evals import is_interrupt
 from ..judges.base import JudgeModel, JudgeReply, JudgeRequest, OutputT, WrappedJudge
 from ..store.records import FailedItem, ItemOutcome, ScoredItem, source_digest

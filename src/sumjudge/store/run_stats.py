@@ -81,7 +81,7 @@ class RunStats:
         evidence: tuple[int, int] = (0, 0),
     ) -> RunStats:
         """``alignment`` and ``coverage`` (per-item values) give those means their intervals."""
-        from ..stats import CONFIDENCE, mean_interval
+        from ..figures.stats import CONFIDENCE, mean_interval
 
         def ci(values: list[float] | None) -> tuple[float, float] | None:
             if not values:

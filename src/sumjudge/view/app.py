@@ -22,7 +22,7 @@ from ..analysis.compare import compare_runs
 from ..analysis.run_items import ComparisonError, run_items_from_store
 from ..analysis.review_queue import review_order
 from ..errors import InputError, MissingDependencyError, SumjudgeError
-from ..stats import DEFAULT_SEED
+from ..figures.stats import DEFAULT_SEED
 from ..store.database import RunRecord, RunStore
 from ..store.item_lookup import get_item, item_rows, neighbours
 from ..store.labels import TARGETS, LabelBook, check_reviewer

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ...decide import OnInconclusive, Outcome, decide_proportion, proportion_interval, resolve
+from ...figures.decide import OnInconclusive, Outcome, decide_proportion, proportion_interval, resolve
 from ...store.records import ItemOutcome, ScoredItem
 from . import text as tx
 from .plan import ProbePlan
@@ -26,7 +26,7 @@ TOLERANCE = 1e-9
 
 def wilson(successes: int, n: int) -> tuple[float | None, float | None]:
     """The 95% Wilson score interval of a proportion (``None`` without trials): the gates' own
-    (:func:`sumjudge.decide.proportion_interval`), so the table shows the interval they decide on."""
+    (:func:`sumjudge.figures.decide.proportion_interval`), so the table shows the interval they decide on."""
     found = proportion_interval(successes, n)
     return (None, None) if found is None else found
 
@@ -73,7 +73,7 @@ class Gate(BaseModel):
     passed: bool
     outcome: Outcome = "pass"
     """pass / fail, or inconclusive when the rate's Wilson interval crosses the threshold
-    (:func:`sumjudge.decide.decide`); ``passed`` is ``outcome == "pass"``."""
+    (:func:`sumjudge.figures.decide.decide`); ``passed`` is ``outcome == "pass"``."""
     settle: str | None = None
     """What would settle an inconclusive gate."""
 

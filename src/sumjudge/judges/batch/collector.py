@@ -35,7 +35,7 @@ from ...errors import JudgeError, JudgeOutputError
 from ..base import ChatMessage, JudgeReply, JudgeRequest, OutputT, WrappedJudge
 from ..cache import request_key, settings_of
 from ..http import HTTPJudge, wire_body
-from ...redact import secrets_of
+from ...guards.redact import secrets_of
 from ..structured import Completion, generate_structured
 from .protocol import LineResult
 

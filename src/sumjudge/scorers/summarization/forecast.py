@@ -28,7 +28,7 @@ from . import prompts
 from .long_source import LongSource
 from .long_source import prompts as long_prompts
 from .long_source.alignment import pack_claims
-from .offline.lexical import LexicalJudge
+from .reading import Reading
 from .verdicts import (
     ALIGNMENT_STEP,
     CLAIMS_STEP,
@@ -79,7 +79,7 @@ class Forecaster:
         self.long = LongSource(self.budget, max_questions, max_claims)
         self.max_questions = max_questions
         self.max_claims = max_claims
-        self._claims = LexicalJudge()
+        self._reading = Reading()
         self._sources: set[str] = set()
         self.total = Forecast(repeat=samples, spends_tokens=not is_offline(config.id))
 
@@ -87,7 +87,7 @@ class Forecaster:
         return self.budget.counter.central(text)
 
     def _claims_of(self, summary: str) -> list[str]:
-        return self._claims.list_claims(summary).claims[: self.max_claims]
+        return self._reading.claim_texts(summary)[: self.max_claims]
 
     def item(self, source: str, summary: str) -> None:
         f = self.total

@@ -8,7 +8,7 @@ from os import PathLike
 from typing import Any
 
 from ...errors import ConfigurationError
-from ...limits import MAX_CLAIMS, MAX_QUESTIONS, MAX_SAMPLES
+from ...guards.limits import MAX_CLAIMS, MAX_QUESTIONS, MAX_SAMPLES
 from ...messages import SourceExtractor
 from .exam import Exam, load_exam
 from .samples import DEFAULT_SAMPLE_TEMPERATURE, REDUCERS, Reducer
@@ -28,14 +28,14 @@ class SummarizationOptions:
     source_extractor: SourceExtractor | None = None
     """``callable(input, output) -> str``; wins over ``source``."""
     max_questions: int = 10
-    """Upper bound on coverage questions; from 1 to :data:`~sumjudge.limits.MAX_QUESTIONS`."""
+    """Upper bound on coverage questions; from 1 to :data:`~sumjudge.guards.limits.MAX_QUESTIONS`."""
     scale: float = 1
     """Multiplies the final score; must be > 0."""
     max_claims: int = 100
-    """Upper bound on the summary's claims judged; from 1 to :data:`~sumjudge.limits.MAX_CLAIMS`. A summary with more is judged on its
+    """Upper bound on the summary's claims judged; from 1 to :data:`~sumjudge.guards.limits.MAX_CLAIMS`. A summary with more is judged on its
     first ``max_claims`` claims, and the reason says so."""
     samples: int = 1
-    """Independent evaluations per summary (from 1 to :data:`~sumjudge.limits.MAX_SAMPLES`). Above 1, ``score`` is the ``reducer`` of
+    """Independent evaluations per summary (from 1 to :data:`~sumjudge.guards.limits.MAX_SAMPLES`). Above 1, ``score`` is the ``reducer`` of
     the sample scores and the result keeps every sample (see :mod:`.samples`); 1 is one evaluation,
     the plain result, at the plain cost."""
     reducer: Reducer = "mean"

@@ -7,13 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..reading.analysis import Sentence, TextAnalyzer, capitalised_words
+from ..reading.lexicon import ORDINAL_WORDS
+from ..reading.numbers import all_keys
+from ..reading.questions import fact_of_question
+from ..reading.segment import detect_language, quote, split_sentences
 from ..verdicts import CoverageVerdict
-from .analysis import Sentence, TextAnalyzer, capitalised_words
-from .numbers import all_keys
 from .proof import key_fact_missing
-from .questions import fact_of_question
-from .segment import detect_language, split_sentences
-from .support import polarity_conflict, quote
+from .support import polarity_conflict
 
 
 @dataclass(frozen=True)
@@ -75,4 +76,40 @@ def judge_fact(question: str, fact: Sentence, read: SummaryRead, answer_threshol
     return CoverageVerdict(question=question, answered=False, reason=reason)
 
 
-__all__ = ["SummaryRead", "judge_fact", "read_summary"]
+
+
+def coverage_gaps(analyser_of: Callable[[str], TextAnalyzer], questions: list[str], summary: str) -> list[str | None]:
+    """For each question, why the summary's words alone show that it cannot answer the question with
+    yes, or ``None`` where only reading can tell. Words settle it when the summary shares none of the
+    fact's content words, or lacks the fact's number or date (in any of its forms: "two-year" is "two
+    years"), or has another number in its place. A missing name settles nothing ("the mayor" may be
+    the fact's "Ana Lopez"), nor a spelled ordinal ("the first lady")."""
+    if not questions:
+        return []
+    read = read_summary(analyser_of, questions, summary)
+    gaps: list[str | None] = []
+    for fact in read.facts:
+        if not fact.content:
+            gaps.append(None)
+        elif not read.sentences:
+            gaps.append("the summary is empty")
+        elif not fact.units & read.units:
+            gaps.append("the summary shares none of the fact's words")
+        else:
+            key = key_fact_missing(fact, read.units, read.closest(fact), read.numbers)
+            numbers = [
+                f for n, f in fact.number_forms.items()
+                if "#" + n not in read.units and not fact.number_keys[n] & read.numbers and f.lower() not in ORDINAL_WORDS
+            ]
+            if key is not None and key[1]:
+                gaps.append(f"the summary contradicts it: {key[1]}")
+            elif numbers:
+                gaps.append(f"the summary lacks the fact's number {numbers[0]!r}")
+            elif key is not None and key[0].startswith("date"):
+                gaps.append(f"the summary lacks the fact's {key[0]}")
+            else:
+                gaps.append(None)
+    return gaps
+
+
+__all__ = ["SummaryRead", "coverage_gaps", "judge_fact", "read_summary"]

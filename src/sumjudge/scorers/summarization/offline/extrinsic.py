@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import regex
 
-from .analysis import Document, Sentence
-from .evidence import Evidence
-from .support import Window, quote, same_slot, substitutions
+from ..reading.analysis import Document, Sentence
+from ..reading.evidence import Evidence, Window
+from ..reading.segment import quote
+from .support import same_slot, substitutions
 
 
 def extrinsic_problems(

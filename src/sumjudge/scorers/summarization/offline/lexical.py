@@ -4,9 +4,9 @@ that statements share, weighted by how informative they are.
 It reads no prompt. Each request carries typed inputs (source, summary, questions); the judge
 answers from them:
 
-- alignment: the summary's sentences, split into statements (:mod:`.clauses`), are the claims;
+- alignment: the summary's sentences, split into statements (:mod:`..reading.clauses`), are the claims;
   :mod:`.support` decides each one and says why.
-- questions: the source's most salient facts, one per question (:mod:`.questions`).
+- questions: the source's most salient facts, one per question (:mod:`..reading.questions`).
 - coverage: a question is answered when the summary carries most of the fact's weight and does not
   negate or reverse it.
 
@@ -15,14 +15,17 @@ No model, no network, the same answer every time. It is a quick gate, not a read
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-import regex
-
 from ....errors import JudgeError
 from ....judges.base import JudgeReply, JudgeRequest, Usage
+from ..reading import Reading, memo
+from ..reading.analysis import PASSIVE, Document, Sentence, TextAnalyzer, capitalised_words
+from ..reading.evidence import Evidence, dangling_pronoun, derived_forms, light_units, passages
+from ..reading.lexicon import CORE, WORDFREQ
+from ..reading.questions import FactRanking, fact_of_question, phrase_question
+from ..reading.segment import quote
 from ..verdicts import (
     ALIGNMENT_STEP,
     CLAIMS_STEP,
@@ -34,14 +37,8 @@ from ..verdicts import (
     CoverageOutput,
     QuestionsOutput,
 )
-from . import memo
-from .analysis import PASSIVE, Document, Sentence, TextAnalyzer, analyse_document, capitalised_words
-from .clauses import split_clauses
-from .coverage import judge_fact, read_summary
-from .evidence import Evidence, dangling_pronoun, derived_forms, light_units, name_aliases, passages
+from .coverage import coverage_gaps, judge_fact, read_summary
 from .extrinsic import additions, extrinsic_problems, in_slot, passage_form, predicates, slot_word
-from .lexicon import CORE, WORDFREQ
-from .names import acronyms
 from .proof import (
     name_errors,
     number_errors,
@@ -49,14 +46,11 @@ from .proof import (
     unchecked_reason,
     whole_source_numbers,
 )
-from .questions import FactRanking, fact_of_question, phrase_question, select_facts
 from .roles import role_swap
-from .segment import detect_language, split_sentences
-from .support import loose_pairs, negation_unstated, polarity_conflict, quote, substitutions
+from .support import loose_pairs, negation_unstated, polarity_conflict, substitutions
 
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
 
-_ONE = regex.compile(r"\b[Oo]ne\b")
 
 RULES_VERSION = "30.4"
 """The version of the judge's rules and its own word lists: raise it with any change that can move
@@ -94,18 +88,16 @@ class LexicalSettings:
 class LexicalJudge:
     """The offline lexical judge. Safe to share: it keeps only memos of pure functions."""
 
-    _MAX_DOCS = 256
     cpu_bound = True  # all its work is CPU: `sumjudge score --workers` spreads a batch over processes
 
     def __init__(self, settings: LexicalSettings | None = None, data: str = CORE) -> None:
         if data not in (CORE, WORDFREQ):
             raise ValueError(f"unknown word data {data!r}: {CORE!r} or {WORDFREQ!r}")
-        memo.require(data)
         self.settings = settings or LexicalSettings()
         self.data = data
         """``core`` (the default: only what a plain install has) or ``wordfreq`` (opt-in)."""
-        self._analysers: dict[str, TextAnalyzer] = {}
-        self._docs: OrderedDict[str, Document] = OrderedDict()
+        self.reading = Reading(data)
+        """What it reads: sentences, claims, passages, key facts."""
 
     @property
     def model_id(self) -> str:
@@ -150,45 +142,20 @@ class LexicalJudge:
         return JudgeReply(output=output, usage=Usage(calls=1), raw=None)
 
     # ---------------------------------------------------------------------------------------------
-    # Shared analysis
+    # What the judge reads (shared with every judge: :class:`..reading.Reading`)
 
     def _analyser(self, lang: str) -> TextAnalyzer:
-        a = self._analysers.get(lang)
-        if a is None:
-            a = self._analysers[lang] = TextAnalyzer(lang, self.data)
-        return a
+        return self.reading.analyser(lang)
 
     def _doc(self, source: str) -> Document:
-        doc = self._docs.get(source)
-        if doc is not None:
-            self._docs.move_to_end(source)
-            return doc
-        lang = detect_language(source)
-        doc = analyse_document(source, self._analyser(lang), split_sentences(source))
-        doc.aliases = name_aliases(source, doc.sentences, lang, self.data)
-        doc.parts = frozenset(p for u in doc.units if "-" in u for p in u.split("-") if p)
-        doc.acronyms = acronyms(source)
-        doc.writes_one = _ONE.search(source) is not None
-        self._docs[source] = doc
-        if len(self._docs) > self._MAX_DOCS:
-            self._docs.popitem(last=False)
-        return doc
+        return self.reading.document(source)
+
+    def claims(self, summary: str, lang: str, names: frozenset[str] = frozenset()) -> list[Sentence]:
+        """The summary's clauses (:meth:`..reading.Reading.claims`)."""
+        return self.reading.claims(summary, lang, names)
 
     # ---------------------------------------------------------------------------------------------
     # Step A: alignment
-
-    def claims(self, summary: str, lang: str, names: frozenset[str] = frozenset()) -> list[Sentence]:
-        """The summary's clauses; ``names`` (lower-cased words a source capitalises mid-sentence)
-        stay names when a claim opens with one."""
-        analyser = self._analyser(lang)
-        caps = capitalised_words(summary) | names
-        out: list[Sentence] = []
-        for sentence in split_sentences(summary):
-            for clause in split_clauses(sentence, lang):
-                claim = analyser.analyse(clause, capitalised_elsewhere=caps)
-                if claim.content:
-                    out.append(claim)
-        return out
 
     def align(self, source: str, summary: str) -> AlignmentOutput:
         if not summary.strip():
@@ -206,7 +173,7 @@ class LexicalJudge:
         """The claims :meth:`align` would judge (a long source lists them first, then checks them)."""
         if not summary.strip():
             return ClaimsOutput(claims=[])
-        return ClaimsOutput(claims=[c.text for c in self.claims(summary, detect_language(summary))])
+        return ClaimsOutput(claims=self.reading.claim_texts(summary))
 
     def check(
         self, source: str, claims: list[str], passage_sentences: list[tuple[int, int]] | None = None
@@ -337,18 +304,10 @@ class LexicalJudge:
 
     def facts(self, source: str, limit: int) -> list[Sentence]:
         """The source's most salient facts, most important first."""
-        doc = self._doc(source)
-        return select_facts(doc, self._analyser(doc.lang), limit, self.settings.ranking)
+        return self.reading.key_facts(source, limit, self.settings.ranking)
 
     def questions(self, source: str, max_questions: int) -> QuestionsOutput:
-        if not source.strip():
-            return QuestionsOutput(questions=[])
-        doc = self._doc(source)
-        return QuestionsOutput(
-            questions=[
-                phrase_question(f.text, doc.lang, doc.caps) for f in self.facts(source, max(0, max_questions))
-            ]
-        )
+        return QuestionsOutput(questions=self.reading.questions(source, max_questions, self.settings.ranking))
 
     # ---------------------------------------------------------------------------------------------
     # Step C: coverage
@@ -359,3 +318,8 @@ class LexicalJudge:
         read = read_summary(self._analyser, questions, summary)
         threshold = self.settings.answer_threshold
         return CoverageOutput(coverage=[judge_fact(q, f, read, threshold) for q, f in zip(questions, read.facts)])
+
+    def coverage_gaps(self, questions: list[str], summary: str) -> list[str | None]:
+        """For each question, why the summary's words alone show it cannot be answered yes, or
+        ``None`` where only reading can tell (:func:`.coverage.coverage_gaps`)."""
+        return coverage_gaps(self._analyser, questions, summary)

@@ -6,11 +6,11 @@ the source lacks or states differently in the passage that holds the rest of the
 rules 30.2 also a name of the source put where the passage names someone else, a number the passage
 has put beside another number's words, a pronoun of the other gender than all of the passage's),
 a negation, an antonym or a role swap against that passage (:mod:`.support`), a pronoun that opens
-the summary with no one before it (:mod:`.evidence`). Words it cannot find but that contradict
+the summary with no one before it (:mod:`..reading.evidence`). Words it cannot find but that contradict
 nothing leave the claim supported and *unchecked* (:func:`unchecked_reason`): a words-only judge
 cannot tell a paraphrase from a wrong word.
 
-Forms count as the same: "two-year" and "two years", "43" and "forty-three" (:mod:`.analysis`), "ten
+Forms count as the same: "two-year" and "two years", "43" and "forty-three" (:mod:`..reading.analysis`), "ten
 thousand" and "10,000" (:mod:`.numbers`), "Asia" and "Asian" (:func:`.evidence.derived_forms`), and a
 name in any of the forms :mod:`.names` knows ("English" and "England", "Man Utd" and "Manchester
 United", "UN" and "United Nations", "X-Factor" and "X Factor").
@@ -20,14 +20,15 @@ from __future__ import annotations
 
 import regex
 
-from .analysis import Document, Sentence
-from .evidence import Evidence
+from ..reading.analysis import Document, Sentence
+from ..reading.evidence import Evidence
+from ..reading.lexicon import DATE_WORDS, ORDINAL_WORDS
+from ..reading.names import common_opener, joined_in_source, known_name, same_name, shouted, spelled_out
+from ..reading.numbers import all_keys
+from ..reading.segment import quote
+from ..reading.tokens import squash
 from .extrinsic import in_slot, slot_word
-from .lexicon import DATE_WORDS, ORDINAL_WORDS
-from .names import common_opener, joined_in_source, known_name, same_name, shouted, spelled_out
-from .numbers import all_keys
-from .support import quote, slot_match
-from .tokens import squash
+from .support import slot_match
 
 INTRINSIC_SLOT = 2
 """A number the source has only outside the passage is an error when the passage has another one in

@@ -16,9 +16,10 @@ from itertools import pairwise
 
 import regex
 
-from .analysis import Sentence
-from .lexicon import IRREGULAR_EN
-from .support import Window, quote
+from ..reading.analysis import Sentence
+from ..reading.evidence import Window
+from ..reading.lexicon import IRREGULAR_EN
+from ..reading.segment import quote
 
 
 def role_swap(

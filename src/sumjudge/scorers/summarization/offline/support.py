@@ -11,7 +11,7 @@ the largest weight of its content units. It is supported when all of these hold:
    ``support_threshold`` of the claim's weight (words weigh by how informative they are, so a
    common verb that differs costs less than a rare word);
 3. **polarity agrees**: each phrase of the claim and the window phrase that shares most of it agree
-   in negation, and no antonym pair sets them apart (:mod:`.polarity`);
+   in negation, and no antonym pair sets them apart (:mod:`..reading.polarity`);
 4. **roles agree**: no two words of the claim swap sides around the word between them ("Jones
    defeated Smith" for "Smith defeated Jones") unless one side is passive and the other active
    (:mod:`.roles`);
@@ -23,51 +23,12 @@ the largest weight of its content units. It is supported when all of these hold:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import regex
 
-from .analysis import Phrase, Sentence
-from .segment import normalise_space
-
-_QUOTE = 160
-
-
-def quote(text: str, limit: int = _QUOTE) -> str:
-    text = normalise_space(text)
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
-@dataclass(frozen=True)
-class Window:
-    start: int
-    end: int
-    """Exclusive."""
-    sentences: tuple[Sentence, ...]
-    found: frozenset[str]
-
-    @property
-    def where(self) -> str:
-        return f"sentence {self.start + 1}" if self.end - self.start == 1 else f"sentences {self.start + 1}-{self.end}"
-
-    @property
-    def text(self) -> str:
-        return " ".join(s.text for s in self.sentences)
-
-
-def best_window(claim: Sentence, sentences: list[Sentence], size: int) -> Window:
-    """The run of at most ``size`` consecutive sentences holding the most weight of the claim."""
-    overlaps = [claim.units & s.units for s in sentences]
-    best: tuple[int, int, frozenset[str]] = (0, min(1, len(sentences)), frozenset())
-    best_w = -1.0
-    for width in range(1, size + 1):
-        for start in range(0, max(0, len(overlaps) - width + 1)):
-            found = frozenset().union(*overlaps[start : start + width])
-            w = claim.weight_of(found)
-            if w > best_w + 1e-9:
-                best, best_w = (start, start + width, found), w
-    start, end, found = best
-    return Window(start, end, tuple(sentences[start:end]), found)
+from ..reading.analysis import Phrase, Sentence
+from ..reading.evidence import Window
+from ..reading.segment import quote
 
 
 def substitutions(claim: Sentence, window: Window) -> dict[str, str]:

@@ -13,7 +13,11 @@ Words first, where words can prove: a claim the offline judge shows wrong (a num
 source lacks or states otherwise, a negation, a role swap) is unsupported whatever the model says, its
 probability the model's times ``proof_scale``, its reason the offline proof beside the model's P; a question whose
 number or date the summary lacks, or that shares no word with the summary, is "not answered" without a
-model call (:func:`~..offline.drafts.coverage_gaps`).
+model call (the offline judge's ``coverage_gaps``).
+
+The reader imports no other judge: it reads with its own :class:`~..reading.Reading` and asks for word
+proofs of a judge made by name (``offline/lexical``, through the registry) that offers
+:class:`WordProofs`.
 
 ``probability`` is P(yes) normalised over yes and no; the verdict is ``P >= threshold``. A memo of
 answers by prompt (a pure function of prompt and model) makes a claim that two summaries share, as
@@ -26,14 +30,14 @@ import asyncio
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from ....errors import ConfigurationError, JudgeError
 from ....judges.base import JudgeReply, JudgeRequest, ModelConfig, Usage
 from ....judges.local import LocalSettings
 from ....judges.next_token import YesNoAnswer, YesNoModel
-from ..offline.drafts import DraftClaim, Drafts, claim_drafts, coverage_gaps
-from ..offline.lexical import LexicalJudge
+from ....judges.registry import resolve_judge
+from ..reading import DraftClaim, Drafts, Reading
 from ..verdicts import (
     ALIGNMENT_STEP,
     CLAIMS_STEP,
@@ -48,6 +52,32 @@ from . import prompts
 from .models import ReaderModel, resolve_reader_model
 
 DEFAULT_N_CTX = 4096
+WORDS_JUDGE = "offline/lexical"
+"""The judge whose word proofs the reader takes first (made through the registry, by name)."""
+
+
+@runtime_checkable
+class WordProofs(Protocol):
+    """What the reader asks of a judge of words: its verdicts on claims, and the questions a
+    summary's words already settle. ``offline/lexical`` offers it."""
+
+    @property
+    def fingerprint(self) -> str: ...
+
+    def answer(self, request: JudgeRequest[Any]) -> JudgeReply[Any]: ...
+
+    def align(self, source: str, summary: str) -> AlignmentOutput: ...
+
+    def check(self, source: str, claims: list[str]) -> AlignmentOutput: ...
+
+    def coverage_gaps(self, questions: list[str], summary: str) -> list[str | None]: ...
+
+
+def words_judge() -> WordProofs:
+    judge = resolve_judge(WORDS_JUDGE)
+    if not isinstance(judge, WordProofs):  # pragma: no cover - a registry entry that changed shape
+        raise ConfigurationError(f"{WORDS_JUDGE} does not offer the word proofs the reader takes")
+    return judge
 
 
 @dataclass(frozen=True)
@@ -113,15 +143,20 @@ class ReaderJudge:
 
     _MEMO = 4096
 
-    def __init__(self, name: str = "reader", config: ModelConfig | None = None, llm: YesNoModel | None = None) -> None:
-        """``llm``: the model that answers (tests give a scripted one); by default the GGUF file of ``name``."""
+    def __init__(
+        self, name: str = "reader", config: ModelConfig | None = None, llm: YesNoModel | None = None,
+        words: WordProofs | None = None,
+    ) -> None:
+        """``llm``: the model that answers (tests give a scripted one); by default the GGUF file of
+        ``name``. ``words``: the word proofs (by default :data:`WORDS_JUDGE`'s)."""
         self.config: ModelConfig = config or ModelConfig(id=f"local/{name}")
         extra = dict(self.config.extra)
         extra.setdefault("n_ctx", DEFAULT_N_CTX)
         self.settings, local_extra = ReaderSettings.split_extra(extra)
         self._model: ReaderModel = resolve_reader_model(name)
         self._llm = llm or YesNoModel(self._model.path, LocalSettings.from_extra(local_extra), self._model.verify)
-        self._lexical = LexicalJudge()
+        self._reading = Reading()
+        self._words: WordProofs = words or words_judge()
         self._memo: OrderedDict[tuple[str, str], YesNoAnswer] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -140,7 +175,7 @@ class ReaderJudge:
         s = self.settings  # every setting, defaults too: a new default threshold is another judge
         return (
             f"local/reader@prompt{prompts.PROMPT_VERSION}+sha256:{self._model.digest()[:16]}"
-            f"+drafts:{self._lexical.fingerprint}+t{s.threshold:g}/{s.coverage_threshold:g}"
+            f"+drafts:{self._words.fingerprint}+t{s.threshold:g}/{s.coverage_threshold:g}"
             f"+k{s.passages}w{s.window}{s.layout}{s.max_sentences}+proof{s.proof_scale:g}+gaps{s.word_gaps}"
         )
 
@@ -154,7 +189,7 @@ class ReaderJudge:
         if request.step == ALIGNMENT_STEP:
             output, usage = self.align(inputs.source or "", inputs.summary or "", inputs.claims)
         elif request.step in (CLAIMS_STEP, QUESTIONS_STEP):
-            output = self._lexical.answer(request).output
+            output = self._words.answer(request).output
         elif request.step == COVERAGE_STEP:
             output, usage = self.cover(list(inputs.questions or []), inputs.summary or "")
         else:
@@ -167,7 +202,7 @@ class ReaderJudge:
 
     def drafts(self, source: str, summary: str, claims: list[str] | None = None) -> Drafts:
         s = self.settings
-        return claim_drafts(self._lexical, source, summary, claims, window=s.window, k=s.passages)
+        return self._reading.drafts(source, summary, claims, window=s.window, k=s.passages)
 
     def shown_sentences(self, drafts: Drafts) -> list[int]:
         """The source sentences shown before the claims: every claim's best passage, then the others,
@@ -196,7 +231,7 @@ class ReaderJudge:
         proofs: list[str | None] = [None] * len(drafts.claims)
         if self.settings.proof_scale < 1:
             texts = [c.text for c in drafts.claims]
-            proofs = [None if v.supported else v.reason for v in offline_verdicts(self._lexical, source, summary, texts, claims)]
+            proofs = [None if v.supported else v.reason for v in offline_verdicts(self._words, source, summary, texts, claims)]
         verdicts = [self._claim_verdict(c, a, drafts, e) for c, a, e in zip(drafts.claims, answers, proofs)]
         return AlignmentOutput(alignment=verdicts), usage
 
@@ -224,7 +259,7 @@ class ReaderJudge:
     def cover(self, questions: list[str], summary: str) -> tuple[CoverageOutput, Usage]:
         if not questions:
             return CoverageOutput(coverage=[]), Usage(calls=1)
-        gaps = coverage_gaps(self._lexical, questions, summary) if self.settings.word_gaps else [None] * len(questions)
+        gaps = self._words.coverage_gaps(questions, summary) if self.settings.word_gaps else [None] * len(questions)
         read = [q for q, gap in zip(questions, gaps) if gap is None]
         answers, usage = self._ask([prompts.coverage_prompt(summary, q) for q in read]) if read else ([], Usage(calls=1))
         by_question = dict(zip(read, answers))
@@ -260,16 +295,16 @@ class ReaderJudge:
 
 
 def offline_verdicts(
-    lexical: LexicalJudge, source: str, summary: str, texts: list[str], given: list[str] | None = None
+    words: WordProofs, source: str, summary: str, texts: list[str], given: list[str] | None = None
 ) -> list[AlignmentVerdict]:
     """The offline judge's verdict on each claim of ``texts``: read from the whole summary where the
     claims are the summary's own (``given`` is None), so that an opening pronoun with no one before it
     is shown too; else each claim as given."""
     if given is None:
-        whole = lexical.align(source, summary).alignment
+        whole = words.align(source, summary).alignment
         if [v.claim for v in whole] == texts:
             return whole
-    return lexical.check(source, texts).alignment
+    return words.check(source, texts).alignment
 
 
 def own_sentences(claim: DraftClaim) -> list[int]:
@@ -282,4 +317,4 @@ def create_reader_judge(name: str, config: ModelConfig) -> ReaderJudge:
     return ReaderJudge(name, config)
 
 
-__all__ = ["DEFAULT_N_CTX", "ReaderJudge", "ReaderSettings", "create_reader_judge", "offline_verdicts"]
+__all__ = ["DEFAULT_N_CTX", "WORDS_JUDGE", "ReaderJudge", "ReaderSettings", "WordProofs", "create_reader_judge", "offline_verdicts", "words_judge"]

@@ -22,7 +22,6 @@ import regex
 
 from .analysis import Document, Sentence
 from .lexicon import LIGHT_WORDS, PRONOUNS
-from .support import Window
 from .words import CONTENT, NUMBER, word_info
 
 _NAME_RUN = regex.compile(r"\p{Lu}[\p{L}\p{M}'’\-]+(?:\s+\p{Lu}[\p{L}\p{M}'’\-.]*)+")
@@ -33,6 +32,26 @@ DERIVATION_REACH = 3
 MIN_BASE = 4
 ANTECEDENT_SENTENCES = 2
 """How many sentences before a passage may hold a name the passage refers back to."""
+
+
+@dataclass(frozen=True)
+class Window:
+    """A run of neighbouring source sentences (``start`` to ``end``, exclusive) and the claim units
+    ``found`` in it."""
+
+    start: int
+    end: int
+    """Exclusive."""
+    sentences: tuple[Sentence, ...]
+    found: frozenset[str]
+
+    @property
+    def where(self) -> str:
+        return f"sentence {self.start + 1}" if self.end - self.start == 1 else f"sentences {self.start + 1}-{self.end}"
+
+    @property
+    def text(self) -> str:
+        return " ".join(s.text for s in self.sentences)
 
 
 @dataclass(frozen=True)

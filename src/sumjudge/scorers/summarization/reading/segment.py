@@ -196,3 +196,12 @@ def _run_tokens(run: str) -> tuple[tuple[str, str, int], ...]:
 
 def normalise_space(text: str) -> str:
     return _WS.sub(" ", text).strip()
+
+
+_QUOTE = 160
+
+
+def quote(text: str, limit: int = _QUOTE) -> str:
+    """``text`` on one line, cut to ``limit`` characters with an ellipsis."""
+    text = normalise_space(text)
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
