@@ -6,7 +6,7 @@ further summaries of the same source (2 calls: the questions are cached). Token 
 the server's rough estimate (4 UTF-8 bytes a token) of the real prompts sent, the schema in
 ``response_format`` included.
 
-    .venv/bin/python bench/judge_calls_per_evaluation.py [--items 20]
+    .venv/bin/python bench/cost/judge_calls_per_evaluation.py [--items 20]
 """
 
 from __future__ import annotations

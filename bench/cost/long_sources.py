@@ -6,7 +6,7 @@
   padded    offline alignment Spearman with SummEval consistency at 1x and with each source padded
             by other SummEval articles to about 20x, and the calls and tokens per evaluation
 
-    SUMJUDGE_DATA_DIR=../shared/data python bench/long_sources.py estimate|cache|padded|needle [--limit N]
+    SUMJUDGE_DATA_DIR=../shared/data python bench/cost/long_sources.py estimate|cache|padded|needle [--limit N]
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]  # the repository (this file is bench/cost/)
 DATA = Path(os.environ.get("SUMJUDGE_DATA_DIR") or ROOT.parent / "shared" / "data")
 
 
@@ -63,7 +63,7 @@ def cmd_estimate(args: argparse.Namespace) -> None:
     from sumjudge.scorers.summarization.forecast import Forecaster
     from sumjudge.testing.judge_server import JudgeServer
 
-    sys.path.insert(0, str(Path(__file__).parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "common"))
     from sim_brain import SizedBrain  # the cost benchmarks' simulated judge: reply sizes follow the texts
 
     rows = summeval(args.limit)
@@ -82,7 +82,7 @@ def cmd_estimate(args: argparse.Namespace) -> None:
         spent = dict(server.usage, calls=server.chat_calls)
     est_total, spent_total = f.prompt_tokens + f.completion_tokens, spent["prompt_tokens"] + spent["completion_tokens"]
     print(json.dumps({
-        "commit": commit(), "items": len(rows), "judge": "bench/sim_brain.py SizedBrain(questions=10)",
+        "commit": commit(), "items": len(rows), "judge": "bench/common/sim_brain.py SizedBrain(questions=10)",
         "estimate": {"calls": f.calls, "prompt_tokens": f.prompt_tokens, "completion_tokens": f.completion_tokens},
         "spent": spent,
         "error_prompt": round(f.prompt_tokens / spent["prompt_tokens"] - 1, 4),

@@ -1,8 +1,8 @@
 """Provider batches (issue 24): a 1,000-item run through OpenAI's Batch API against the bundled server,
 beside the same run through live calls.
 
-    python bench/provider_batch.py                 # 1,000 items, 250 sources
-    python bench/provider_batch.py --items 100     # a smoke run
+    python bench/cost/provider_batch.py                 # 1,000 items, 250 sources
+    python bench/cost/provider_batch.py --items 100     # a smoke run
 
 The server (:class:`sumjudge.testing.judge_server.JudgeServer`, its files and batches endpoints, the
 default brain) runs in this process; each client is ``sumjudge score`` in its own process, so the

@@ -2,12 +2,12 @@
 
 Both tools score the same items against the same simulated OpenAI-compatible judge
 (:class:`sumjudge.testing.judge_server.JudgeServer` on 127.0.0.1, answering with
-:class:`bench.sim_brain.SizedBrain`), each in its own process and its own environment:
+:class:`SizedBrain` of bench/common/sim_brain.py), each in its own process and its own environment:
 
-    python bench/cost_latency.py                      # everything, about 15 minutes on 2 cores
-    python bench/cost_latency.py --items 40 --quick   # a smoke run
+    python bench/peers/cost_latency.py                      # everything, about 15 minutes on 2 cores
+    python bench/peers/cost_latency.py --items 40 --quick   # a smoke run
 
-DeepEval runs from ``bench/.venv-deepeval`` (``bash bench/setup_deepeval.sh`` creates it);
+DeepEval runs from ``bench/peers/.venv-deepeval`` (``bash bench/peers/setup_deepeval.sh`` creates it);
 ``--no-deepeval`` measures sumjudge alone.
 
 Two item sets of ``--items`` summaries each:
@@ -53,8 +53,8 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
+ROOT = HERE.parents[1]  # the repository (this file is bench/peers/)
+sys.path[:0] = [str(HERE), str(HERE.parent / "common")]
 
 from sim_brain import SizedBrain, prompt_text  # noqa: E402
 
@@ -226,13 +226,13 @@ def main() -> None:
                    help="give DeepEval's OpenAIModel one async_http_client (by default it builds a client per call)")
     p.add_argument("--quick", action="store_true", help="skip the timed runs at --latency (counts and CPU only)")
     p.add_argument("--cpu-only", action="store_true", help="only the instant in-process judge runs (own CPU)")
-    p.add_argument("--out", type=Path, default=HERE / "results" / "cost_latency.json")
+    p.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "cost_latency.json")
     args = p.parse_args()
 
     tools = {"sumjudge": side_command("sumjudge", sys.executable)}
     if not args.no_deepeval:
         if not Path(args.deepeval_python).exists():
-            raise SystemExit(f"{args.deepeval_python} not found: run `bash bench/setup_deepeval.sh` or pass --no-deepeval")
+            raise SystemExit(f"{args.deepeval_python} not found: run `bash bench/peers/setup_deepeval.sh` or pass --no-deepeval")
         tools["deepeval"] = side_command("deepeval", args.deepeval_python)
         if args.deepeval_shared_client:
             tools["deepeval"].append("--shared-http-client")

@@ -1,4 +1,4 @@
-"""DeepEval's side of ``bench/cost_latency.py`` (run with bench/.venv-deepeval's Python).
+"""DeepEval's side of ``bench/peers/cost_latency.py`` (run with bench/peers/.venv-deepeval's Python).
 
 Scores the items of a JSONL file (``{"source", "summary"}`` per line) with DeepEval's
 ``SummarizationMetric`` configured as its documentation recommends for this comparison:
@@ -37,7 +37,8 @@ import sys  # noqa: E402
 import time  # noqa: E402
 from typing import Any  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(os.path.dirname(HERE), "common")]  # offline_guard; sim_brain
 
 import offline_guard  # noqa: E402
 

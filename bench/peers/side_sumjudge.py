@@ -1,4 +1,4 @@
-"""sumjudge's side of ``bench/cost_latency.py`` (run with the project's .venv).
+"""sumjudge's side of ``bench/peers/cost_latency.py`` (run with the project's .venv).
 
 Scores the items of a JSONL file (``{"source", "summary"}`` per line) with one summarization
 scorer and prints one JSON object: wall time, CPU time of this process, per-item wall times
@@ -19,7 +19,8 @@ import sys
 import time
 from typing import Any
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(os.path.dirname(HERE), "common")]  # offline_guard; sim_brain
 
 import offline_guard  # noqa: E402
 

@@ -3,11 +3,11 @@
 # (python -m llama_cpp.server on 127.0.0.1), through the `llamacpp` provider: the same HTTP path
 # a hosted judge takes. Needs: pip install 'sumjudge[local]' 'llama-cpp-python[server]'.
 #
-#   bash bench/agreement_llamacpp.sh --summeval-docs 2 --realsumm-docs 1 --out bench/results/agreement_smollm2.json
+#   bash bench/quality/agreement_llamacpp.sh --summeval-docs 2 --realsumm-docs 1 --out bench/results/agreement_smollm2.json
 #
-# Arguments go to bench/agreement_llm.py. PORT (default 8089) and THREADS (default: all CPUs) may be set.
+# Arguments go to bench/quality/agreement_llm.py. PORT (default 8089) and THREADS (default: all CPUs) may be set.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 PY="${PYTHON:-.venv/bin/python}"
 PORT="${PORT:-8089}"
 THREADS="${THREADS:-$(nproc)}"
@@ -25,5 +25,5 @@ for _ in $(seq 1 240); do
   sleep 0.5
 done
 echo "llama_cpp.server (SmolLM2-135M-Instruct, $THREADS threads) on 127.0.0.1:$PORT" >&2
-LLAMACPP_BASE_URL="http://127.0.0.1:$PORT/v1" "$PY" bench/agreement_llm.py --model llamacpp/smollm2 \
+LLAMACPP_BASE_URL="http://127.0.0.1:$PORT/v1" "$PY" bench/quality/agreement_llm.py --model llamacpp/smollm2 \
   --concurrency 1 --timeout 600 --max-output-tokens 1500 "$@"

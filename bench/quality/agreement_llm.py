@@ -1,9 +1,9 @@
 """Agreement with people for any judge, on SummEval and REALSumm, with its cost and time: one command.
 
     # any hosted judge (reads OPENAI_API_KEY, ANTHROPIC_API_KEY, ...):
-    python bench/agreement_llm.py --model openai/gpt-4o-mini --price-in 0.15 --price-out 0.60
+    python bench/quality/agreement_llm.py --model openai/gpt-4o-mini --price-in 0.15 --price-out 0.60
     # a subset: the first 10 SummEval documents (160 summaries) and 4 REALSumm ones (100)
-    python bench/agreement_llm.py --model openai/gpt-4o-mini --summeval-docs 10 --realsumm-docs 4
+    python bench/quality/agreement_llm.py --model openai/gpt-4o-mini --summeval-docs 10 --realsumm-docs 4
 
 Every summary of the chosen documents is scored once with the summarization scorer (the
 judge named by ``--model``), and the same summaries with ``--baseline`` (default
@@ -37,7 +37,7 @@ from sumjudge import create_summarization_scorer, run_evals
 from sumjudge.analysis.agreement import AgreementRow, Correlation, correlate, load_rows
 from sumjudge.judges.base import ModelConfig, Usage
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the repository (this file is bench/quality/)
 DEFAULT_DATA = Path(os.environ.get("SUMJUDGE_DATA_DIR") or ROOT.parent / "shared" / "data")
 
 PUBLISHED = [

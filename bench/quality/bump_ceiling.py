@@ -12,7 +12,7 @@ first five letters (Britain/British, English/England). Every word found is print
 article, so the count can be checked by eye; some are harmless (a quotation's "I've"), most are
 not (a county, a weekday, an age or a name the article never gives).
 
-    python bench/bump_ceiling.py ../shared/data/bump_task1_pairs.jsonl
+    python bench/quality/bump_ceiling.py ../shared/data/bump_task1_pairs.jsonl
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """BUMP task 1 (minimal pairs on CNN/DailyMail): does the offline judge score the summary with one
 error lower than the faithful reference it was made from?
 
-    python bench/bump_pairs.py DATA/bump_task1_pairs.jsonl [--judge offline/lexical] [--half tune|held|all]
+    python bench/quality/bump_pairs.py DATA/bump_task1_pairs.jsonl [--judge offline/lexical] [--half tune|held|all]
                                [--show N] [--kind reference|edited]
 
 The judge's number is the **alignment score** (supported claims / claims), the axis that reads

@@ -1,6 +1,6 @@
 """Does `sumjudge compare` rank systems the way people do? SummEval's 16 systems as 16 runs.
 
-    python bench/compare_systems.py --out bench/results/compare_systems.json
+    python bench/quality/compare_systems.py --out bench/results/compare_systems.json
 
 Every SummEval summary (16 systems x 100 CNN/DM articles) is scored once by the judge (default
 ``offline/lexical``: no model, no network). Each system is then a run of 100 items, the item id
@@ -41,7 +41,7 @@ from sumjudge.store.records import ScoredItem
 from sumjudge.analysis.compare import RunItems, compare_runs
 from sumjudge.stats import signed_rank_test
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the repository (this file is bench/quality/)
 DEFAULT_DATA = Path(os.environ.get("SUMJUDGE_DATA_DIR") or ROOT.parent / "shared" / "data")
 HUMAN = ("consistency", "relevance")
 # (judge figure, the compare field it reads, the human dimension it is checked against)

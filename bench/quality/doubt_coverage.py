@@ -1,6 +1,6 @@
 """How often the corrected-rate interval covers the true rate, at the default 2,000 resamples.
 
-    PYTHONPATH=src python bench/doubt_coverage.py --runs 200
+    PYTHONPATH=src python bench/quality/doubt_coverage.py --runs 200
 
 The simulation of ``tests/test_doubt_simulations.py`` (a scripted judge with sensitivity 0.60 and
 specificity 0.85 on runs of 300 items x 5 claims, true rate 0.20, every claim of 80 items labelled
@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
 
 
 def main() -> None:

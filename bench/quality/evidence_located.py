@@ -6,7 +6,7 @@ or not, and for each claim judged supported where its quote was found (exact, no
 that it came from the summary, from nowhere, or was empty. The locating itself is timed apart
 (every verdict checked again, the judge not called): the scorer's added cost per verdict.
 
-    python bench/evidence_located.py /work/shared/data/bump_task1_pairs.jsonl --summary-field edited_summary \
+    python bench/quality/evidence_located.py /work/shared/data/bump_task1_pairs.jsonl --summary-field edited_summary \
         --model offline/lexical --limit 100
 """
 

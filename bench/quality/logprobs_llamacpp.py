@@ -3,7 +3,7 @@ figure) through llama-cpp-python's server with SmolLM2 and graded axes; print ea
 the tokens at the first verdict key with their alternatives, and what the reply cache stores for the
 replies' log-probabilities beside their text (docs/benchmarks.md, "Verdict probabilities").
 
-    .venv/bin/python bench/logprobs_llamacpp.py     # needs llama-cpp-python[server]; starts and stops the server
+    .venv/bin/python bench/quality/logprobs_llamacpp.py     # needs llama-cpp-python[server]; starts and stops the server
 """
 
 from __future__ import annotations

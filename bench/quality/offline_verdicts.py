@@ -1,6 +1,6 @@
 """Every verdict of the offline judge on SummEval and REALSumm, as one fingerprint per data set.
 
-    python bench/offline_verdicts.py [--out FILE] [--only summeval|realsumm]
+    python bench/quality/offline_verdicts.py [--out FILE] [--only summeval|realsumm]
 
 Calls the judge directly (alignment, questions once per source, coverage) and prints a SHA-256 of
 all claims, questions, verdicts and reasons per data set, so that a change meant only to make the
@@ -17,7 +17,7 @@ import time
 
 from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
 
-D = os.environ.get("SUMJUDGE_DATA_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data"))
+D = os.environ.get("SUMJUDGE_DATA_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data"))
 SETS = {
     "summeval": ("summeval_docs.jsonl", "summeval_summaries.jsonl"),
     "realsumm": ("realsumm_docs.jsonl", "realsumm_keyfact_labels.jsonl"),

@@ -1,6 +1,6 @@
 """How far can `sumjudge probe` detection go when the score is the lower of alignment and coverage?
 
-    python bench/probe_bound.py /tmp/bump_refs.jsonl [--judge offline/lexical]
+    python bench/quality/probe_bound.py /tmp/bump_refs.jsonl [--judge offline/lexical]
 
 For each alignment kind of the probe (seed 0, as `sumjudge probe` makes them), on each row: the
 original's alignment and coverage (the scorer with the judge, as the probe scores it), and the best an alignment judge

@@ -1,16 +1,16 @@
 """``local/reader`` measured: BUMP task 1 minimal pairs, SummEval consistency, speed and memory.
 
-    python bench/reader.py bump DATA --judge local/reader --half held --pairs 150 --out bump.jsonl
-    python bench/reader.py summeval DATA --judge local/reader --half held --docs 20 --out summeval.jsonl
-    python bench/reader.py report bump.jsonl [--threshold 0.5]      # figures again, at another threshold
-    python bench/reader.py recheck bump.jsonl DATA --out new.jsonl  # the offline proofs as the rules are now
-    python bench/reader.py speed DATA --judge local/reader          # a BUMP pair, a SummEval item, RSS
+    python bench/quality/reader.py bump DATA --judge local/reader --half held --pairs 150 --out bump.jsonl
+    python bench/quality/reader.py summeval DATA --judge local/reader --half held --docs 20 --out summeval.jsonl
+    python bench/quality/reader.py report bump.jsonl [--threshold 0.5]      # figures again, at another threshold
+    python bench/quality/reader.py recheck bump.jsonl DATA --out new.jsonl  # the offline proofs as the rules are now
+    python bench/quality/reader.py speed DATA --judge local/reader          # a BUMP pair, a SummEval item, RSS
 
 The judge's number is the **alignment** axis (the axis that reads faithfulness): graded, the mean
 P(supported) of the summary's claims; boolean, the share of claims supported (P >= threshold). A judge
 that gives no probability (the offline judge, SmolLM2 through JSON) has its boolean verdict as P.
 
-Articles are split in halves by ``sha256(article_id)`` parity (bench/bump_pairs.py's ``half_of``):
+Articles are split in halves by ``sha256(article_id)`` parity (bench/quality/bump_pairs.py's ``half_of``):
 prompts, passage counts and thresholds are chosen on ``tune``, reported on ``held``. The sample is fixed:
 the half's pairs (or documents) shuffled with ``--seed`` (default 0), the first N, the same for every
 judge. Each item's record is appended to ``--out`` as it finishes (so a run cut short still reports

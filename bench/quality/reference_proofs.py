@@ -1,14 +1,14 @@
 """Human references as faithful summaries: how many the offline judge finds fully supported, and
 every claim it calls unsupported, with its reason, to be read one by one.
 
-    python bench/reference_proofs.py DATA/summeval_docs.jsonl [--half tune|held|all] [--out FILE]
+    python bench/quality/reference_proofs.py DATA/summeval_docs.jsonl [--half tune|held|all] [--out FILE]
                                      [--kind KIND]
-    python bench/reference_proofs.py DATA/realsumm_docs.jsonl ...   # one reference per article
+    python bench/quality/reference_proofs.py DATA/realsumm_docs.jsonl ...   # one reference per article
 
 A second corpus for issue 30's "references fully supported" and "when it says unsupported, it is
 right": BUMP's references chose the rules; SummEval's 11 references per article (the CNN/DailyMail
 highlight and ten written by annotators from the article) did not. Documents are split in two halves
-by ``sha256(doc_id)``, as bench/bump_pairs.py splits articles: rules are chosen on ``tune``, ``held``
+by ``sha256(doc_id)``, as bench/quality/bump_pairs.py splits articles: rules are chosen on ``tune``, ``held``
 is reported. REALSumm's file (one CNN/DailyMail highlight per article, ``reference``) reads the same
 way. ``--out`` writes one block per unsupported claim (document/reference, the claim, the
 reason) to read and mark; the printed lines count references, claims and the proofs by kind.

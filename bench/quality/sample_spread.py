@@ -1,6 +1,6 @@
 """What repeated samples buy: the spread of `score` across re-runs at k = 1, 3, 9 samples.
 
-    python bench/sample_spread.py --reruns 40 --flip 0.2
+    python bench/quality/sample_spread.py --reruns 40 --flip 0.2
 
 A noisy judge stands in for a judge sampled above temperature 0: the bundled judge server
 (``sumjudge.testing.judge_server``) in its noisy mode, each verdict flipped with probability

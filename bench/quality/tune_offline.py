@@ -1,6 +1,6 @@
 """Quick tuning loop for the offline judge on SummEval (the judge called directly, no scorer).
 
-python bench/tune_offline.py [key=value ...]   e.g. support_threshold=0.85 answer_threshold=0.7 min_fact_units=3
+python bench/quality/tune_offline.py [key=value ...]   e.g. support_threshold=0.85 answer_threshold=0.7 min_fact_units=3
 
 Besides the figure over all 100 documents it prints the two halves (documents sorted by id,
 alternating: A = even places, B = odd places), so that a setting chosen on A can be checked on B.
@@ -12,7 +12,7 @@ from scipy.stats import spearmanr, kendalltau, pearsonr
 from sumjudge.scorers.summarization.offline.lexical import LexicalJudge, LexicalSettings
 from sumjudge.scorers.summarization.offline.questions import FactRanking
 
-D = os.environ.get("SUMJUDGE_DATA_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data"))
+D = os.environ.get("SUMJUDGE_DATA_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data"))
 docs = {json.loads(l)["doc_id"]: json.loads(l) for l in open(os.path.join(D, "summeval_docs.jsonl"))}
 rows = [json.loads(l) for l in open(os.path.join(D, "summeval_summaries.jsonl"))]
 kw = {}

@@ -11,7 +11,7 @@ one summary of each document instead, system ``i mod 16`` for document ``i``) wi
   averaged), to show plainly that a 135M model's scores are poor,
 - the share of verdicts whose text is a bare placeholder ("..."), copied from the prompt's example.
 
-    .venv/bin/python bench/weak_judge.py /work/shared/data --items 100 [--spread] [--time-budget 900] [--out weak.json]
+    .venv/bin/python bench/quality/weak_judge.py /work/shared/data --items 100 [--spread] [--time-budget 900] [--out weak.json]
 
 ``--time-budget`` stops starting new evaluations after that many seconds (the report says how many ran).
 """
@@ -138,7 +138,7 @@ async def main() -> int:
     n = len(records)
     valid = [r for r in records if r["valid"]]
     report = {
-        "command": "bench/weak_judge.py " + " ".join(sys.argv[1:]),
+        "command": "bench/quality/weak_judge.py " + " ".join(sys.argv[1:]),
         "machine": f"{_cpu()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
         "evaluations": n,
         "requested": len(rows),

@@ -6,8 +6,8 @@ a fixed latency per request) in this process. Every item has its own source, so 
 are shared. The run writes ``--out`` and ``--report``; a second, resumed run of the same command
 (every item already finished: no judge call) is timed as well.
 
-    .venv/bin/python bench/batch_scale.py                  # 1,000 and 10,000 items
-    .venv/bin/python bench/batch_scale.py --sizes 1000 --latency 0.02 --concurrency 32
+    .venv/bin/python bench/speed/batch_scale.py                  # 1,000 and 10,000 items
+    .venv/bin/python bench/speed/batch_scale.py --sizes 1000 --latency 0.02 --concurrency 32
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The client's own work per judge call over HTTP, and how close a batch comes to the physical limit.
 
-The side-by-side set-up of bench/cost_latency.py (its items, its SizedBrain behind the bundled Chat
-Completions server in this process, sumjudge in its own process via bench/side_sumjudge.py), cut down
+The side-by-side set-up of bench/peers/cost_latency.py (its items, its SizedBrain behind the bundled Chat
+Completions server in this process, sumjudge in its own process via bench/peers/side_sumjudge.py), cut down
 to the two figures issue 25 asks about:
 
 1. client CPU per item at zero latency: ``--items`` one-per-source items at ``--concurrency`` against a
@@ -17,10 +17,10 @@ P), as OpenAI, vLLM and llama.cpp's server do when asked: what reading them cost
 ``--profile FILE`` also runs the zero-latency batch under cProfile and prints the 30 functions with the
 most own time (FILE keeps the pstats).
 
-    .venv/bin/python bench/client_overhead.py
-    .venv/bin/python bench/client_overhead.py --profile /tmp/client.pstats
-    .venv/bin/python bench/client_overhead.py --client-src /tmp/old/src     # an older checkout as the client
-    .venv/bin/python bench/client_overhead.py --logprobs 0.9                # replies carry token logprobs
+    .venv/bin/python bench/speed/client_overhead.py
+    .venv/bin/python bench/speed/client_overhead.py --profile /tmp/client.pstats
+    .venv/bin/python bench/speed/client_overhead.py --client-src /tmp/old/src     # an older checkout as the client
+    .venv/bin/python bench/speed/client_overhead.py --logprobs 0.9                # replies carry token logprobs
 """
 
 from __future__ import annotations
@@ -38,7 +38,8 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+PEERS = HERE.parent / "peers"  # cost_latency.py and side_sumjudge.py: the side-by-side set-up
+sys.path[:0] = [str(PEERS), str(HERE.parent / "common")]
 
 from cost_latency import DEFAULT_DATA, item_sets, offline_env  # noqa: E402
 from sim_brain import SizedBrain  # noqa: E402
@@ -53,7 +54,7 @@ def side(items: list[dict[str, str]], base_url: str, concurrency: int, work: Pat
     cmd = [sys.executable]
     if profile is not None:
         cmd += ["-m", "cProfile", "-o", str(profile)]
-    cmd += [str(HERE / "side_sumjudge.py"), "--items", str(path), "--base-url", base_url,
+    cmd += [str(PEERS / "side_sumjudge.py"), "--items", str(path), "--base-url", base_url,
             "--concurrency", str(concurrency), "--max-questions", "10"]
     env = offline_env()
     if client_src is not None:  # another checkout's sumjudge on the client side; the server stays this one

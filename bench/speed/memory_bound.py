@@ -1,15 +1,15 @@
 """Peak memory of `sumjudge score` with the offline judge as the data grows: flat, not per item.
 
 Each size runs the real command in a fresh subprocess on items that each have their own source and
-words of their own (bench/scale_data.py: the worst case for anything kept per source or per word),
+words of their own (bench/speed/scale_data.py: the worst case for anything kept per source or per word),
 and samples the resident memory of the command and of every process under it (its workers) from
 /proc five times a second, keeping each process's peak (VmHWM, read again just before it ends). It
 prints, per size, the peak of the owner process, the largest peak of a worker, and the owner's
 resident memory when a quarter, half, three quarters and all of the items were committed, and when
 the outputs were written (after scoring: the end-of-run statistics, --out and the report).
 
-    .venv/bin/python bench/memory_bound.py                         # 2,000, 8,000 and 50,000 items
-    .venv/bin/python bench/memory_bound.py --sizes 2000 --workers 2 --sentences 20
+    .venv/bin/python bench/speed/memory_bound.py                         # 2,000, 8,000 and 50,000 items
+    .venv/bin/python bench/speed/memory_bound.py --sizes 2000 --workers 2 --sentences 20
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Time of one evaluation by the offline lexical judge on a 1,000-word source (all three steps).
 
-    python bench/offline_speed.py [--pure]     # --pure: hide PyStemmer, use pure-Python Snowball
+    python bench/speed/offline_speed.py [--pure]     # --pure: hide PyStemmer, use pure-Python Snowball
 
 Each evaluation uses a fresh judge and a source it has not seen (the town's names carry the
 evaluation's number), so no memo of a source can serve it: the worst case, a new document each
@@ -60,7 +60,7 @@ print(f"1,000-word source, fresh judge and new source each time: median {statist
 
 # Real news text, where fewer words repeat than in the source above: 30 SummEval articles, each
 # run on into the next ones up to 1,000 words, with one of its summaries (skipped without the data).
-data = os.environ.get("SUMJUDGE_DATA_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data"))
+data = os.environ.get("SUMJUDGE_DATA_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data"))
 if os.path.exists(os.path.join(data, "summeval_docs.jsonl")):
     docs = [json.loads(line) for line in open(os.path.join(data, "summeval_docs.jsonl"))]
     summaries = {}

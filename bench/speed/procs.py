@@ -1,7 +1,7 @@
 """The processes a benchmarked command started, read from /proc (Linux): its workers, so that their CPU
 time and memory are counted with the command's.
 
-    from procs import tree   # bench/ on sys.path (the scripts add it)
+    from procs import tree   # bench/speed/ on sys.path (the scripts add it)
 """
 
 from __future__ import annotations

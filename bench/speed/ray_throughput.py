@@ -7,7 +7,7 @@ judge (deterministic, CPU-bound: the case where more actors can only help as far
 cores). ``ray.init`` is timed apart; the time of each Ray run is the whole job (actors' start-up,
 the sort by source, scoring, collecting the rows). run_evals runs in this process, one event loop.
 
-    SUMJUDGE_DATA_DIR=../shared/data .venv/bin/python bench/ray_throughput.py [--items 2000] [--actors 1 2]
+    SUMJUDGE_DATA_DIR=../shared/data .venv/bin/python bench/speed/ray_throughput.py [--items 2000] [--actors 1 2]
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def main() -> None:
     parser.add_argument("--actors", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--cpus", type=int, default=2, help="CPUs of the local Ray instance")
     args = parser.parse_args()
-    data = Path(os.environ.get("SUMJUDGE_DATA_DIR") or Path(__file__).resolve().parents[2] / "shared" / "data")
+    data = Path(os.environ.get("SUMJUDGE_DATA_DIR") or Path(__file__).resolve().parents[3] / "shared" / "data")
     rows = summeval_rows(data, args.items)
     print(f"{len(rows)} SummEval items ({len({r['source'] for r in rows})} sources), offline/lexical judge")
 

@@ -5,7 +5,7 @@ numbers of its own, so that each item brings new words (the worst case for anyth
 remembers per word or per source); the summary keeps three of the sentences, one with a changed
 number. Deterministic: the same ``n`` gives the same file.
 
-    from scale_data import make_data   # bench/ on sys.path (the scripts run from bench/ or add it)
+    from scale_data import make_data   # bench/speed/ on sys.path (the scripts run from bench/speed/ or add it)
 """
 
 from __future__ import annotations

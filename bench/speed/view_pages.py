@@ -1,6 +1,6 @@
 """How long `sumjudge view`'s pages take on a large run, and `agreement --run` on many labels.
 
-    .venv/bin/python bench/view_pages.py --items 10000 --labels 2000
+    .venv/bin/python bench/speed/view_pages.py --items 10000 --labels 2000
 
 A store is made here (in a temporary folder) with two runs of ``--items`` items each (five claims and
 five questions per item, synthetic verdicts, seeded scores), and ``--labels`` items labelled by two

@@ -1,6 +1,6 @@
 """Items per second of `sumjudge score --workers N` with the offline judge, and a million items projected.
 
-Makes ``--items`` items (bench/scale_data.py: each its own source, 20 sentences), then runs the real
+Makes ``--items`` items (bench/speed/scale_data.py: each its own source, 20 sentences), then runs the real
 command with each ``--workers`` value in turn, ``--rounds`` times, interleaved (1, 2, 1, 2, ...) so
 that the other work on a shared machine weighs on every setting alike. Each run is fresh (its own run
 store) and writes ``--out``; the lines of every run are checked to be the same bytes. It prints each
@@ -8,8 +8,8 @@ run (wall, items/s, the CPU seconds of the command and of its workers, sampled f
 average while it ran) and, per setting, the median items/s, its ratio to the first setting, and the time
 a million items would take at that rate.
 
-    .venv/bin/python bench/workers_offline.py                          # 8,000 items, --workers 1 and 2, 2 rounds
-    .venv/bin/python bench/workers_offline.py --items 2000 --rounds 1
+    .venv/bin/python bench/speed/workers_offline.py                          # 8,000 items, --workers 1 and 2, 2 rounds
+    .venv/bin/python bench/speed/workers_offline.py --items 2000 --rounds 1
 """
 
 from __future__ import annotations
