@@ -1,4 +1,4 @@
-"""bench/agreement_llm.py: one command for SummEval + REALSumm agreement of any judge.
+"""bench/quality/agreement_llm.py: one command for SummEval + REALSumm agreement of any judge.
 
 Its figures must be the ones ``sumjudge.analysis.agreement`` gives on the same rows (the same protocol,
 not a second one), on whole documents, with the judge's usage summed.
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "quality"
 sys.path.insert(0, str(BENCH))
 
 import agreement_llm  # noqa: E402

@@ -1,4 +1,4 @@
-"""bench/bump_pairs.py: BUMP-style minimal pairs on a small made-up file (the real one is not shipped)."""
+"""bench/quality/bump_pairs.py: BUMP-style minimal pairs on a small made-up file (the real one is not shipped)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "quality"
 sys.path.insert(0, str(BENCH))
 
 import bump_pairs  # noqa: E402

@@ -1,4 +1,4 @@
-"""bench/compare_systems.py: systems as runs, compare against people, on a small made-up SummEval."""
+"""bench/quality/compare_systems.py: systems as runs, compare against people, on a small made-up SummEval."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "quality"
 sys.path.insert(0, str(BENCH))
 
 import compare_systems  # noqa: E402

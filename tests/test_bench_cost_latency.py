@@ -17,8 +17,8 @@ from typing import Literal
 import pytest
 from pydantic import BaseModel
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
-sys.path.insert(0, str(BENCH))
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "peers"  # cost_latency.py, offline_guard.py
+sys.path[:0] = [str(BENCH), str(BENCH.parent / "common")]  # sim_brain.py
 
 from cost_latency import rounds  # noqa: E402
 from sim_brain import SizedBrain, facts, step_of_schema  # noqa: E402
