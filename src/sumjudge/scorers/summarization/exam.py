@@ -146,7 +146,7 @@ class Exam(BaseModel):
                 entries.append(ExamEntry.model_validate_json(line))
             except ValidationError as exc:
                 problem = exc.errors()[0]
-                where = ".".join(map(str, problem["loc"])) or "line"
+                where = ".".join(map(str, problem["loc"])) or "entry"
                 said = str(problem["msg"]).removeprefix("Value error, ")
                 raise ExamError(f"{label}: line {number} is not an exam entry ({where}: {said})") from None
         if not entries:
