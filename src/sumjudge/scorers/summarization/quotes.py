@@ -33,6 +33,7 @@ A verdict is **verified** when its quote holds it up (:func:`verify_alignment`, 
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -92,9 +93,10 @@ def _units(text: str) -> list[tuple[int, int]]:
     return units
 
 
+@functools.lru_cache(maxsize=8)  # each verdict's quote is looked for in the same source and summary
 def _normalise(text: str) -> tuple[str, list[int], list[int]]:
     """``text`` folded (NFKC, case, whitespace, quotes, dashes), with where each character's unit starts
-    and ends in ``text``."""
+    and ends in ``text`` (read only: the lists are shared by every caller of the same text)."""
     out: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
