@@ -113,3 +113,14 @@ def test_a_key_the_judge_echoes_percent_encoded_is_hidden_before_it_is_stored(tm
     everything = written(tmp_path) + text
     assert key.replace("-", "%2D") not in everything and key not in everything
     assert "sk%2D" not in everything
+
+
+def test_the_probe_pages_change_mark_does_not_cut_a_key_either(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sumjudge.report.probe_html import marked
+
+    monkeypatch.setenv("SOME_PROVIDER_API_KEY", ENV_KEY)
+    at = SUMMARY.index(ENV_KEY)
+    for span in ((at + 4, at + 12), (0, at + 4), (at + 20, len(SUMMARY))):
+        html = marked(SUMMARY, span, "del")
+        assert ENV_KEY[4:12] not in untagged(html) and ENV_KEY[:8] not in html and GITHUB[:12] not in html, span
+        assert '<del class="change">' in html
