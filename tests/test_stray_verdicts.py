@@ -30,9 +30,10 @@ def other_questions(request: Any) -> dict[str, Any]:
     return {"coverage": [{"question": f"Did the dog run {i}?", "answered": True, "reason": "yes"} for i in range(n)]}
 
 
-def test_texts_match_after_whitespace_and_case_only() -> None:
+def test_texts_match_after_whitespace_and_case_and_as_a_reader_reads_them() -> None:
     assert same_text("Did the cat sit?", "  did THE  cat\nsit? ")
-    assert not same_text("Did the cat sit?", "Did the cat sit")
+    assert same_text("Did the cat sit?", "Did the cat sit")  # a dropped "?" (issue 42; tests/test_hostile4_evidence.py)
+    assert not same_text("Did the cat sit?", "Did the dog sit?")
     assert strays(["A?", "B?", "C?"], ["a?", "X?", "C?", "extra"]) == [1]
 
 

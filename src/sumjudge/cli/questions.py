@@ -13,8 +13,9 @@ import asyncio
 import click
 
 from ..errors import JudgeError, SumjudgeError
+from ..guards.limits import MAX_CONCURRENCY, MAX_QUESTIONS
 from .common import EXIT_BELOW, fail, input_options, open_dataset, say
-from .options import cache_options, model_option, timeout_option
+from .options import cache_options, count, model_option, timeout_option
 
 
 @click.command()
@@ -22,12 +23,12 @@ from .options import cache_options, model_option, timeout_option
 @click.option("--out", "-o", required=True, type=click.Path(dir_okay=False, allow_dash=True), metavar="EXAM.jsonl",
               help="Where to write the exam ('-' for standard output); the file is replaced whole.")
 @model_option
-@click.option("--max-questions", type=click.IntRange(min=1), default=10, show_default=True,
-              help="Upper bound on questions per source (as score's).")
+@click.option("--max-questions", type=count("--max-questions"), default=10, show_default=True,
+              help=f"Upper bound on questions per source (as score's; at most {MAX_QUESTIONS}).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Which draw: 0 asks the judge at its own temperature; N > 0 as score's sample N would.")
-@click.option("--concurrency", "-c", type=click.IntRange(min=1), default=8, show_default=True,
-              help="Sources whose questions are drawn at once.")
+@click.option("--concurrency", "-c", type=count("--concurrency"), default=8, show_default=True,
+              help=f"Sources whose questions are drawn at once (at most {MAX_CONCURRENCY}).")
 @input_options
 @timeout_option
 @cache_options

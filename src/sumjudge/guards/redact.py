@@ -7,8 +7,14 @@ What is hidden, replaced by ``***``:
   ``HF_TOKEN``, ...), and any secret the caller knows (a judge's configured ``api_key``);
 - strings shaped like an API key, wherever they come from (a server that echoes the key it refused
   in its 401 body): ``sk-...``, ``sk-ant-...``, ``sk_live_...``, ``AIza...``, ``ghp_...``, ``hf_...``,
-  ``xoxb-...``, a ``Bearer`` token, a ``Basic`` credential (base64 of ``user:password``), and
-  ``key=``/``token=`` in a query string.
+  ``xoxb-...``, ``AKIA...`` (an AWS access key id), a ``Bearer`` token, a ``Basic`` credential (base64
+  of ``user:password``), and ``key=``/``token=`` in a query string;
+- a run of percent-encoded text that decodes to any of these (``sk%2Dabc...``, a key URL-encoded once
+  or twice by whatever echoed it): the whole run.
+
+:func:`secret_spans` says where in a text those are, for a writer that cuts the text up (the HTML
+highlighting of quotes, which would otherwise split a key across two ``<mark>`` elements so that no
+pattern sees it whole): it hides them first, then marks.
 
 Every known secret is hidden in each form it may travel in (:func:`secret_forms`): as it is,
 URL-encoded, and in base64; a URL with ``user:password`` (a judge's base URL, or one in the
@@ -31,7 +37,7 @@ import binascii
 import functools
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import quote, quote_plus, unquote, urlsplit
 
@@ -44,12 +50,19 @@ _KEY_SHAPED = re.compile(
     r"(?<![A-Za-z0-9_-])(?:"
     r"(?:sk-(?:ant-(?:api\d\d-)?|proj-|live-|test-|svcacct-)?|sk_(?:live|test)_|rk_(?:live|test)_|glpat-|xox[abposr]-)"
     r"[A-Za-z0-9_\-]{16,}"
-    r"|(?:AIza|ghp_|gho_|ghs_|github_pat_|hf_)[A-Za-z0-9_]{16,})"
+    r"|(?:AIza|ghp_|gho_|ghs_|github_pat_|hf_)[A-Za-z0-9_]{16,}"
+    r"|(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Za-z]))"
 )
 """Keys by their published shapes, at least 16 characters past the prefix (so "sk-learn" stays)."""
 _BEARER = re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/\-]{8,}=*")
 _BASIC = re.compile(r"(?i)\b(basic\s+)([A-Za-z0-9+/_\-]{8,}={0,2})")
 _QUERY_KEY = re.compile(r"(?i)([?&](?:api[_-]?key|key|token|access_token|password)=)[^&\s'\"<>]+")
+_URL_RUN = re.compile(r"[A-Za-z0-9_.~+%\-]+")
+"""A run of URL-safe text; one that holds a ``%XX`` (:data:`_ESCAPE`) is decoded and checked as any text is
+(two simple patterns: one that asked for the ``%XX`` inside the run would backtrack over long runs)."""
+_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+_DECODINGS = 3
+"""How many times a run is decoded (a key encoded twice, ``%252D``, decodes in two)."""
 _SECRET_VARS = re.compile(r"(API_KEY|_TOKEN|_SECRET|_PASSWORD|_PASS)$", re.IGNORECASE)
 
 
@@ -82,13 +95,18 @@ def secret_forms(secret: str) -> frozenset[str]:
 def environment_secrets() -> list[str]:
     """Values of the environment's key, token, secret and password variables, and the credentials of
     any URL with ``user:password`` in the environment (``OPENAI_BASE_URL=https://u:p@host``), to hide them."""
+    return list(_environment_secrets(tuple(os.environ.items())))
+
+
+@functools.lru_cache(maxsize=8)  # the environment rarely changes; every text redacted asks
+def _environment_secrets(environ: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
     found: list[str] = []
-    for key, value in os.environ.items():
+    for key, value in environ:
         if _SECRET_VARS.search(key) and len(value) >= MIN_SECRET:
             found.append(value)
         elif "@" in value and "://" in value:
             found.extend(url_secrets(value))
-    return found
+    return tuple(found)
 
 
 def secrets_of(judge: Any) -> list[str]:
@@ -114,14 +132,13 @@ def secrets_of(judge: Any) -> list[str]:
     return [s for s in found if s and len(s) >= MIN_SECRET]
 
 
-def _basic(match: re.Match[str]) -> str:
+def _is_credential(token: str) -> bool:
     """A ``Basic`` credential is hidden when its base64 decodes to ``user:password``."""
-    token = match.group(2)
     try:
         decoded = base64.b64decode(token.replace("-", "+").replace("_", "/") + "=" * (-len(token) % 4), validate=True)
     except (binascii.Error, ValueError):
-        return match.group(0)
-    return f"{match.group(1)}{MASK}" if b":" in decoded else match.group(0)
+        return False
+    return b":" in decoded
 
 
 def redact(text: str, secrets: Iterable[str | None] = (), *, environment: bool = True) -> str:
@@ -132,27 +149,71 @@ def redact(text: str, secrets: Iterable[str | None] = (), *, environment: bool =
     return _scrub(text, _known(secrets, environment))
 
 
-def _scrub(text: str, forms: list[str]) -> str:
-    """``text`` with each of ``forms`` (longest first) and every credential-shaped string hidden."""
+def _scrub(text: str, forms: Sequence[str]) -> str:
+    """``text`` with each of ``forms`` and every credential-shaped string hidden (:func:`_spans`)."""
+    spans = _spans(text, forms)
+    if not spans:
+        return text
+    out: list[str] = []
+    at = 0
+    for start, end in spans:
+        out += [text[at:start], MASK]
+        at = end
+    out.append(text[at:])
+    return "".join(out)
+
+
+def _spans(text: str, forms: Sequence[str], depth: int = 0) -> list[tuple[int, int]]:
+    """Where ``text`` holds a secret: each of ``forms``, every credential-shaped string, and every run of
+    URL-encoded text that decodes to one; sorted, overlapping spans merged."""
+    found: list[tuple[int, int]] = []
     for secret in forms:
-        if secret in text:
-            text = text.replace(secret, MASK)
-    text = _USERINFO.sub(rf"\g<scheme>{MASK}@", text)
-    text = _KEY_SHAPED.sub(MASK, text)
-    text = _BEARER.sub(rf"\g<1>{MASK}", text)
-    text = _BASIC.sub(_basic, text)
-    return _QUERY_KEY.sub(rf"\g<1>{MASK}", text)
+        at = text.find(secret)
+        while at >= 0:
+            found.append((at, at + len(secret)))
+            at = text.find(secret, at + 1)
+    found += [(m.end("scheme"), m.end() - 1) for m in _USERINFO.finditer(text)]
+    found += [m.span() for m in _KEY_SHAPED.finditer(text)]
+    found += [(m.end(1), m.end()) for m in _BEARER.finditer(text)]
+    found += [m.span(2) for m in _BASIC.finditer(text) if _is_credential(m.group(2))]
+    found += [(m.end(1), m.end()) for m in _QUERY_KEY.finditer(text)]
+    if depth < _DECODINGS and "%" in text:
+        for m in _URL_RUN.finditer(text):
+            if "%" not in m.group() or not _ESCAPE.search(m.group()):
+                continue
+            run = m.group().rstrip(".")  # a sentence's full stop after the run is not part of it
+            decoded = unquote(run)
+            if decoded != run and _spans(decoded, forms, depth + 1):
+                found.append((m.start(), m.start() + len(run)))
+    found.sort()
+    merged: list[tuple[int, int]] = []
+    for start, end in found:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        elif end > start:
+            merged.append((start, end))
+    return merged
 
 
-def _known(secrets: Iterable[str | None], environment: bool) -> list[str]:
+def secret_spans(text: str, secrets: Iterable[str | None] = (), *, environment: bool = True) -> list[tuple[int, int]]:
+    """Where :func:`redact` would hide something in ``text``: ``(start, end)`` spans, sorted, not overlapping."""
+    return _spans(text, _known(secrets, environment)) if text else []
+
+
+def _known(secrets: Iterable[str | None], environment: bool) -> tuple[str, ...]:
     """Every form of every secret, longest first (so a longer form is hidden whole)."""
     plain = {s for s in secrets if s and len(s) >= MIN_SECRET}
     if environment:
         plain.update(environment_secrets())
+    return _forms(frozenset(plain))
+
+
+@functools.lru_cache(maxsize=64)
+def _forms(plain: frozenset[str]) -> tuple[str, ...]:
     forms: set[str] = set()
     for secret in plain:
         forms |= secret_forms(secret)
-    return sorted(forms, key=len, reverse=True)
+    return tuple(sorted(forms, key=len, reverse=True))
 
 
 def redact_strings(value: Any, secrets: Iterable[str | None] = ()) -> Any:
@@ -225,5 +286,5 @@ def describe_failure(exc: BaseException, secrets: Iterable[str | None] = ()) -> 
 
 __all__ = [
     "MASK", "Redactor", "describe_failure", "environment_secrets", "redact", "redact_strings", "scrub_exception",
-    "secret_forms", "secrets_of", "url_secrets",
+    "secret_forms", "secret_spans", "secrets_of", "url_secrets",
 ]

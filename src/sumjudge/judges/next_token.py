@@ -138,7 +138,8 @@ def _p_yes(logits: Any, yes: list[int], no: list[int]) -> float:
         return top + math.log(sum(math.exp(v - top) for v in values))
 
     y, n = lse(yes), lse(no)
-    return 1.0 / (1.0 + math.exp(n - y))
+    d = n - y  # the logistic of y - n, without math.exp overflowing on a difference past 709
+    return 1.0 / (1.0 + math.exp(d)) if d <= 0 else math.exp(-d) / (1.0 + math.exp(-d))
 
 
 __all__ = ["NO_SPELLINGS", "YES_SPELLINGS", "YesNoAnswer", "YesNoModel"]

@@ -7,7 +7,10 @@ wrote, its ``finish_reason`` and the usage of that call). :func:`generate_struct
 1. the JSON schema comes from the pydantic model, made strict-compatible by
    :func:`strict_json_schema` (``additionalProperties: false``, every property required, no
    ``$ref``/``default``/``title``);
-2. the reply is parsed (`````json`` fences tolerated) and validated with pydantic;
+2. the reply is parsed (`````json`` fences tolerated), stripped of the fields its schema does not ask
+   for (:func:`unasked_dropped`: what only the scorer or the judge object sets, such as a verdict's
+   ``probability``, ``evidence`` or ``unchecked``; a model that writes them has them ignored), and
+   validated with pydantic;
 3. invalid JSON, a schema mismatch or a truncated reply (``finish_reason == "length"``) is
    answered with a re-ask that quotes the error, at most ``max_reasks`` times. Given ``fits`` (the
    judge's context-window check), the re-ask is the first of these that fits: the conversation so
@@ -25,7 +28,7 @@ import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import BaseModel, ValidationError
 
@@ -181,6 +184,44 @@ def _format_validation_error(err: ValidationError, limit: int = 8) -> str:
     return "\n".join(lines)
 
 
+@lru_cache(maxsize=256)
+def _unasked(model: type[BaseModel]) -> tuple[frozenset[str], tuple[tuple[str, type[BaseModel]], ...]]:
+    """The fields of ``model`` its JSON schema leaves out (``SkipJsonSchema``: set by the scorer or by
+    the judge object, never asked of the model), and the asked fields that hold models, with their model."""
+    asked = set(model.model_json_schema().get("properties", {}))
+    nested: list[tuple[str, type[BaseModel]]] = []
+    for name, info in model.model_fields.items():
+        if name not in asked:
+            continue
+        todo, inner = [info.annotation], None
+        while todo and inner is None:
+            hint = todo.pop()
+            if isinstance(hint, type) and issubclass(hint, BaseModel):
+                inner = hint
+            else:
+                todo.extend(get_args(hint))
+        if inner is not None:
+            nested.append((name, inner))
+    return frozenset(n for n in model.model_fields if n not in asked), tuple(nested)
+
+
+def unasked_dropped(output_type: type[BaseModel], data: Any) -> Any:
+    """``data`` (a model's parsed reply) without the fields that ``output_type``'s schema does not ask
+    for, at every depth: a judge that sends a verdict's ``probability: 5.0``, ``evidence`` spans or
+    ``unchecked: true`` has them ignored, not believed (keys no field has are left for validation to refuse)."""
+    if not isinstance(data, dict):
+        return data
+    hidden, nested = _unasked(output_type)
+    out = {k: v for k, v in data.items() if k not in hidden}
+    for name, model in nested:
+        value = out.get(name)
+        if isinstance(value, list):
+            out[name] = [unasked_dropped(model, item) for item in value]
+        elif isinstance(value, dict):
+            out[name] = unasked_dropped(model, value)
+    return out
+
+
 def parse_output(text: str, output_type: type[OutputT]) -> OutputT:
     """Validate a reply against ``output_type``; raise :class:`InvalidOutput` saying what is wrong."""
     candidate = extract_json_text(text)
@@ -193,7 +234,7 @@ def parse_output(text: str, output_type: type[OutputT]) -> OutputT:
             "that matches the schema, nothing else.",
         ) from exc
     try:
-        return output_type.model_validate(data)
+        return output_type.model_validate(unasked_dropped(output_type, data))
     except ValidationError as exc:
         detail = _format_validation_error(exc)
         raise InvalidOutput(
@@ -300,6 +341,12 @@ async def generate_structured(
     )
 
 
+def redacted_output(output: OutputT, secrets: Sequence[str | None] = ()) -> OutputT:
+    """``output`` with every secret (``secrets``, the environment's, key-shaped strings) hidden in its
+    texts; the same object when it held none."""
+    return _redacted(output, secrets)
+
+
 def _redacted(output: OutputT, secrets: Sequence[str | None]) -> OutputT:
     """``output`` with every secret hidden in its texts; the same object when it held none."""
     dumped = output.model_dump()
@@ -316,8 +363,10 @@ __all__ = [
     "generate_structured",
     "parse_output",
     "reask_conversation",
+    "redacted_output",
     "schema_instructions",
     "schema_name",
     "strict_json_schema",
+    "unasked_dropped",
     "with_schema_in_prompt",
 ]

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..figures import number, verdict_probability
-from .evidence import evidence_line, highlight, quote_spans
+from .evidence import evidence_line, highlight, quote_spans, shown
 from ..store.records import FailedItem
 from ..store.database import ItemRecord, RunRecord, RunStats
 
@@ -185,9 +185,9 @@ def _item_html(item: ItemRecord, texts: tuple[str, str] | None = None) -> str:
     ]
     detail: list[str] = []
     if failed:
-        detail.append(f'<p class="error"><strong>error:</strong> {_e(r.error)}</p>')
+        detail.append(f'<p class="error"><strong>error:</strong> {shown(r.error)}</p>')
     else:
-        detail.append(f'<p class="reason"><strong>reason:</strong> {_e(r.reason)}</p>')
+        detail.append(f'<p class="reason"><strong>reason:</strong> {shown(r.reason)}</p>')
         samples = r.samples or []
         if samples:
             listed = ", ".join(_fmt(s.score, 2) for s in samples)
@@ -207,7 +207,7 @@ def _item_html(item: ItemRecord, texts: tuple[str, str] | None = None) -> str:
                     f'<li class="{"supported" if c.supported else "unsupported"}{" unchecked" if c.unchecked else ""}'
                     f'{_doubt(c)}" data-quote="claim-{n}">'
                     f'<span class="mark">{_claim_mark(c.supported, c.unchecked)}</span>{_prob(c, "supported")} '
-                    f'<span class="text">{_e(c.claim)}</span>{evidence_line(c)}<div class="why">{_e(c.reason)}</div></li>'
+                    f'<span class="text">{shown(c.claim)}</span>{evidence_line(c)}<div class="why">{shown(c.reason)}</div></li>'
                 )
             detail.append("</ul>")
         else:
@@ -221,9 +221,9 @@ def _item_html(item: ItemRecord, texts: tuple[str, str] | None = None) -> str:
                 detail.append(
                     f'<li class="{"answered" if ok else "unanswered"}{_doubt(verdict)}" data-quote="answer-{i}">'
                     f'<span class="mark">{"✔ answered" if ok else "✘ not answered"}</span>{_prob(verdict, "answered")} '
-                    f'<span class="text">{_e(q)}</span>'
+                    f'<span class="text">{shown(q)}</span>'
                     + (evidence_line(verdict) if verdict else "")
-                    + f'<div class="why">{_e(verdict.reason if verdict else "no verdict")}</div></li>'
+                    + f'<div class="why">{shown(verdict.reason if verdict else "no verdict")}</div></li>'
                 )
             detail.append("</ul>")
         else:

@@ -13,6 +13,8 @@ from ..analysis.probe.plan import ProbePlan
 from ..analysis.probe.table import KindRow, PairedKind, ProbeTable, examples, is_detected
 from ..analysis.probe.variants import Variant
 from ..store.records import ItemOutcome, ScoredItem
+from ..guards.redact import secret_spans
+from .evidence import shown
 from .html import _asset, _csp_hash, _e, _fmt
 
 _EXTRA_CSS = """
@@ -76,8 +78,13 @@ def _table_html(table: ProbeTable) -> str:
 
 
 def marked(text: str, span: tuple[int, int], tag: str) -> str:
+    """``text`` escaped with ``span`` in ``<tag>``, secrets hidden: an edge of the span inside a secret moves
+    out of it, so that no key is written in two pieces that no search finds."""
     start, end = span
-    return f'{_e(text[:start])}<{tag} class="change">{_e(text[start:end])}</{tag}>{_e(text[end:])}'
+    for s, t in secret_spans(text):
+        start = s if s < start < t else start
+        end = t if s < end < t else end
+    return f'{shown(text[:start])}<{tag} class="change">{shown(text[start:end])}</{tag}>{shown(text[end:])}'
 
 
 def _said(item: ScoredItem) -> str:

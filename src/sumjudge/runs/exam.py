@@ -18,6 +18,7 @@ from typing import Any
 from .._aio import gather_or_cancel
 from ..data.datasets import Dataset
 from ..judges.base import JudgeModel, Usage, judge_identity
+from ..errors import JudgeOutputError
 from ..scorers.summarization.exam import Exam, ExamEntry, source_sha256
 from ..scorers.summarization.prompts import PROMPT_VERSION
 from .scoring import build_scorer
@@ -40,8 +41,10 @@ async def draw_exam(
     scorer = build_scorer(model, options, concurrency=concurrency, timeout=timeout, cache=cache,
                           judge_factory=judge_factory)
     sources: dict[str, str] = {}
+    first_item: dict[str, str] = {}
     for row in dataset.rows():
         sources.setdefault(source_sha256(row.source), row.source)
+        first_item.setdefault(source_sha256(row.source), row.id)
     gate = asyncio.Semaphore(concurrency)
     judge = judge_identity(scorer.judge)
     max_questions = int(options.get("max_questions", 10))
@@ -49,6 +52,9 @@ async def draw_exam(
     async def one(digest: str, source: str) -> tuple[ExamEntry, Usage]:
         async with gate:
             questions, usage = await scorer.questions_for(source, sample=seed)
+        if not questions:  # an entry without questions would score every summary of the source 0
+            raise JudgeOutputError(f"the judge drew no questions for the source of item {first_item[digest]!r}: "
+                                   "no exam is written", step="questions")
         entry = ExamEntry(source_sha256=digest, questions=questions, judge=judge, prompt_version=PROMPT_VERSION,
                           seed=seed, max_questions=max_questions)
         return entry, usage

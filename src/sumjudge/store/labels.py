@@ -130,6 +130,8 @@ class LabelBook:
         reviewer = check_reviewer(reviewer)
         if target not in TARGETS:
             raise InputError(f"a label's target is one of {', '.join(TARGETS)}, not {target!r}")
+        if not (correct is None or isinstance(correct, bool)):  # 1 == True, yet 1 is no answer
+            raise InputError(f"a label's correct is true, false or null, not {correct!r}")
         if correct is None:
             if self.has_tables():
                 self._write(

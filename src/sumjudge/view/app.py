@@ -33,7 +33,7 @@ from .pages.compare import compare_body
 from .pages.item import ItemContext, item_body
 from .pages.run import ItemFilter, run_body
 from .pages.runs import matches, run_kind, runs_body
-from .security import CSP, TOKEN_HEADER, SecurityHeaders, json_body, write_refusal
+from .security import CSP, TOKEN_HEADER, BodyTooLarge, SecurityHeaders, bounded_body, json_body, write_refusal
 from .sources import SourceFinder
 
 try:
@@ -268,9 +268,9 @@ class View:
         if refusal:
             return JSONResponse({"ok": False, "error": refusal}, 403)
         try:
-            body = json_body(await request.body())
+            body = json_body(await bounded_body(request))
             correct = body.get("correct")
-            if correct not in (True, False, None):
+            if not (correct is None or isinstance(correct, bool)):  # 1 == True, but 1 is no answer
                 raise InputError("correct is true, false or null")
             index = body["index"]
             if isinstance(index, bool) or not isinstance(index, int):  # 1e400 is inf, 1.5 is no claim
@@ -279,22 +279,33 @@ class View:
                         index, correct)
         except (KeyError, TypeError, ValueError, AttributeError, SumjudgeError) as exc:
             text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
-            return JSONResponse({"ok": False, "error": text}, 400)
+            return JSONResponse({"ok": False, "error": text}, 413 if isinstance(exc, BodyTooLarge) else 400)
         return JSONResponse({"ok": True, "label": None if correct is None else ("right" if correct else "wrong")})
 
-    async def _form(self, request: Request) -> dict[str, str]:
-        raw = (await request.body()).decode("utf-8", errors="replace")
-        return {k: v[-1] for k, v in parse_qs(raw, keep_blank_values=True).items()}
+    async def _form(self, request: Request) -> tuple[dict[str, str], Response | None]:
+        """A form write's fields, or the response that refuses it: the token of the header or of the
+        action URL is checked before the body is read, and the body is read only up to its bound."""
+        outside = request.headers.get(TOKEN_HEADER) or request.query_params.get("token")
+        if outside is not None or self.s.read_only:
+            refusal = self._refusal(request, outside)
+            if refusal:
+                return {}, self._message("refused", refusal, 403)
+        try:
+            raw = (await bounded_body(request)).decode("utf-8", errors="replace")
+        except SumjudgeError as exc:
+            return {}, self._message("refused", str(exc), 413 if isinstance(exc, BodyTooLarge) else 400)
+        form = {k: v[-1] for k, v in parse_qs(raw, keep_blank_values=True).items()}
+        refusal = None if outside is not None else self._refusal(request, form.get("token"))
+        return form, (self._message("refused", refusal, 403) if refusal else None)
 
     def _back(self, form: Mapping[str, str]) -> Response:
         target = link("/run/" + form.get("run", "") + "/item", id=form.get("item"), reviewer=form.get("reviewer"))
         return RedirectResponse(target, 303)
 
     async def form_label(self, request: Request) -> Response:
-        form = await self._form(request)
-        refusal = self._refusal(request, form.get("token"))
-        if refusal:
-            return self._message("refused", refusal, 403)
+        form, refused = await self._form(request)
+        if refused is not None:
+            return refused
         mark = {"right": True, "wrong": False, "clear": None}
         try:
             if form.get("correct") not in mark:
@@ -306,10 +317,9 @@ class View:
         return self._back(form)
 
     async def form_rate(self, request: Request) -> Response:
-        form = await self._form(request)
-        refusal = self._refusal(request, form.get("token"))
-        if refusal:
-            return self._message("refused", refusal, 403)
+        form, refused = await self._form(request)
+        if refused is not None:
+            return refused
         try:
             rating = int(form["rating"]) if form.get("rating", "").strip() else None
             with RunStore(self.s.store) as store:

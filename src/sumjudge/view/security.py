@@ -10,6 +10,11 @@
 - **Read-only** (``--read-only``): no token is handed out, and every write is refused (403) whatever
   it carries.
 - **A JSON body** is read only when it is a flat enough object (:func:`json_body`).
+- **A body is read only after the token check, and only so far**: the token comes in a header (the
+  script) or in the form's action URL (``/label?token=...``, the page's forms), and is checked before
+  a byte of the body is read; a form that carries it only in its fields (an older page) has its body
+  read up to :data:`MAX_BODY_BYTES` first. A body declared or sent longer than that is refused (413)
+  unread: a page that POSTs 100 MB to 127.0.0.1 costs the viewer nothing (:func:`bounded_body`).
 """
 
 from __future__ import annotations
@@ -32,6 +37,35 @@ SECURITY_HEADERS = {
     "cache-control": "no-store",
 }
 TOKEN_HEADER = "x-sumjudge-token"
+
+
+MAX_BODY_BYTES = 1024 * 1024
+"""The longest body a write may send (a label or a rating with its note is well under 1 KiB; a body
+under this bound but nested too deep is refused by :func:`json_body`, with its own reason)."""
+TOO_LARGE = f"the request body is larger than {MAX_BODY_BYTES // 1024} KiB"
+
+
+class BodyTooLarge(InputError):
+    """A request body over :data:`MAX_BODY_BYTES` (answered 413)."""
+
+
+async def bounded_body(request: Any, limit: int = MAX_BODY_BYTES) -> bytes:
+    """The body of a Starlette ``request``, read only up to ``limit`` bytes: :class:`BodyTooLarge` for a body
+    declared longer (nothing is read) or sent longer (the rest is never read)."""
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        if not declared.strip().isdigit():
+            raise InputError("the Content-Length header is not a number")
+        if int(declared) > limit:
+            raise BodyTooLarge(TOO_LARGE)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise BodyTooLarge(TOO_LARGE)
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 MAX_BODY_DEPTH = 8
@@ -95,4 +129,4 @@ def write_refusal(*, read_only: bool, token: str, sent: str | None) -> str | Non
     return None
 
 
-__all__ = ["CSP", "MAX_BODY_DEPTH", "SECURITY_HEADERS", "TOKEN_HEADER", "SecurityHeaders", "json_body", "write_refusal"]
+__all__ = ["CSP", "MAX_BODY_BYTES", "MAX_BODY_DEPTH", "BodyTooLarge", "bounded_body", "SECURITY_HEADERS", "TOKEN_HEADER", "SecurityHeaders", "json_body", "write_refusal"]

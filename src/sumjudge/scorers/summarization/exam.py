@@ -22,13 +22,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+from unicodedata import category as unicodedata_category
 from collections.abc import Iterable
 from os import PathLike
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
 from ...errors import InputError
+from ...guards.limits import MAX_QUESTIONS
 
 
 class ExamError(InputError):
@@ -55,8 +57,47 @@ class ExamEntry(BaseModel):
             raise ValueError("not a sha256 hex digest")
         return value
 
+    @field_validator("questions")
+    @classmethod
+    def _questions(cls, value: list[str]) -> list[str]:
+        # an entry with no questions would score every summary of its source 0, with no warning
+        if not value:
+            raise ValueError("no questions (a source's entry holds at least one)")
+        if len(value) > MAX_QUESTIONS:  # else every item fails at run time, past the judge's context
+            raise ValueError(f"{len(value)} questions, more than the {MAX_QUESTIONS} a source may have")
+        for number, question in enumerate(value, 1):
+            if any(unicodedata_category(c) == "Cc" and not c.isspace() for c in question):
+                raise ValueError(f"question {number} holds a control character ({_first_control(question)})")
+            if not question.strip():
+                raise ValueError(f"question {number} is blank")
+        return value
+
+    @field_validator("max_questions")
+    @classmethod
+    def _max_questions(cls, value: int) -> int:
+        if not 1 <= value <= MAX_QUESTIONS:
+            raise ValueError(f"max_questions is from 1 to {MAX_QUESTIONS}, not {value}")
+        return value
+
+    @field_validator("seed")
+    @classmethod
+    def _seed(cls, value: int) -> int:
+        if value < 0:
+            raise ValueError(f"seed is 0 or more, not {value}")
+        return value
+
+    @model_validator(mode="after")
+    def _within_its_bound(self) -> ExamEntry:
+        if len(self.questions) > self.max_questions:
+            raise ValueError(f"{len(self.questions)} questions, more than its max_questions ({self.max_questions})")
+        return self
+
     def line(self) -> str:
         return json.dumps(self.model_dump(mode="json"), ensure_ascii=False, sort_keys=True)
+
+
+def _first_control(text: str) -> str:
+    return next(f"U+{ord(c):04X}" for c in text if unicodedata_category(c) == "Cc" and not c.isspace())
 
 
 def source_sha256(source: str) -> str:
@@ -105,8 +146,9 @@ class Exam(BaseModel):
                 entries.append(ExamEntry.model_validate_json(line))
             except ValidationError as exc:
                 problem = exc.errors()[0]
-                where = ".".join(map(str, problem["loc"])) or "line"
-                raise ExamError(f"{label}: line {number} is not an exam entry ({where}: {problem['msg']})") from None
+                where = ".".join(map(str, problem["loc"])) or "entry"
+                said = str(problem["msg"]).removeprefix("Value error, ")
+                raise ExamError(f"{label}: line {number} is not an exam entry ({where}: {said})") from None
         if not entries:
             raise ExamError(f"{label} holds no questions")
         return cls.of(entries, label=label)

@@ -10,8 +10,9 @@ for false, after the part of the token that precedes the value, such as ``":``).
 that is neither is left out of both; where the other value is not among the listed alternatives, its
 share is taken as 0 (the chosen value gets 1.0 or 0.0).
 
-Probabilities are set only when every verdict's value is found and agrees with the parsed verdict;
-otherwise (prose around the JSON that hides it, tokens that do not spell the reply) none is set and
+Probabilities are set only when every verdict's value is found and agrees with the parsed verdict,
+and the log-probabilities read at those tokens are log-probabilities (a number at or below 0, or -inf);
+a server that sends +1000, +inf, NaN or another positive figure there gives no probability. Otherwise (prose around the JSON that hides it, tokens that do not spell the reply) none is set and
 the verdicts stay as the judge gave them. A verdict that already has a probability (a judge that
 reads one itself, such as the reader) keeps it.
 """
@@ -27,6 +28,14 @@ from ...judges.base import JudgeReply, OutputT, TokenLogprob
 from .verdicts import AlignmentOutput, CoverageOutput
 
 _LITERALS = ("true", "false")
+_ROUNDING = 1e-6
+"""A log-probability this far above 0 is a server's rounding of a certain token (0), not a figure to refuse."""
+
+
+def _logprob_readable(logprob: float) -> bool:
+    """A log-probability: at most 0 (give or take rounding), -inf allowed (probability 0); NaN, +inf and
+    positive figures (a probability above 1) are not."""
+    return logprob <= _ROUNDING  # False for NaN
 
 
 def value_offsets(text: str, key: str) -> list[int]:
@@ -83,14 +92,16 @@ def _probability_of_true(token: TokenLogprob, prefix: str) -> float | None:
         if alt in seen:
             continue
         seen.add(alt)
+        if not _logprob_readable(logprob):
+            return None  # the server's figures at this token are not log-probabilities: no probability
         stripped = alt.lstrip()
         if not stripped.startswith(head):
             continue  # an alternative that leaves the JSON before the value: no verdict either way
         value = _literal(stripped[len(head) :])
         if value is not None:
-            mass[value] += math.exp(logprob)
+            mass[value] += math.exp(min(logprob, 0.0))
     total = mass[True] + mass[False]
-    return mass[True] / total if total > 0 else None
+    return min(1.0, max(0.0, mass[True] / total)) if total > 0 else None
 
 
 def verdict_probabilities(

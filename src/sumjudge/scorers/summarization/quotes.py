@@ -5,8 +5,10 @@ question, the summary's words that answer it. :func:`locate` finds a quote in a 
 the first that succeeds deciding:
 
 1. **exact**: the quote (stripped of surrounding quotation marks, ellipses and spaces) as it stands;
-2. **normalised**: after folding case, runs of whitespace, typographic quotes (``“ ” ‘ ’ « »``) and
-   dashes (``– — ‐ −``) on both sides; the offsets are those of the original text;
+2. **normalised**: after Unicode normalisation (NFKC, so a composed accent matches a decomposed one, and
+   fullwidth letters their ASCII forms) and folding case, runs of whitespace, typographic quotes
+   (``“ ” ‘ ’ « »``) and dashes (``– — ‐ −``) on both sides; the offsets are those of the original text
+   (a letter with its combining marks is one unit: a match never ends inside one);
 3. **fuzzy**: the best-aligned span of the text (:data:`FUZZY_THRESHOLD` = 0.85 of the quote's characters
    matched, in :class:`difflib.SequenceMatcher`'s ratio; every number of the quote found in the
    span; every word of the quote in the span or a misspelling of one of its words, at
@@ -31,7 +33,9 @@ A verdict is **verified** when its quote holds it up (:func:`verify_alignment`, 
 
 from __future__ import annotations
 
+import functools
 import re
+import unicodedata
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Literal
@@ -73,27 +77,52 @@ def clean_quote(quote: str | None) -> str:
     return "" if text.lower() in _NONE else text
 
 
-def _normalise(text: str) -> tuple[str, list[int]]:
-    """``text`` folded (case, whitespace, quotes, dashes), with each character's index in ``text``."""
-    out: list[str] = []
-    where: list[int] = []
-    space = True  # leading whitespace is dropped
+def fold_marks(text: str) -> str:
+    """``text`` with typographic quotes made straight and dashes made ``-``."""
+    return "".join("-" if ch in _DASHES else _QUOTE_MARKS.get(ch, ch) for ch in text)
+
+
+def _units(text: str) -> list[tuple[int, int]]:
+    """``text`` cut into units, each a character and the combining marks that follow it: ``(start, end)``."""
+    units: list[tuple[int, int]] = []
     for i, ch in enumerate(text):
-        if ch.isspace():
-            if not space:
-                out.append(" ")
-                where.append(i)
-                space = True
-            continue
-        ch = "-" if ch in _DASHES else _QUOTE_MARKS.get(ch, ch)
-        for c in ch.lower():
-            out.append(c)
-            where.append(i)
-        space = False
+        if units and unicodedata.combining(ch):
+            units[-1] = (units[-1][0], i + 1)
+        else:
+            units.append((i, i + 1))
+    return units
+
+
+@functools.lru_cache(maxsize=8)  # each verdict's quote is looked for in the same source and summary
+def _normalise(text: str) -> tuple[str, list[int], list[int]]:
+    """``text`` folded (NFKC, case, whitespace, quotes, dashes), with where each character's unit starts
+    and ends in ``text`` (read only: the lists are shared by every caller of the same text)."""
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    space = True  # leading whitespace is dropped
+    plain = text.isascii()
+    for lo, hi in ((i, i + 1) for i in range(len(text))) if plain else _units(text):
+        unit = text[lo:hi] if plain else unicodedata.normalize("NFKC", text[lo:hi])
+        for ch in unit:
+            if ch.isspace():
+                if not space:
+                    out.append(" ")
+                    starts.append(lo)
+                    ends.append(hi)
+                    space = True
+                continue
+            ch = "-" if ch in _DASHES else _QUOTE_MARKS.get(ch, ch)
+            for c in ch.lower():
+                out.append(c)
+                starts.append(lo)
+                ends.append(hi)
+            space = False
     if out and out[-1] == " ":
         out.pop()
-        where.pop()
-    return "".join(out), where
+        starts.pop()
+        ends.pop()
+    return "".join(out), starts, ends
 
 
 def locate(quote: str, text: str) -> Located | None:
@@ -104,19 +133,19 @@ def locate(quote: str, text: str) -> Located | None:
     at = text.find(q)
     if at >= 0:
         return Located(at, at + len(q), "exact")
-    nq, _ = _normalise(q)
-    nt, where = _normalise(text)
+    nq, _, _ = _normalise(q)
+    nt, starts, ends = _normalise(text)
     if not nq or not nt:
         return None
     at = nt.find(nq)
     if at >= 0:
-        return Located(where[at], where[at + len(nq) - 1] + 1, "normalised")
+        return Located(starts[at], ends[at + len(nq) - 1], "normalised")
     if len(nq) < FUZZY_MIN_CHARS:
         return None
     span = _fuzzy(nq, nt)
     if span is None:
         return None
-    return Located(where[span[0]], where[span[1] - 1] + 1, "fuzzy")
+    return Located(starts[span[0]], ends[span[1] - 1], "fuzzy")
 
 
 def _fuzzy(q: str, t: str) -> tuple[int, int] | None:
@@ -201,6 +230,6 @@ def located_share(verdicts: list[AlignmentVerdict] | list[CoverageVerdict]) -> t
 
 
 __all__ = [
-    "FUZZY_MIN_CHARS", "FUZZY_THRESHOLD", "WORD_THRESHOLD", "Located", "clean_quote", "locate", "located_share", "verify_alignment",
+    "FUZZY_MIN_CHARS", "FUZZY_THRESHOLD", "WORD_THRESHOLD", "Located", "clean_quote", "fold_marks", "locate", "located_share", "verify_alignment",
     "verify_coverage",
 ]

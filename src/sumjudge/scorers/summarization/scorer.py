@@ -33,8 +33,10 @@ from ...judges.base import (
     judge_identity,
 )
 from ...judges.cache import with_cache
+from ...judges.structured import redacted_output
 from ...judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, resolve_judge
 from ...messages import select_source, select_summary
+from ...guards.redact import secrets_of
 from ...tracing import evaluation_span, traced
 from . import prompts
 from .asked import stray_error, stray_feedback, strays
@@ -98,6 +100,7 @@ class SummarizationScorer:
         self.options = options
         self._questions = QuestionCache()
         self._long = LongSource(judge, options.max_questions, options.max_claims)
+        self._secrets = secrets_of(judge)
 
     @property
     def identity(self) -> str:
@@ -202,7 +205,9 @@ class SummarizationScorer:
             ev.claims_found = judged.claims_found
             return judged.verdicts
         reply = await self._ask(ev, request)
-        verdicts = [v for v in reply.output.alignment if v.claim.strip()]
+        # evidence spans are the scorer's (a long source's passages): a judge that sets them is not believed
+        verdicts = [v if v.evidence is None else v.model_copy(update={"evidence": None})
+                    for v in reply.output.alignment if v.claim.strip()]
         ev.claims_found = len(verdicts)
         return verdicts[: self.options.max_claims]
 
@@ -298,7 +303,11 @@ class SummarizationScorer:
             request = replace(request, sample=sample, temperature=ev.temperature)
         reply = await self._traced_judge.generate(request)  # the judge itself without OpenTelemetry
         ev.usage = ev.usage + reply.usage
-        return with_probabilities(reply)  # verdict probabilities, where the judge returned token logprobs
+        # every judge's texts with the secrets hidden (an offline judge copies claims from the summary, a
+        # key in it too), before anything stores or shows them; then the verdicts' probabilities, where
+        # the judge returned token logprobs
+        hidden = redacted_output(reply.output, self._secrets)
+        return with_probabilities(reply if hidden is reply.output else replace(reply, output=hidden))
 
 
 def _cut_note(ev: Evaluation, pre: SummarizationPreprocess, max_claims: int) -> str:

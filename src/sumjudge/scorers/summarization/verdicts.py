@@ -12,9 +12,10 @@ already given. The ``quote`` is checked by the scorer (:mod:`.quotes`): where it
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
 from pydantic.json_schema import SkipJsonSchema
 
 ALIGNMENT_STEP = "alignment"
@@ -57,6 +58,16 @@ def _drop_unlocated(data: Any) -> Any:
     return data
 
 
+def readable_probability(value: float | None) -> float | None:
+    """A probability a verdict can carry: a finite number from 0 to 1. Anything else (NaN, infinity,
+    5.0, -3.0) is no probability at all: the verdict then counts as its boolean, and no NaN reaches a
+    score, the run store or an export."""
+    if value is None or isinstance(value, bool):
+        return None
+    value = float(value)
+    return value if math.isfinite(value) and 0.0 <= value <= 1.0 else None
+
+
 class EvidenceSpan(BaseModel):
     """A passage of the source a claim was judged against: ``source[start:end]``."""
 
@@ -95,6 +106,11 @@ class AlignmentVerdict(_Strict):
     contradicts it, not because the source was seen to state it. A reviewer filters by it. Left out
     of the result when ``False``."""
 
+    @field_validator("probability")
+    @classmethod
+    def _readable(cls, value: float | None) -> float | None:
+        return readable_probability(value)
+
     @model_serializer(mode="wrap")
     def _drop_absent(self, handler: SerializerFunctionWrapHandler) -> Any:
         data = _drop_none(handler(self), ("evidence", "probability"))
@@ -120,6 +136,11 @@ class CoverageVerdict(_Strict):
     unchecked: SkipJsonSchema[bool] = False
     """As :attr:`AlignmentVerdict.unchecked`: the verdict rests on words the judge could not match
     either way. Left out of the result when ``False``."""
+
+    @field_validator("probability")
+    @classmethod
+    def _readable(cls, value: float | None) -> float | None:
+        return readable_probability(value)
 
     @model_serializer(mode="wrap")
     def _drop_absent(self, handler: SerializerFunctionWrapHandler) -> Any:

@@ -15,7 +15,7 @@ from ...store.database import ItemRecord, RunRecord
 from ...store.labels import ItemLabel
 from ...store.records import ScoredItem
 from ..html import e, figures, fmt, hidden, url
-from ...report.evidence import evidence_line, highlight, quote_spans
+from ...report.evidence import evidence_line, highlight, quote_spans, shown
 from ..sources import Texts
 
 
@@ -63,7 +63,7 @@ def _mark_form(c: ItemContext, target: str, index: int) -> str:
     fields = hidden({"token": c.token, "run": c.run.id, "item": c.item.item_id, "reviewer": c.reviewer,
                      "target": target, "index": index})
     return (
-        f'<form class="mark" method="post" action="/label">{fields}'
+        f'<form class="mark" method="post" action="{url("/label", token=c.token)}">{fields}'
         '<button type="submit" name="correct" value="right" title="the judge is right (y)">right</button>'
         '<button type="submit" name="correct" value="wrong" title="the judge is wrong (n)">wrong</button></form>'
     )
@@ -96,7 +96,7 @@ def _verdicts(c: ItemContext, o: ScoredItem) -> str:
             f'<span class="says">{"✔ supported" if claim.supported else "✘ not supported"}</span>{_prob(claim, "supported")} '
             + ('<span class="unchecked-mark" title="nothing in the source contradicts it, nothing confirms it">'
                "? unchecked</span> " if claim.unchecked else "")
-            + f'<span class="text">{e(claim.claim)}</span>{evidence_line(claim)}<div class="why">{e(claim.reason)}</div>'
+            + f'<span class="text">{shown(claim.claim)}</span>{evidence_line(claim)}<div class="why">{shown(claim.reason)}</div>'
             + (f'<div class="evidence-at">evidence at {e(ev)}</div>' if ev else "")
             + f'<span class="label">{_label_text(mark)}</span>{_mark_form(c, "claim", i)}</li>'
         )
@@ -111,9 +111,9 @@ def _verdicts(c: ItemContext, o: ScoredItem) -> str:
             f'data-quote="answer-{i}" data-index="{i}" '
             f'data-judge="{"answered" if ok else "unanswered"}" data-label="{_label_text(mark)}">'
             f'<span class="says">{"✔ answered" if ok else "✘ not answered"}</span>{_prob(ans, "answered")} '
-            f'<span class="text">{e(q)}</span>'
+            f'<span class="text">{shown(q)}</span>'
             + (evidence_line(ans) if ans else "") +
-            f'<div class="why">{e(ans.reason if ans else "no verdict")}</div>'
+            f'<div class="why">{shown(ans.reason if ans else "no verdict")}</div>'
             f'<span class="label">{_label_text(mark)}</span>{_mark_form(c, "answer", i) if ans else ""}</li>'
         )
     out.append("</ol>")
@@ -136,7 +136,7 @@ def _rating_form(c: ItemContext) -> str:
     )
     fields = hidden({"token": c.token, "run": c.run.id, "item": c.item.item_id, "reviewer": c.reviewer})
     return (
-        f'<section class="rating"><h2>your rating of the summary</h2><form class="rate" method="post" action="/rate">{fields}'
+        f'<section class="rating"><h2>your rating of the summary</h2><form class="rate" method="post" action="{url("/rate", token=c.token)}">{fields}'
         f'<label>1 (poor) to 5 (faithful and complete) <select name="rating">{opts}</select></label> '
         f'<label class="note">note <textarea name="note" rows="2" maxlength="4000">{e(note)}</textarea></label> '
         '<button type="submit">save</button></form></section>'
@@ -158,7 +158,7 @@ def item_body(c: ItemContext) -> str:
     if usage:
         cells += [("judge calls", str(usage.calls)), ("tokens", f"{usage.total_tokens:,}")]
     parts.append(figures(cells))
-    parts.append(f'<p class="reason"><strong>reason:</strong> {e(o.reason)}</p>')
+    parts.append(f'<p class="reason"><strong>reason:</strong> {shown(o.reason)}</p>')
     if o.samples:
         parts.append('<table class="samples"><thead><tr><th>sample</th><th>score</th><th>alignment</th><th>coverage</th>'
                      "</tr></thead><tbody>" + "".join(

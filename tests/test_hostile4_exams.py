@@ -1,0 +1,118 @@
+"""Hostile use, fourth round (issue 42, points 5 and 6): an exam written or edited by hand that no run
+could sit as meant (an entry with no questions, blank questions, more than the 100 a source may have,
+``max_questions: -5``, ``seed: -1``) is refused with one line and exit 2 before any judge call, by every
+command that reads one and by the library; ``questions`` bounds its flags as ``score`` does."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from scripted import ScriptedJudge
+
+from sumjudge import SummarizationOptions
+from sumjudge.cli import main
+from sumjudge.data.datasets import Dataset
+from sumjudge.errors import JudgeOutputError
+from sumjudge.guards.limits import MAX_CONCURRENCY, MAX_QUESTIONS
+from sumjudge.scorers.summarization.exam import Exam, ExamError, source_sha256
+from sumjudge.scorers.summarization.prompts import PROMPT_VERSION
+from sumjudge.scorers.summarization.verdicts import QUESTIONS_STEP
+from sumjudge.runs.exam import draw_exam
+
+SOURCE = "The council approved 120 homes on Tuesday. Building starts in May."
+SUMMARY = "The council approved 120 homes."
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    text = result.output + (getattr(result, "stderr", "") or "")
+    assert result.exception is None or isinstance(result.exception, SystemExit), text
+    assert "Traceback" not in text, text
+    return result.exit_code, text
+
+
+def data_file(tmp_path: Path) -> Path:
+    path = tmp_path / "d.jsonl"
+    path.write_text(json.dumps({"id": "a", "source": SOURCE, "summary": SUMMARY}) + "\n")
+    return path
+
+
+def entry(**change: Any) -> dict[str, Any]:
+    return {"source_sha256": source_sha256(SOURCE), "questions": ["Did the council approve 120 homes?"],
+            "judge": "offline/lexical", "prompt_version": PROMPT_VERSION, "seed": 0, "max_questions": 10, **change}
+
+
+def exam_file(tmp_path: Path, **change: Any) -> Path:
+    path = tmp_path / "exam.jsonl"
+    path.write_text(json.dumps(entry(**change)) + "\n", encoding="utf-8")
+    return path
+
+
+BAD = [
+    ({"questions": []}, "no questions"),
+    ({"questions": [""]}, "question 1 is blank"),
+    ({"questions": ["Did it?", "   "]}, "question 2 is blank"),
+    ({"questions": ["\u0000"]}, "control character"),
+    ({"questions": ["Did it?\u0000"]}, "control character"),
+    ({"questions": [f"Did fact {i} hold?" for i in range(5000)], "max_questions": 10}, f"the {MAX_QUESTIONS}"),
+    ({"questions": ["Did it?"] * 11, "max_questions": 10}, "more than its max_questions"),
+    ({"max_questions": -5}, "max_questions is from 1"),
+    ({"max_questions": 10**6}, "max_questions is from 1"),
+    ({"seed": -1}, "seed is 0 or more"),
+]
+
+
+@pytest.mark.parametrize(("change", "said"), BAD)
+def test_score_refuses_an_exam_no_run_could_sit_with_one_line_and_exit_2(tmp_path: Path, change: dict[str, Any],
+                                                                         said: str) -> None:
+    store = tmp_path / "runs.db"
+    code, text = invoke("score", str(data_file(tmp_path)), "--model", "offline/lexical", "--store", str(store),
+                        "--questions", str(exam_file(tmp_path, **change)), "--quiet")
+    assert code == 2, text
+    assert said in text and "line 1" in text, text
+    assert len(set(text.strip().splitlines())) == 1, text
+    assert not store.exists() or "scored" not in invoke("runs", "list", "--store", str(store))[1]
+
+
+@pytest.mark.parametrize(("change", "said"), BAD)
+def test_the_library_refuses_the_same_exams(tmp_path: Path, change: dict[str, Any], said: str) -> None:
+    with pytest.raises(ExamError, match=said.replace("(", r"\(")):
+        SummarizationOptions(questions=exam_file(tmp_path, **change))
+
+
+def test_a_good_exam_still_reads_and_scores(tmp_path: Path) -> None:
+    assert Exam.read(exam_file(tmp_path)).entries[0].questions == ["Did the council approve 120 homes?"]
+    code, text = invoke("score", str(data_file(tmp_path)), "--model", "offline/lexical", "--store",
+                        str(tmp_path / "runs.db"), "--questions", str(exam_file(tmp_path)), "--quiet")
+    assert code == 0, text
+
+
+@pytest.mark.parametrize(("flag", "value"), [("--concurrency", "100000000"), ("--concurrency", str(MAX_CONCURRENCY + 1)),
+                                             ("--max-questions", str(MAX_QUESTIONS + 1)), ("--max-questions", "0"),
+                                             ("--seed", "-1")])
+def test_questions_bounds_its_flags_before_any_work(tmp_path: Path, flag: str, value: str) -> None:
+    out = tmp_path / "exam.jsonl"
+    code, text = invoke("questions", str(data_file(tmp_path)), "--model", "offline/lexical", "--out", str(out),
+                        flag, value)
+    assert code == 2 and flag in text, text
+    assert not out.exists()
+
+
+def test_questions_at_the_documented_bound_is_taken(tmp_path: Path) -> None:
+    out = tmp_path / "exam.jsonl"
+    code, text = invoke("questions", str(data_file(tmp_path)), "--model", "offline/lexical", "--out", str(out),
+                        "--concurrency", str(MAX_CONCURRENCY))
+    assert code == 0, text
+    assert Exam.read(out).entries[0].questions
+
+
+def test_a_draw_that_gives_no_questions_writes_no_exam(tmp_path: Path) -> None:
+    judge = ScriptedJudge(**{QUESTIONS_STEP: {"questions": ["  ", ""]}})
+    with Dataset(str(data_file(tmp_path))) as dataset, pytest.raises(JudgeOutputError, match="no questions for the source of item 'a'"):
+        asyncio.run(draw_exam(dataset, model="scripted/judge", options={"max_questions": 2},
+                              judge_factory=lambda: judge))
