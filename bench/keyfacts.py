@@ -26,6 +26,7 @@ import json
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -34,8 +35,8 @@ from scipy.stats import pearsonr, spearmanr
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bump_pairs import half_of
 
-from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
-from sumjudge.scorers.summarization.offline.questions import fact_of_question, phrase_question
+from sumjudge.scorers.summarization.offline.lexical import LexicalJudge, LexicalSettings
+from sumjudge.scorers.summarization.offline.questions import FactRanking, fact_of_question, phrase_question
 
 HALVES = (("A", "tune"), ("B", "held"))
 
@@ -154,9 +155,19 @@ def main() -> None:
     ap.add_argument("--skip-summeval", action="store_true")
     ap.add_argument("--limit-docs", type=int)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("settings", nargs="*", help="key=value: a FactRanking or LexicalSettings field, to try a value")
     a = ap.parse_args()
     data = Path(a.data)
-    judge = LexicalJudge()
+    kw: dict = {}
+    rk: dict = {}
+    for item in a.settings:
+        k, v = item.split("=")
+        target, default = (rk, FactRanking()) if hasattr(FactRanking(), k) else (kw, LexicalSettings())
+        kind = type(getattr(default, k))
+        target[k] = (v == "True") if kind is bool else kind(v)
+    if rk:
+        kw["ranking"] = replace(FactRanking(), **rk)
+    judge = LexicalJudge(replace(LexicalSettings(), **kw))
     t = time.perf_counter()
     res = {"realsumm": realsumm(judge, data, a.limit_docs)}
     if not a.skip_summeval:
