@@ -1,9 +1,9 @@
 """Issue 40: does coverage ask the source's key facts, and answer them as a reader would?
 
-    python bench/keyfacts.py [--data DIR] [--judge offline/lexical] [--skip-summeval] [--limit-docs N]
+    python bench/quality/keyfacts.py [--data DIR] [--judge offline/lexical] [--skip-summeval] [--limit-docs N]
 
 Prints, for each half of the articles (A = ``tune``, B = ``held``: ``sha256(doc_id)``, as
-bench/reference_proofs.py splits them; rules are chosen on A only):
+bench/quality/reference_proofs.py splits them; rules are chosen on A only):
 
 - REALSumm, own questions: the judge's 10 questions per article, coverage of each of the 2,500
   summaries against its pyramid recall (pooled Pearson);
@@ -17,7 +17,7 @@ bench/reference_proofs.py splits them; rules are chosen on A only):
 - SummEval, the human references as summaries (11 per article): mean coverage and the share with
   coverage 0;
 - SummEval, coverage of the 16 system summaries per article against the experts' relevance:
-  Spearman per article, averaged (summary-level), as bench/tune_offline.py measures it.
+  Spearman per article, averaged (summary-level), as bench/quality/tune_offline.py measures it.
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bump_pairs import half_of
 
 from sumjudge.scorers.summarization.offline.lexical import LexicalJudge, LexicalSettings
-from sumjudge.scorers.summarization.offline.questions import FactRanking, fact_of_question, phrase_question
+from sumjudge.scorers.summarization.reading.questions import FactRanking, fact_of_question, phrase_question
 
 HALVES = (("A", "tune"), ("B", "held"))
 
@@ -148,7 +148,7 @@ def summeval(judge: LexicalJudge, data: Path, limit: int | None) -> dict[str, di
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     near = next((p for p in (root.parent / "shared" / "data", root.parent.parent / "shared" / "data") if p.is_dir()), None)
     default = os.environ.get("SUMJUDGE_DATA_DIR", str(near or root.parent / "shared" / "data"))
     ap.add_argument("--data", default=default)
