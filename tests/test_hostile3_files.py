@@ -20,22 +20,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from probe_rows import ROWS
-from sumjudge.cli import main
+
+from cli_invoke import invoke
 
 OFFLINE = "offline/lexical"
 SOURCE = "The council approved 120 homes on Tuesday. Building starts in May. The mayor praised the plan."
 SUMMARIES = ["The council approved 120 homes on Tuesday.", "Building starts in May.", "The mayor praised the plan."]
-
-
-def invoke(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args), env=env)
-    text = result.output + (getattr(result, "stderr", "") or "")
-    assert result.exception is None or isinstance(result.exception, SystemExit), text
-    assert "Traceback" not in text, text
-    return result.exit_code, text
 
 
 def data_file(tmp_path: Path, rows: int = 3, name: str = "d.jsonl", pad: int = 0) -> Path:

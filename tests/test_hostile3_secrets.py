@@ -13,14 +13,14 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from click.testing import CliRunner
 
 from sumjudge import ModelConfig, create_summarization_scorer
-from sumjudge.cli import main
 from sumjudge.errors import ConfigurationError
 from sumjudge.guards.redact import MASK, redact
 from sumjudge.testing.brains import SummarizationBrain
 from sumjudge.testing.judge_server import Fault, JudgeServer
+
+from cli_invoke import invoke
 
 pytestmark = pytest.mark.integration
 
@@ -28,14 +28,6 @@ SOURCE = "The council approved 120 homes on Tuesday. Building starts in May."
 SUMMARY = "The council approved 120 homes."
 PASSWORD = "s3cret@pw-42"  # "@" makes its URL-encoded form differ from it
 BASIC = base64.b64encode(f"admin:{PASSWORD}".encode()).decode()
-
-
-def invoke(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args), env=env)
-    text = result.output + (getattr(result, "stderr", "") or "")
-    assert result.exception is None or isinstance(result.exception, SystemExit), text
-    assert "Traceback" not in text, text
-    return result.exit_code, text
 
 
 def data_file(tmp_path: Path) -> Path:

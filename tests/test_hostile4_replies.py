@@ -12,10 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from sumjudge import create_summarization_scorer
-from sumjudge.cli import main
 from sumjudge.judges.base import ModelConfig, TokenLogprob
 from sumjudge.judges.registry import resolve_judge
 from sumjudge.judges.structured import parse_output
@@ -25,18 +23,12 @@ from sumjudge.testing.brains import SummarizationBrain
 from sumjudge.testing.judge_server import JudgeServer
 from sumjudge.testing.logprobs import logprobs_payload
 
+from cli_invoke import invoke
+
 pytestmark = pytest.mark.integration
 
 SOURCE = "The council approved 120 homes on Tuesday. Building starts in May."
 SUMMARY = "The council approved 120 homes."
-
-
-def invoke(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args), env=env)
-    text = result.output + (getattr(result, "stderr", "") or "")
-    assert result.exception is None or isinstance(result.exception, SystemExit), text
-    assert "Traceback" not in text, text
-    return result.exit_code, text
 
 
 def data_file(tmp_path: Path) -> Path:

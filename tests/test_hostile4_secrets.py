@@ -12,27 +12,19 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from click.testing import CliRunner
 
-from sumjudge.cli import main
 from sumjudge.guards.redact import MASK, redact, secret_spans
 from sumjudge.report.evidence import highlight
 from sumjudge.testing.brains import SummarizationBrain
 from sumjudge.testing.judge_server import JudgeServer
+
+from cli_invoke import invoke
 
 ENV_KEY = "sk-proj-envKey0123456789abcdefXYZ"
 GITHUB = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
 AWS = "AKIAIOSFODNN7EXAMPLE"
 SOURCE = f"The council approved 120 homes. The deploy key is {ENV_KEY}, the token {GITHUB} and the id {AWS}."
 SUMMARY = f"The council approved 120 homes with key {ENV_KEY} and {GITHUB}."
-
-
-def invoke(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args), env=env)
-    text = result.output + (getattr(result, "stderr", "") or "")
-    assert result.exception is None or isinstance(result.exception, SystemExit), text
-    assert "Traceback" not in text, text
-    return result.exit_code, text
 
 
 def untagged(html: str) -> str:
