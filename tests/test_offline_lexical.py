@@ -121,7 +121,8 @@ async def test_questions_carry_the_fact_and_respect_the_cap(judge: JudgeModel) -
     assert len(every) == 5
     assert "Is it true that the building will cost $4.2 million?" in every
     assert "Is it true that the building is expected to open in September 2026?" in every
-    assert "Is it true that Mayor Helen Ortiz said 95% of residents support the plan?" in every
+    # who says it is not the fact (issue 40): the question asks what the mayor said
+    assert "Is it true that 95% of residents support the plan?" in every
 
 
 async def test_coverage_is_judged_from_the_question_text_and_the_summary(judge: JudgeModel) -> None:

@@ -169,8 +169,8 @@ def test_quick_start_pair_through_the_scorer() -> None:
 def test_one_question_per_fact_phrased_naturally() -> None:
     judge = LexicalJudge()
     assert judge.questions(BRIDGE, 10).questions == [
+        "Is it true that the bridge opened in 1932?",  # a sentence's main fact before its second one
         "Is it true that the bridge cost 4 million dollars?",
-        "Is it true that the bridge opened in 1932?",
         "Is it true that its architect was Ada Lind?",
     ]
 

@@ -52,21 +52,21 @@ def split_clauses(sentence: str, lang: str, min_words: int = 4) -> list[str]:
     return merged
 
 
-_EN_AUX = frozenset(
+EN_AUX = frozenset(
     "is are was were has have had will would can could may might must shall should did does do".split()
 )
 _EN_JOIN = regex.compile(r"\s+(?:and|but)\s+", regex.IGNORECASE)
 _DE_JOIN = regex.compile(r"\s+(?:und|aber)\s+")
 _KO_JOIN = regex.compile(r"(?<=\p{Hangul}(?:고|며))\s+")
 _KO_SUBJECT = regex.compile(r"^\S+(?:은|는|이|가)$")
-_WORD = regex.compile(r"[\p{L}\p{N}'’\-]+")
+WORD = regex.compile(r"[\p{L}\p{N}'’\-]+")
 
 
-def _en_subject(words: list[str]) -> tuple[str, str] | None:
+def en_subject(words: list[str]) -> tuple[str, str] | None:
     """(subject, the verb that follows it) of an English clause, or None when no verb shows."""
     for i, w in enumerate(words[1:], 1):
         low = w.lower().strip(",")
-        if low in _EN_AUX or (len(low) > 4 and low.endswith("ed") and w[:1].islower()):
+        if low in EN_AUX or (len(low) > 4 and low.endswith("ed") and w[:1].islower()):
             return " ".join(words[:i]), low
     return None
 
@@ -75,20 +75,20 @@ def _join_en(left: str, right: str) -> str | None:
     words, rwords = left.split(), right.split()
     if len(words) < 3 or len(rwords) < 2:
         return None
-    first = _WORD.match(rwords[0])
+    first = WORD.match(rwords[0])
     if not first or not rwords[0][:1].islower():
         return None
     head = first.group().lower()
-    if head in STOPWORDS["en"] and head not in _EN_AUX:
+    if head in STOPWORDS["en"] and head not in EN_AUX:
         return None  # "and the ...", "and in ...": not a second predicate
-    if head in _EN_AUX or head.endswith("ed") or _en_subject(rwords) is None:
-        found = _en_subject(words)
+    if head in EN_AUX or head.endswith("ed") or en_subject(rwords) is None:
+        found = en_subject(words)
         if found is None:
             return None
         subject, verb = found
         if subject.lower() in {"it", "this", "that", "there"} and len(words) < 4:
             return None
-        if verb in _EN_AUX and verb not in {"did", "does", "do"} and head.endswith(("ed", "en")) and head not in _EN_AUX:
+        if verb in EN_AUX and verb not in {"did", "does", "do"} and head.endswith(("ed", "en")) and head not in EN_AUX:
             subject = f"{subject} {verb}"  # "She was injured and taken to hospital"
         return f"{subject} {right}"
     return None

@@ -1,10 +1,10 @@
 """The questions step: the source's most salient facts, one fact per question, phrased naturally
 in the source's language so that the coverage step can read the fact back from the question alone.
 
-Facts are the source's sentences split into statements (:mod:`.clauses`: "The bridge opened in
-1932 and cost 4 million dollars" gives two). They are ranked by position (lead first), centrality
-(how many of their units recur in other sentences) and names and numbers; quoted speech is
-discounted; near-duplicates are skipped.
+Facts are atomic (:mod:`.facts`: one subject, one predicate, about fifteen words; "The bridge
+opened in 1932 and cost 4 million dollars" gives two), drawn from every sentence that states one
+(not quoted speech, captions, bylines, questions), the main fact of each sentence first and in the
+source's order; near-duplicates are skipped (:func:`select_facts`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import regex
 
 from .analysis import Document, Sentence, TextAnalyzer
-from .clauses import split_clauses, split_statements
+from .facts import atomic_facts, caption_text, first_person
 from .lexicon import STOPWORDS
 
 # Question phrasings per language: (template, pattern that recovers the fact).
@@ -129,70 +129,77 @@ def fact_of_question(question: str) -> str:
 class FactRanking:
     """How facts are chosen (see docs/offline-judge.md for why each value)."""
 
-    min_fact_units: int = 4
+    max_fact_words: int = 20
+    """A fact is cut to about this many words at a clause boundary (:func:`.facts.atomic_facts`)."""
+    min_fact_units: int = 3
     """Facts with fewer content units only fill places that longer facts leave free."""
-    max_fact_words: int = 40
-    """When whole sentences are the facts, longer ones are split at their clauses."""
-    position_weight: float = 1.0
-    centrality_weight: float = 5.0
-    entity_weight: float = 0.2
     redundancy: float = 0.6
     """A candidate sharing more than this share of its units with a chosen fact is skipped."""
+    position_weight: float = 1.0
+    """The lead first: a fact of sentence ``i`` (0-based) gets ``position_weight / (1 + i)``."""
+    centrality_weight: float = 10.0
+    """What recurs: the share of the fact's units that other sentences repeat, times this."""
+    later_piece: float = 0.5
+    """A sentence's second and later facts (a relative or introductory clause) lose this much each."""
 
 
-def _pieces(text: str, lang: str, per_statement: bool, ranking: FactRanking) -> list[str]:
-    if per_statement:
-        return split_statements(text, lang)
-    if len(text.split()) > ranking.max_fact_words:
-        return split_clauses(text, lang, min_words=6)
-    return [text]
+_DOUBLE_QUOTE = regex.compile(r"``|''|[\"“”„«»]")
+
+
+def _in_quotation(sentences: list[Sentence]) -> list[bool]:
+    """Which sentences stand inside a quotation that an earlier sentence opened and has not closed
+    (a speech of several sentences: only its first names the speaker). A sentence with an odd number
+    of double quotation marks opens or closes one (tokenized text writes both ends as ``), and a
+    paragraph or three sentences end it."""
+    out: list[bool] = []
+    open_ = 0
+    for s in sentences:
+        out.append(open_ > 0)
+        if len(_DOUBLE_QUOTE.findall(s.text)) % 2:
+            open_ = 0 if open_ else 3
+        elif open_:
+            open_ -= 1
+    return out
 
 
 def select_facts(doc: Document, analyser: TextAnalyzer, limit: int, ranking: FactRanking) -> list[Sentence]:
-    """The source's most salient facts, most important first.
+    """The source's key facts, most important first: the facts a reader puts in a short summary.
 
-    When the source has fewer sentences than ``limit`` questions, every statement gets its own
-    question (one fact per question); a longer source has more sentences than questions, and then
-    whole sentences are the facts, so that the questions reach further into it."""
-    per_statement = len(doc.sentences) < limit
-    candidates: list[tuple[int, Sentence]] = []
-    for i, s in enumerate(doc.sentences):
-        text = clean_fact(s.text)
-        if text is None:
-            continue
-        pieces = _pieces(text, doc.lang, per_statement, ranking)
-        if len(pieces) <= 1 and text != s.text:
-            parts = [analyser.analyse(text, capitalised_elsewhere=doc.caps)]
-        elif len(pieces) <= 1:
-            parts = [s]
-        else:
-            parts = [analyser.analyse(p, capitalised_elsewhere=doc.caps) for p in pieces]
-        for p in parts:
-            if p.content < 2 or p.text.strip().endswith(("?", "？")):
-                continue
-            candidates.append((i, p))
-    if not candidates:
-        return []
+    Each sentence gives its atomic facts (:func:`.facts.atomic_facts`: one subject, one predicate,
+    no quoted speech, attribution, caption, byline or question). They are ranked by the lead (a
+    news text puts what it is about first), by what recurs (the share of a fact's units that other
+    sentences repeat) and a sentence's main fact before its second ones; a caption's text, a fact
+    spoken in the first person and a fact of fewer than ``min_fact_units`` units only fill places
+    left free, and what quoted speech says fills what they leave; a fact that repeats a chosen one
+    is skipped."""
+    candidates: list[tuple[int, float, int, Sentence]] = []
+    quoted = _in_quotation(doc.sentences)
     df: dict[str, int] = {}
     for s in doc.sentences:
         for u in s.units:
             df[u] = df.get(u, 0) + 1
     n = max(1, len(doc.sentences))
-    scored: list[tuple[bool, float, int, Sentence]] = []
-    for order, (i, p) in enumerate(candidates):
-        position = 1.0 / (1.0 + i)
-        centrality = sum(df[u] - 1 for u in p.units if u in df) / (p.content * n)
-        entity = min(1.0, (len(p.names) + len(p.numbers)) / 4)
-        quoted = 0.5 if p.text.lstrip()[:1] in "'\"“‘`«„" else 1.0
-        score = quoted * (
-            ranking.position_weight * position
-            + ranking.centrality_weight * centrality
-            + ranking.entity_weight * entity
-        )
-        scored.append((p.content < ranking.min_fact_units, -score, order, p))
-    scored.sort(key=lambda t: t[:3])
+    for i, s in enumerate(doc.sentences):
+        caption = caption_text(s.text, doc.lang)
+        text = clean_fact(s.text if caption is None else caption)
+        if text is None:
+            continue
+        pieces = [] if quoted[i] else atomic_facts(text, doc.lang, ranking.max_fact_words)
+        tier = int(caption is not None)
+        if not pieces and caption is None:
+            # quoted speech: what was said only fills places that the reported facts leave free
+            pieces, tier = atomic_facts(text, doc.lang, ranking.max_fact_words, speech=True), 2
+        for k, piece in enumerate(pieces):
+            p = s if piece == s.text else analyser.analyse(piece, capitalised_elsewhere=doc.caps)
+            if p.content < 2 or p.text.strip().endswith(("?", "？")):
+                continue
+            weak = p.content < ranking.min_fact_units or first_person(p.text, doc.lang)
+            centrality = sum(df.get(u, 1) - 1 for u in p.units) / (p.content * n)
+            score = ranking.position_weight / (1 + i) + ranking.centrality_weight * centrality - ranking.later_piece * k
+            candidates.append((max(tier, int(weak)), -score, len(candidates), p))
+    candidates.sort(key=lambda t: t[:3])
     chosen: list[Sentence] = []
-    for *_, p in scored:
+    for *_, p in candidates:
         if len(chosen) >= limit:
             break
         if any(len(p.units & c.units) > ranking.redundancy * p.content for c in chosen):

@@ -1,0 +1,319 @@
+"""A source sentence's atomic facts: one subject, one predicate, about fifteen words each.
+
+The questions step (:mod:`.questions`) asks one fact per question, in the shape a person writes key
+facts ("Pushpa Basnet cares for 45 children."), not whole copied sentences. English sentences lose
+what is not their fact: who says it ("police said", "according to the BBC"), quotation marks, an
+apposition (", the founder of X ,"), an introductory or trailing clause; a non-restrictive relative
+clause and an introductory clause become facts of their own; coordinations are split
+(:func:`.clauses.split_statements`); a fact is cut at a clause boundary to about ``max_words``
+words. Quoted speech, questions, conditionals and captions give no fact. Other languages get
+:func:`.clauses.split_statements` only: these rules are English words.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+import regex
+
+from .clauses import EN_AUX, WORD, en_subject, split_clauses, split_predicates, split_statements
+from .lexicon import IRREGULAR_EN
+_QUOTE_MARK = regex.compile(r"``|''|[\"“”„«»]|(?:^|\s)['‘’`](?=\s*\w)|(?<=\w[.,!?]?\s?)['’](?:\s|$)")
+_SPEECH_VERB = regex.compile(
+    r"\b(?:said|says|say|told|tells|added|adds|explained|explains|insisted|insists|claimed|claims|"
+    r"wrote|writes|tweeted|posted|asked|asks|admitted|admits|revealed|reveals)\b",
+    regex.I,
+)
+_CAPTION_LABEL = regex.compile(
+    r"^\s*(?:[\p{L}'’][\p{L}\p{M}'’ -]{0,30}\s:|\p{L}[\p{L}\p{M}'’-]*(?:\s+\p{L}[\p{L}\p{M}'’-]*){0,2}:)\s+(?=\S)"
+)
+"""A caption's label before a colon ("Gruesome : miller was left with a scar"): a page's picture text."""
+_ATTRIBUTION_TAIL = regex.compile(
+    r"\s*,\s*(?:(?:[\p{L}\p{M}'’.-]+\s+){0,7}(?:said|says|reports|reported|told\s+[\p{L}\p{M}'’. -]{1,40}|"
+    r"according\s+to\s+[\p{L}\p{M}'’. -]{1,40}|added|claimed|explained)"
+    r"(?:\s+(?:on|last|this|yesterday|today|earlier)\b[\p{L}\p{N} ]{0,25})?"
+    r"|(?:said|says|reports|reported|according\s+to)\s+[\p{L}\p{M}'’. -]{1,60})\s*[.!]?\s*$",
+    regex.I,
+)
+"""", the detroit free press reports", ", police said (on Monday)", ", said Jane Ortiz", ", according to the BBC"."""
+_ATTRIBUTION_HEAD = regex.compile(
+    r"^\s*(?:according\s+to\s+[^,]{1,60},\s*|(?:[\p{L}\p{M}'’.-]+\s+){1,6}(?:said|says|reported|reports|"
+    r"told\s+[^,]{1,40}?|claimed|claims|believes|believe|announced|confirmed)\s+(?:that\s+|on\s+\p{L}+\s+that\s+)?(?=\S))",
+    regex.I,
+)
+""""According to police, ...", "Officials said (that) ...": who says it is not the fact."""
+_IMPERSONAL = regex.compile(
+    r"^\s*it\s+(?:has|had|is|was|have)\s+(?:also\s+)?(?:now\s+)?(?:been\s+)?\p{L}+ed\s+that\s+(?=\S)", regex.I
+)
+_DASHES = regex.compile(r"\s+[-–—]{1,2}\s+[^-–—]{2,80}?\s+[-–—]{1,2}\s+|\s*\([^()]{1,80}\)\s*")
+"""A parenthesis between dashes or brackets ("Residents on greville street - near the scene - say")."""
+
+
+def _unattributed(text: str) -> str:
+    """``text`` without who says it ("Officials said (that) ..."), unless what remains opens with a
+    pronoun that the attribution names ("Residents say they had ...")."""
+    text = _IMPERSONAL.sub("", text, count=1)
+    m = _ATTRIBUTION_HEAD.match(text)
+    if m and not opens_with_pronoun(text[m.end():]):
+        return text[m.end():]
+    return text
+
+
+_INTRO_ADVERB = regex.compile(
+    r"^\s*(?:meanwhile|still|however|but|and|so|also|now|indeed|instead|today|yesterday|"
+    r"in addition|additionally|last\s+\p{L}+|earlier\s+\p{L}+|this\s+\p{L}+)\s*,?\s+(?=\S)",
+    regex.I,
+)
+_INTRO_CLAUSE = regex.compile(
+    r"^\s*(?P<sub>(?:while|although|though|whereas|after|before|when|as|because|since|once|despite|"
+    r"following|amid|with)\b[^,]{3,120}?)\s*,\s+(?P<main>\S.*)$",
+    regex.I | regex.S,
+)
+_CONDITIONAL = regex.compile(r"^\s*(?:if|unless|whether|should|had)\b", regex.I)
+_INTRO_PARTICIPLE = regex.compile(r"^\s*(?:\p{L}+ing|\p{L}+ed)\b[^,]{0,80},\s+(?=\S)", regex.I)
+_RELATIVE = regex.compile(
+    r"\s*,\s*(?P<rel>(?:who|which|whose|where)\b[^,]{2,120}?)\s*(?:,\s*|(?=[.;]?\s*$))", regex.I
+)
+_APPOSITION = regex.compile(
+    r"\s*,\s*(?:(?:the|a|an|his|her|their|its|our|now|then|formerly|aged)\s+[^,]{1,70}?|\d{1,3})\s*,\s*(?=\p{Ll}|\p{Lu})"
+)
+"""", the founder of the nonprofit maiti nepal ,", ", 19 ,": a description of who was just named."""
+_TRAILER = regex.compile(
+    r"\s*,\s*(?:followed\s+by|including|such\s+as|which|where|who|as\s+well\s+as|after\s+which|"
+    r"\p{L}+ing\b)[^;]*$",
+    regex.I,
+)
+"""A trailing phrase after a comma that adds a second fact ("..., followed by a second earthquake")."""
+_SPLIT_AT = regex.compile(
+    r"\s+(?=(?:because|after|before|when|while|although|though|since|until|as|despite|amid|"
+    r"following|but|which|who|whose|where|so\s+that|along|across|with|from|during|amid|over|under|"
+    r"into|near|at|in|on|for|by|without|through)\b)|\s*,\s*",
+    regex.I,
+)
+_PRONOUN = frozenset("he she they it this that these those we i you him her them his its their".split())
+
+
+_CONTRACTION = r"(?:s|t|re|ve|ll|d|m)\b"
+_OPEN_SINGLE = regex.compile(r"(?:(?<=^|\s)(?<!s\s)(?<!s)['‘`](?!" + _CONTRACTION + r")\s*(?=\w))")
+"""An opening single quotation mark: not a possessive ("wings ' drew") nor a contraction ("he 's")."""
+
+
+_DOUBLE_MARK = regex.compile(r"``|''|[\"“”„«»]")
+_CLOSING_SINGLE = regex.compile(r"(?<=[\w.,!?])\s*['’](?=\s*(?:[,.;:]|$))|(?<=\w)\s+['’](?=\s+\p{Ll})")
+_SPACES = regex.compile(r"\s{2,}")
+_OPENING_MARK = regex.compile(r"^(?:``|[\"“„«'‘`])")
+_LONG_QUOTATION = regex.compile(r"(?:``|[\"“„«'‘`])\s*((?:\S+\s+){5,}?\S+)\s*(?:''|[\"”»'’])")
+_CLITIC = regex.compile(r"^['’](?:s|t|re|ve|ll|d|m)$")
+_FIRST_WORD_SPACE = regex.compile(r"^\S+\s+")
+
+def _strip_quotes(text: str) -> str:
+    """Scare quotes off ("' peculiar ' power cuts" -> "peculiar power cuts"); possessives and
+    contractions ("Koirala 's", "wings '") stay."""
+    text = _DOUBLE_MARK.sub(" ", text)
+    if _OPEN_SINGLE.search(text):
+        text = _OPEN_SINGLE.sub(" ", text)
+        text = _CLOSING_SINGLE.sub(" ", text)
+    return _SPACES.sub(" ", text).strip()
+
+
+def quoted_speech(text: str) -> bool:
+    """The sentence quotes someone: it opens with a quotation mark, or it has one and a verb of saying
+    (a scare quote around one word is not speech)."""
+    t = text.strip()
+    if _OPENING_MARK.match(t):
+        return True
+    marks = _DOUBLE_MARK.findall(t) + _OPEN_SINGLE.findall(t)
+    if not marks:
+        return False
+    if _SPEECH_VERB.search(t):
+        return True
+    # a long quotation without a verb of saying: more than four words between two marks
+    inner = _LONG_QUOTATION.search(t)
+    return inner is not None
+
+
+_COUNTED = regex.compile(r"(?<!\S)(?!['’](?:s|t|re|ve|ll|d|m)(?!\S))\S*[\p{L}\p{N}]\S*")
+"""A word that counts toward a fact's length: one with a letter or digit, not a clitic ("'s")."""
+
+
+def _count(text: str) -> int:
+    return len(_COUNTED.findall(text))
+
+
+def _cap(words: list[str], limit: int) -> str:
+    """At most ``limit`` words, cut at a clause boundary or before a preposition; a fact that no
+    boundary would leave 8 words long stays whole."""
+    text = " ".join(words).rstrip(" .!;,")
+    ends = [m.end() for m in _COUNTED.finditer(text)]
+    if len(ends) <= limit:
+        return text
+    best = None
+    for m in _SPLIT_AT.finditer(text):
+        n = bisect_right(ends, m.start())  # the words that end before the cut
+        if n > limit:
+            break
+        if n >= 8:
+            best = m.start()
+    if best is None:
+        return text
+    return text[:best].rstrip(" ,;:-")
+
+
+def atomic_facts(sentence: str, lang: str, max_words: int = 16, speech: bool = False) -> list[str]:
+    """The facts of one source sentence, one subject and one predicate each, most central first: the
+    main clause without attributions ("police said"), appositions (", the founder of X ,"),
+    introductory and trailing clauses; then, as facts of their own, a non-restrictive relative clause
+    with its head ("Koirala , who rescues victims , has ..." gives "Koirala rescues victims") and an
+    introductory clause ("While the facility seems unharmed , ..." gives "the facility seems
+    unharmed"); each split at its coordinations (:func:`split_statements`) and cut to about
+    ``max_words`` words at a clause boundary. Quoted speech, questions and conditionals give none.
+    Languages other than English get :func:`split_statements` only."""
+    text = sentence.strip()
+    if lang != "en":
+        return split_statements(text, lang)
+    if not text or text.rstrip().endswith("?") or "#" in text or _CONDITIONAL.match(text):
+        return []
+    if quoted_speech(text) and not speech:
+        return []
+    if _CAPTION_LABEL.match(text):
+        return []  # a caption: :func:`caption_text` gives it back for places the body leaves free
+    text = _strip_quotes(text)
+    main: list[str] = []
+    extra: list[str] = []
+    text = _DASHES.sub(" ", text)
+    text = _ATTRIBUTION_TAIL.sub("", text)
+    text = _unattributed(text)
+    for _ in range(2):
+        text = _INTRO_ADVERB.sub("", text, count=1)
+    m = _INTRO_CLAUSE.match(text)
+    if m:
+        sub = _FIRST_WORD_SPACE.sub("", m.group("sub"))
+        kind = m.group("sub").split()[0].lower()
+        if kind in {"while", "although", "though", "whereas", "because", "since", "as", "once"} and not sub.split()[0].lower().endswith("ing"):
+            extra.append(sub)
+        text = m.group("main")
+    text = _INTRO_PARTICIPLE.sub("", text, count=1)
+    text = _unattributed(text)
+    r = _RELATIVE.search(text)
+    if r and r.group("rel").split()[0].lower() == "who":
+        head = text[: r.start()].strip()
+        if 1 <= len(head.split()) <= 6:
+            extra.insert(0, f"{head} {r.group('rel').split(None, 1)[1] if len(r.group('rel').split()) > 1 else ''}".strip())
+    text = _RELATIVE.sub(" ", text)
+    text = _APPOSITION.sub(" ", text)
+    text = _TRAILER.sub("", text)
+    main.append(_SPACES.sub(" ", text).strip(" ,;:-"))
+    out: list[str] = []
+    for piece in main + extra:
+        for s in _statements(piece):
+            s = _INTRO_ADVERB.sub("", s, count=1).strip(" ,;:-")
+            words = s.split()
+            if len(words) < 3:
+                continue
+            s = _cap(words, max_words)
+            if s and s not in out and states_a_fact(s):
+                out.append(s)
+    if not out:  # no clause of its own stands: the sentence, cut to size, is the fact
+        whole = _cap(_strip_quotes(sentence).split(), max_words)
+        if states_a_fact(whole):
+            out.append(whole)
+    return out
+
+
+def caption_text(sentence: str, lang: str = "en") -> str | None:
+    """A caption's text without its label ("Viral : the image has been shared 2.9million times" ->
+    "the image has been shared 2.9million times"), ``None`` when ``sentence`` is no caption (or not
+    English)."""
+    m = _CAPTION_LABEL.match(sentence) if lang == "en" else None
+    return sentence[m.end():] if m else None
+
+
+def _statements(text: str) -> list[str]:
+    """:func:`split_statements`, keeping a predicate split only where each part has a verb of its
+    own: "home to 425 young women and girls" and "from safety and healing" stay whole."""
+
+
+    out: list[str] = []
+    clauses = split_clauses(text, "en", min_words=4)
+    found = en_subject(clauses[0].split()) if len(clauses) > 1 else None
+    if found and (len(found[0].split()) > 5 or "to" in found[0].lower().split()):
+        found = None
+    for n, clause in enumerate(clauses):
+        first = clause.split(None, 1)[0] if clause.strip() else ""
+        low = first.lower()
+        if n and found and first[:1].islower() and (
+            low in EN_AUX or (len(low) > 4 and low.endswith("ed")) or IRREGULAR_EN.get(low, low) != low
+        ):
+            clause = f"{found[0]} {clause}"  # ", but drew his gun instead": the subject given back
+        parts = split_predicates(clause, "en")
+        if len(parts) > 1:
+            if any(len(_own_words(parts[0], p)) < 3 or _own_words(parts[0], p)[0].lower().endswith("ing") for p in parts[1:]):
+                parts = [clause]
+        out.extend(parts)
+    return [s for s in (p.strip() for p in out) if s]
+
+
+def _own_words(first: str, part: str) -> list[str]:
+    """The words of ``part`` after the subject it shares with ``first`` (punctuation left out)."""
+    a, b = first.split(), [w for w in part.split() if WORD.search(w)]
+    i = 0
+    while i < min(len(a), len(b)) and a[i] == b[i]:
+        i += 1
+    return b[i:] or [""]
+
+
+_DETERMINERS = frozenset("the a an his her their its our my your this that these those of 's ' every each some any no".split())
+_NOT_A_START = frozenset(
+    "in on at for with to from by of that which who whose where when while as if than and or but nor so then "
+    "was were is are be been being has have had will would can could may might must shall should did does do "
+    "noted adding saying according without during despite among through including about like unlike into "
+    "onto over under within against until whether how why what here imagine having".split()
+)
+_FIRST_PERSON = frozenset("i we me my our us mine ours i'm i've we're we've".split())
+
+
+def first_person(fact: str, lang: str = "en") -> bool:
+    """The fact speaks in the first person ("it was a day i have often tried to forget"): a speaker's or
+    a columnist's voice, not a fact the article reports (English words only)."""
+    return lang == "en" and any(w.lower() in _FIRST_PERSON for w in fact.split())
+
+
+def _has_verb(words: list[str]) -> bool:
+    """Some word of ``words`` reads as a finite verb: an auxiliary, an irregular past, a word in -ed,
+    or one in -s that no determiner precedes (a words-only guess, no tagger)."""
+
+
+    low = [w.lower() for w in words]
+    for i, w in enumerate(low):
+        if w in EN_AUX or w in {"'s", "'re", "'ve", "'ll", "'d", "'m", "am"}:
+            return True
+        if i == 0:
+            continue
+        before = low[i - 1]
+        if before in _DETERMINERS:
+            continue
+        if (w in IRREGULAR_EN and IRREGULAR_EN[w] != w and not w.endswith(("men", "children"))) or (
+            len(w) > 3 and w.endswith("ed")
+        ):
+            return True
+        if len(w) > 3 and w.endswith("s") and not w.endswith("ss") and before not in _NOT_A_START:
+            return True
+    return False
+
+
+def states_a_fact(fact: str) -> bool:
+    """English: the fact opens with a subject, not a verb, a preposition or a conjunction ("was too
+    late for matt", "noted that wherever ..." do not; "That 's what happened" does)."""
+    words = [w for w in fact.split() if WORD.search(w)]
+    if len(words) < 3:
+        return False
+    first, second = words[0].lower(), words[1].lower()
+    if first in {"that", "this"} and (second in EN_AUX or second in {"'s", "s"}):
+        return True
+    return not (first in _NOT_A_START or (first.endswith(("ed", "ing")) and words[0][:1].islower()))
+
+
+def opens_with_pronoun(fact: str) -> bool:
+    """The fact's subject is a pronoun ("she has offered ..."): it does not say whom it is about."""
+    first = fact.split(None, 1)[0].lower().strip("'’,") if fact.strip() else ""
+    return first in _PRONOUN
