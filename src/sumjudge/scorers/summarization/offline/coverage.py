@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..reading.analysis import Sentence, TextAnalyzer, capitalised_words
-from ..reading.lexicon import ORDINAL_WORDS
+from ..reading.lexicon import DATE_WORDS, ORDINAL_WORDS, WEEKDAYS
 from ..reading.numbers import all_keys
 from ..reading.questions import fact_of_question
 from ..reading.segment import detect_language, quote, split_sentences
@@ -44,11 +44,24 @@ def read_summary(analyser_of: Callable[[str], TextAnalyzer], questions: list[str
     return SummaryRead(analyser, sentences, units, facts, numbers)
 
 
+def point_of(fact: Sentence) -> frozenset[str]:
+    """The fact's units without its detail: the weekday of an event whose month or year is given
+    ("on Tuesday, March 3") is not what the fact is about, so a summary that leaves it out still
+    carries the fact (issue 40). A weekday alone stays: it may be all the fact says of when."""
+    forms = {n: fact.name_forms.get(n, "").lower() for n in fact.names}
+    detail = {n for n, f in forms.items() if f in WEEKDAYS}
+    dated = any(f in DATE_WORDS and f not in WEEKDAYS for f in forms.values()) or any(
+        n.isdigit() and 1800 <= int(n) <= 2100 for n in fact.numbers
+    )
+    return fact.units - detail if detail and dated and len(detail) < len(fact.units) else fact.units
+
+
 def judge_fact(question: str, fact: Sentence, read: SummaryRead, answer_threshold: float) -> CoverageVerdict:
     if not fact.content:
         return CoverageVerdict(question=question, answered=False, reason="the question names no fact to look for")
-    found = fact.units & read.units
-    share = fact.weight_of(found) / fact.mass
+    point = point_of(fact)
+    found = point & read.units
+    share = fact.weight_of(found) / fact.weight_of(point)
     best = read.closest(fact)
     key = key_fact_missing(fact, read.units, best, read.numbers)
     if best is not None and key is not None and key[1]:
@@ -63,7 +76,7 @@ def judge_fact(question: str, fact: Sentence, read: SummaryRead, answer_threshol
             answered=True,
             reason=f'the summary says so ({share:.0%} of the fact): "{quote(best.text)}"',
         )
-    missing = sorted({fact.forms.get(u, u) for u in fact.units - found})
+    missing = sorted({fact.forms.get(u, u) for u in point - found})
     shown = ", ".join(repr(w) for w in missing[:6])
     if not read.sentences:
         reason = "the summary is empty"
@@ -93,7 +106,7 @@ def coverage_gaps(analyser_of: Callable[[str], TextAnalyzer], questions: list[st
             gaps.append(None)
         elif not read.sentences:
             gaps.append("the summary is empty")
-        elif not fact.units & read.units:
+        elif not point_of(fact) & read.units:
             gaps.append("the summary shares none of the fact's words")
         else:
             key = key_fact_missing(fact, read.units, read.closest(fact), read.numbers)
@@ -112,4 +125,4 @@ def coverage_gaps(analyser_of: Callable[[str], TextAnalyzer], questions: list[st
     return gaps
 
 
-__all__ = ["SummaryRead", "coverage_gaps", "judge_fact", "read_summary"]
+__all__ = ["SummaryRead", "coverage_gaps", "judge_fact", "point_of", "read_summary"]

@@ -22,7 +22,7 @@ import regex
 
 from ..reading.analysis import Document, Sentence
 from ..reading.evidence import Evidence
-from ..reading.lexicon import DATE_WORDS, ORDINAL_WORDS
+from ..reading.lexicon import DATE_WORDS, ORDINAL_WORDS, WEEKDAYS
 from ..reading.names import common_opener, joined_in_source, known_name, same_name, shouted, spelled_out
 from ..reading.numbers import all_keys
 from ..reading.segment import quote
@@ -262,7 +262,8 @@ def key_fact_missing(
     ``None`` when it has them all (and at least half of the names). The second item is a
     contradiction when the summary sentence closest to the fact has another number in its place
     ("520 seats" for "250 seats"), else empty. ``summary_numbers``: every value the summary's numbers
-    may stand for (a fact's "10,000" is in a summary that says "ten thousand")."""
+    may stand for (a fact's "10,000" is in a summary that says "ten thousand"). A weekday is
+    detail, never a key fact (:data:`.lexicon.WEEKDAYS`)."""
     missing = [n for n in fact.numbers if "#" + n not in summary_units and not fact.number_keys[n] & summary_numbers]
     if missing and best is not None:
         theirs = [w for w in best.numbers if w not in fact.numbers and w.endswith("%") == missing[0].endswith("%")]
@@ -276,7 +277,10 @@ def key_fact_missing(
             )
     if missing:
         return f"number {fact.number_forms[missing[0]]!r}", ""
-    dates = [x for x in fact.names if x not in summary_units and fact.name_forms[x].lower() in DATE_WORDS]
+    dates = [
+        x for x in fact.names
+        if x not in summary_units and fact.name_forms[x].lower() in DATE_WORDS - WEEKDAYS
+    ]
     if dates:
         return f"date {fact.name_forms[dates[0]]!r}", ""
     names = [x for x in fact.names if fact.name_forms[x].lower() not in DATE_WORDS]

@@ -116,6 +116,9 @@ DATE_WORDS = frozenset(
     sunday""".split()
 )
 # "may", "march" and "sun" are also ordinary words; they count as dates only when capitalised.
+WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+"""A news text's weekday ("voted on Tuesday") is detail, not the point of a fact: coverage neither
+asks for it nor fails a summary that leaves it out (issue 40)."""
 
 # Korean particles and copula endings that attach to a word; the longest match is removed.
 KO_PARTICLES = tuple(
