@@ -11,7 +11,7 @@ questions are drawn when ``draw_missing`` is set.
 
 An exam file is JSON Lines, one object per source::
 
-    {"source_sha256": "...", "questions": ["..."], "judge": "openai/gpt-4o-mini", "prompt_version": "2",
+    {"source_sha256": "...", "questions": ["..."], "judge": "openai/gpt-4o-mini", "prompt_version": "3",
      "seed": 0, "max_questions": 10}
 
 :attr:`Exam.digest` names the exam (the sha256 of its entries, whatever their order in the file): the
