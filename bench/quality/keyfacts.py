@@ -17,13 +17,17 @@ bench/quality/reference_proofs.py splits them; rules are chosen on A only):
 - SummEval, the human references as summaries (11 per article): mean coverage and the share with
   coverage 0;
 - SummEval, coverage of the 16 system summaries per article against the experts' relevance:
-  Spearman per article, averaged (summary-level), as bench/quality/tune_offline.py measures it.
+  Spearman per article, averaged (summary-level), as bench/quality/tune_offline.py measures it;
+- with ``--shape``: the questions' shape over both corpora's articles: words per question's fact
+  (median, 90th percentile), the share holding quotation marks or "said"/"says", the articles that
+  got fewer than 6 questions.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from dataclasses import replace
@@ -146,6 +150,22 @@ def summeval(judge: LexicalJudge, data: Path, limit: int | None) -> dict[str, di
     return res
 
 
+def shape(judge: LexicalJudge, data: Path) -> dict[str, float]:
+    docs = _load(data / "realsumm_docs.jsonl") + _load(data / "summeval_docs.jsonl")
+    words: list[int] = []
+    quoted = few = 0
+    for d in docs:
+        qs = judge.questions(d["source"], 10).questions
+        few += len(qs) < 6
+        for q in qs:
+            fact = fact_of_question(q)
+            words.append(len(fact.split()))
+            quoted += bool(re.search(r"``|''|[\"“”]|\bsaid\b|\bsays\b", fact))
+    return {"articles": len(docs), "questions": len(words), "words_median": float(np.median(words)),
+            "words_p90": float(np.percentile(words, 90)), "quoted_share": quoted / max(1, len(words)),
+            "articles_under_6_questions": few}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     root = Path(__file__).resolve().parents[2]
@@ -155,6 +175,7 @@ def main() -> None:
     ap.add_argument("--skip-summeval", action="store_true")
     ap.add_argument("--limit-docs", type=int)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--shape", action="store_true", help="also the questions' shape (words, quotes, counts)")
     ap.add_argument("settings", nargs="*", help="key=value: a FactRanking or LexicalSettings field, to try a value")
     a = ap.parse_args()
     data = Path(a.data)
@@ -172,11 +193,17 @@ def main() -> None:
     res = {"realsumm": realsumm(judge, data, a.limit_docs)}
     if not a.skip_summeval:
         res["summeval"] = summeval(judge, data, a.limit_docs)
+    if a.shape:
+        res["shape"] = shape(judge, data)
     if a.json:
         print(json.dumps(res, indent=2))
         return
     print(f"judge {judge.fingerprint} ({time.perf_counter() - t:.0f}s)")
     for corpus, by_half in res.items():
+        if corpus == "shape":
+            print("shape (both corpora): " + "  ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}"
+                                                   for k, v in by_half.items()))
+            continue
         for name, h in HALVES:
             figures = "  ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in by_half[h].items())
             print(f"{corpus:9s} half {name}: {figures}")
