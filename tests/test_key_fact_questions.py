@@ -42,7 +42,10 @@ def test_questions_ask_short_facts_not_quotes_captions_bylines_or_questions() ->
     text = " ".join(facts)
     assert "suffering" not in text  # quoted speech asks nothing
     assert "volunteer" not in text  # a caption's text only fills places that the body leaves free
-    assert "volunteer" in fact_of_question(_questions(NEWS, 10)[-1])
+    every = [fact_of_question(q) for q in _questions(NEWS, 10)]
+    caption = next(i for i, f in enumerate(every) if "volunteer" in f)
+    spoken = next(i for i, f in enumerate(every) if "suffering" in f)
+    assert len(facts) <= caption < spoken  # after the body's facts, a caption; what was said fills last
     assert "Griffiths" not in text and "What happens" not in text and "#" not in text
     assert all(len(f.split()) <= 20 for f in facts), facts
     assert "earthquake" in facts[0]  # what the article is about comes first
@@ -58,6 +61,9 @@ def test_a_long_sentence_gives_each_of_its_facts_with_its_subject() -> None:
     # who says it is not the fact; the speaker's description is not either
     (said,) = atomic_facts("The bridge will reopen in May, officials said on Monday.", "en")
     assert said == "The bridge will reopen in May"
+    # a date before the subject stays with the fact, after it
+    (dated,) = atomic_facts("In 1903, the museum was rebuilt for 30 million dollars.", "en")
+    assert dated == "the museum was rebuilt for 30 million dollars in 1903"
 
 
 def test_a_summary_that_states_the_key_fact_in_its_own_words_answers_it() -> None:

@@ -69,6 +69,11 @@ _INTRO_CLAUSE = regex.compile(
     r"following|amid|with)\b[^,]{3,120}?)\s*,\s+(?P<main>\S.*)$",
     regex.I | regex.S,
 )
+_INTRO_PHRASE = regex.compile(
+    r"^\s*(?P<phrase>(?:in|on|at|by|during|since|until|for|last|this|next|earlier|later)\s+[^,]{1,40}?)\s*,\s+(?=\S)",
+    regex.I,
+)
+"""A time or place phrase before the subject ("In 1903, ", "On Tuesday, ", "In Kathmandu, ")."""
 _CONDITIONAL = regex.compile(r"^\s*(?:if|unless|whether|should|had)\b", regex.I)
 _INTRO_PARTICIPLE = regex.compile(r"^\s*(?:\p{L}+ing|\p{L}+ed)\b[^,]{0,80},\s+(?=\S)", regex.I)
 _RELATIVE = regex.compile(
@@ -185,6 +190,10 @@ def atomic_facts(sentence: str, lang: str, max_words: int = 16, speech: bool = F
     text = _unattributed(text)
     for _ in range(2):
         text = _INTRO_ADVERB.sub("", text, count=1)
+    when = _INTRO_PHRASE.match(text)
+    if when:  # "In 1903, the museum was rebuilt" -> "the museum was rebuilt in 1903": the date stays
+        rest, phrase = text[when.end():].rstrip(" .!;"), when.group("phrase")
+        text = f"{rest} {phrase[:1].lower()}{phrase[1:]}"
     m = _INTRO_CLAUSE.match(text)
     if m:
         sub = _FIRST_WORD_SPACE.sub("", m.group("sub"))
