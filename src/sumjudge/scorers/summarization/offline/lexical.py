@@ -52,7 +52,7 @@ from .support import loose_pairs, negation_unstated, polarity_conflict, substitu
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
 
 
-RULES_VERSION = "30.4"
+RULES_VERSION = "45.1"
 """The version of the judge's rules and its own word lists: raise it with any change that can move
 a verdict, so that a stored run is never resumed with another judge's verdicts."""
 
@@ -259,6 +259,16 @@ class LexicalJudge:
             if x in analyser.antonyms.get(u, ()):
                 return [
                     f"{claim.forms.get(u, u)!r} contradicts the source's {passage_form(ev, x)!r}: the claim says "
+                    f'"{quote(claim.text, 100)}", the source says "{quote(ev.text, 100)}" ({ev.where})'
+                ], soft
+        for u in sorted(claim.units - ev.found - ev.names_before):
+            against = analyser.antonyms.get(u)
+            if not against or u.startswith("#") or u in claim.names or not in_slot(claim, u, ev):
+                continue
+            there = slot_word(claim, u, ev)
+            if there in against:  # "the driver was unhurt" where the passage has "the driver was injured" (issue 45)
+                return [
+                    f"{claim.forms.get(u, u)!r} contradicts the source's {passage_form(ev, there)!r}: the claim says "
                     f'"{quote(claim.text, 100)}", the source says "{quote(ev.text, 100)}" ({ev.where})'
                 ], soft
         conflict = polarity_conflict(

@@ -150,9 +150,20 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
             continue  # "Higher School Certificate" where the source writes "HSC"
         if shown.isupper() and len(shown) >= 4 and shouted(claim.text, shown):
             continue  # "WARNING : GRAPHIC CONTENT": words in capitals, not acronyms
-        if name in ev.found or name in ev.names_before:
+        if name in ev.found:
             continue
         theirs = [x for s in ev.sentences for x in s.names if x not in claim.units]
+        if name in ev.names_before:
+            # named just before the passage: it may be who the passage speaks of ("Both were flown"),
+            # unless the passage names another in its place ("a hospital in Innsbruck" for "a
+            # hospital in Grauhorn", the peak of the sentence before; issue 45)
+            swapped = _swapped_name(claim, name, ev, theirs)
+            if swapped:
+                errors.append(
+                    f"{shown!r} is in the source ({_where(doc, name)}) but not in the passage that states the "
+                    f'rest, which names {swapped!r} in its place ({ev.where}: "{quote(ev.text, 100)}")'
+                )
+            continue
         there, score = slot_match(claim, name, ev, theirs)
         instead = _form(ev, there) if there and score else None
         if not known_name(name, shown, doc, derived) and not joined_in_source(claim.text, shown, doc):

@@ -162,6 +162,10 @@ def polarity_conflict(
             continue
         if mine.negated and not other.negated and negation_shown(mine, other, lang):
             return f'negation differs: {who} says "{quote(mine.text, 100)}", {where} says "{quote(other.text, 100)}"'
+        if other.negated and not mine.negated and negation_shown(other, mine, lang):
+            # the passage's phrase holds all that the claim's says, and negates it ("can no longer
+            # hold the town's growing collection" for "can still hold the collection"; issue 45)
+            return f'negation differs: {who} says "{quote(mine.text, 100)}", {where} says "{quote(other.text, 100)}"'
         for a in mine.units - other.units:
             for b in antonyms.get(a, ()):
                 if b in other.units and b not in mine.units:
