@@ -28,7 +28,7 @@ from ..reading.numbers import all_keys, number_kind
 from ..reading.segment import quote
 from ..reading.tokens import squash
 from .extrinsic import in_slot, slot_word
-from .support import slot_match
+from .support import Shown, slot_match
 
 INTRINSIC_SLOT = 2
 """A number the source has only outside the passage is an error when the passage has another one in
@@ -65,10 +65,11 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
             moved = _moved_number(claim, n, ev, passage)
             if moved:
                 there_now = f"the passage says {moved!r}" if _alike_form(claim, n, ev, moved) else "the passage does not"
-                errors.append(
+                errors.append(Shown(
                     f"{claim.number_forms[n]!r} is in the passage, but where the claim puts it {there_now} "
-                    f'({ev.where}: "{quote(ev.text, 100)}")'
-                )
+                    f'({ev.where}: "{quote(ev.text, 100)}")',
+                    claim.number_forms[n], moved if there_now != "the passage does not" else "",
+                ))
             continue
         if passage_keys is None:
             passage_keys = frozenset().union(*(all_keys(s.number_keys) for s in ev.sentences))
@@ -91,13 +92,15 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
         in_source = value in doc.number_values or (value == "1" and doc.writes_one)
         if not in_source and not keys & doc.number_keys:
             said = f"; it says {named!r}" if named else ""
-            errors.append(f'{shown!r} does not occur in the source{said} ({ev.where}: "{quote(ev.text, 100)}")')
+            errors.append(Shown(f'{shown!r} does not occur in the source{said} ({ev.where}: "{quote(ev.text, 100)}")',
+                                shown, named or ""))
         elif in_source and instead and score >= INTRINSIC_SLOT:
             said = f"; it says {named!r}" if named else ""
-            errors.append(
+            errors.append(Shown(
                 f"{shown!r} is in the source ({_where(doc, '#' + n)}) but not in the passage that states the rest "
-                f'({ev.where}: "{quote(ev.text, 100)}"){said}'
-            )
+                f'({ev.where}: "{quote(ev.text, 100)}"){said}',
+                shown, named or "",
+            ))
         elif in_source:
             notes.append(f"{shown!r} is in the source ({_where(doc, '#' + n)}) but not in the passage that states the rest")
         else:
@@ -108,9 +111,11 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
 def _kind(s: Sentence, n: str) -> tuple[str, frozenset[str]]:
     """What ``s``'s number ``n`` measures (:func:`..reading.numbers.number_kind`) and, for a count,
     the words after it (what it counts: "40 computers")."""
-    kind = number_kind(s.text, s.number_forms.get(n, n))
+    form = s.number_forms.get(n, n)
+    kind = number_kind(s.text, form)
     counted: set[str] = set()
-    if kind == "count":
+    if kind == "count" and regex.search(r"(?<![\p{L}\p{N}]|\p{N}[.,])" + regex.escape(form) + r"[\s-]+\p{L}", s.text):
+        # what it counts: the words right after it ("40 computers"; not "forty-three, opened")
         for p in s.positions.get("#" + n, ()):
             counted.update(u for u in s.sequence[p + 1 : p + 3] if not u.startswith("#"))
     return kind, frozenset(counted)
@@ -159,21 +164,24 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
             # hospital in Grauhorn", the peak of the sentence before; issue 45)
             swapped = _swapped_name(claim, name, ev, theirs)
             if swapped:
-                errors.append(
+                errors.append(Shown(
                     f"{shown!r} is in the source ({_where(doc, name)}) but not in the passage that states the "
-                    f'rest, which names {swapped!r} in its place ({ev.where}: "{quote(ev.text, 100)}")'
-                )
+                    f'rest, which names {swapped!r} in its place ({ev.where}: "{quote(ev.text, 100)}")',
+                    shown, swapped,
+                ))
             continue
         there, score = slot_match(claim, name, ev, theirs)
         instead = _form(ev, there) if there and score else None
         if not known_name(name, shown, doc, derived) and not joined_in_source(claim.text, shown, doc):
             said = f"; the passage names {instead!r}" if instead else ""
-            errors.append(f'{shown!r} does not occur in the source{said} ({ev.where}: "{quote(ev.text, 100)}")')
+            errors.append(Shown(f'{shown!r} does not occur in the source{said} ({ev.where}: "{quote(ev.text, 100)}")',
+                                shown, instead or ""))
         elif name in doc.units and (swapped := _swapped_name(claim, name, ev, theirs)):
-            errors.append(
+            errors.append(Shown(
                 f"{shown!r} is in the source ({_where(doc, name)}) but not in the passage that states the "
-                f'rest, which names {swapped!r} in its place ({ev.where}: "{quote(ev.text, 100)}")'
-            )
+                f'rest, which names {swapped!r} in its place ({ev.where}: "{quote(ev.text, 100)}")',
+                shown, swapped,
+            ))
         elif name in doc.units:  # a summary joins facts of distant sentences: a note unless swapped
             notes.append(f"{shown!r} is in the source ({_where(doc, name)}) but not in the passage that states the rest")
     opener = _opening_name(claim, doc, ev, derived)
@@ -245,7 +253,7 @@ def _moved_number(claim: Sentence, n: str, ev: Evidence, passage: list[str]) -> 
     return _form(ev, there) if there and score >= max(MOVED_NUMBER, own + 1) else None
 
 
-def _opening_name(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str, str]) -> str | None:
+def _opening_name(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str, str]) -> Shown | None:
     """The claim's capitalised first word, when the source has it in no form and the passage has a
     name, written as one, in its place with the claim's next words after it ("Ryanair flight ..."
     where the passage has "Loganair flight"): a name, though a sentence start hides its capital. A
@@ -267,7 +275,9 @@ def _opening_name(claim: Sentence, doc: Document, ev: Evidence, derived: dict[st
     there, score = side_match(claim, u, ev, theirs, written=True)
     if not there or not score:
         return None  # "Additionally , a suit ...", "Several visitors ...": no name stands there
-    return f'{shown!r} does not occur in the source; the passage names {_form(ev, there)!r} ({ev.where}: "{quote(ev.text, 100)}")'
+    named = _form(ev, there)
+    return Shown(f'{shown!r} does not occur in the source; the passage names {named!r} ({ev.where}: "{quote(ev.text, 100)}")',
+                 shown, named)
 
 
 _GROUP_COUNTS = frozenset({"two", "three", "four"})
@@ -287,7 +297,7 @@ _MASCULINE = frozenset("he him his himself".split())
 _PRONOUN = regex.compile(r"\b(?:[Ss]he|[Hh]e|[Hh]im|[Hh]is|[Hh]ers?|[Hh]imself|[Hh]erself)\b")
 
 
-def pronoun_gender(claim: Sentence, ev: Evidence, lang: str) -> str | None:
+def pronoun_gender(claim: Sentence, ev: Evidence, lang: str) -> Shown | None:
     """(English) A claim that calls someone "she" where the passage that states the rest says only
     "he" of anyone (or the other way round): the passage's people are all of the other gender."""
     if lang != "en" or claim.weight_of(ev.found | ev.names_before) < 0.9 * claim.mass:
@@ -298,9 +308,10 @@ def pronoun_gender(claim: Sentence, ev: Evidence, lang: str) -> str | None:
         said = [w for w in mine if w.lower() in own]
         there = [w for w in theirs if w.lower() in other]
         if said and there and not any(w.lower() in own for w in theirs):
-            return (
+            return Shown(
                 f"{said[0]!r} does not fit the passage that states the rest: it says {there[0]!r}, never "
-                f'{said[0].lower()!r} ({ev.where}: "{quote(ev.text, 100)}")'
+                f'{said[0].lower()!r} ({ev.where}: "{quote(ev.text, 100)}")',
+                said[0], there[0],
             )
     return None
 

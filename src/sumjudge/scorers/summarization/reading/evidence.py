@@ -134,8 +134,7 @@ def passages(
             got |= {back[t] for t in units if t in back}
         held.append(frozenset(got))
     names = frozenset(claim.names)
-    people = frozenset(u for u in names if claim.name_forms.get(u, "").lower() not in DATE_WORDS)
-    """The names a passage may refer back to ("Both were flown ..."): no date ("On Tuesday")."""
+    people = _subject_names(claim)
     ranked: list[tuple[float, int, int, frozenset[str]]] = []
     n = len(held)
     for width in range(1, size + 1):
@@ -160,6 +159,19 @@ def passages(
     if not out:
         out.append(Evidence(0, min(1, n), tuple(doc.sentences[:1]), frozenset(), frozenset()))
     return out
+
+
+def _subject_names(claim: Sentence) -> frozenset[str]:
+    """The names that open the claim (who it is about: "Tomas Berger and Lena Hofmann were flown
+    ..."), which a passage may refer back to ("Both were flown ..."); no date ("On Tuesday he ..."),
+    no name further on ("... posed for the painting in Simsbury")."""
+    names = set(claim.names)
+    out: list[str] = []
+    for u in claim.sequence:
+        if u not in names or claim.name_forms.get(u, "").lower() in DATE_WORDS:
+            break
+        out.append(u)
+    return frozenset(out)
 
 
 _POSSESSIVES = frozenset({"his", "her", "their", "its"})
