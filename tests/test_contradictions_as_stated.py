@@ -51,3 +51,17 @@ def test_a_date_named_before_does_not_pick_the_passage() -> None:
     )
     (claim,) = _verdicts(source, "On Tuesday he legally changed his name to Gatewood Galbraith.")
     assert claim.supported
+
+
+def test_a_name_that_opens_the_claim_may_be_called_otherwise_in_the_passage() -> None:
+    """Rules 45.2: who the claim is about, named just before the passage, is not swapped for the
+    passage's other name for it ("The Foxes" for Leicester); a name further on still is (Grauhorn)."""
+    source = (
+        "Boss Nigel Pearson has urged Leicester to keep their cool and ignore their relegation rivals. "
+        "The Foxes host Swansea on Saturday just three points from safety in the Premier League after "
+        "back-to-back wins. Last week's win at West Brom handed them a survival lifeline."
+    )
+    (claim,) = _verdicts(source, "Leicester host Swansea on Saturday just three points from safety.")
+    assert claim.supported, claim.reason
+    (claim,) = _verdicts(source, "Leicester host Burnley on Saturday just three points from safety.")
+    assert not claim.supported

@@ -53,7 +53,7 @@ from .support import Shown, loose_pairs, negation_unstated, polarity_conflict, s
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
 
 
-RULES_VERSION = "45.1"
+RULES_VERSION = "45.2"
 """The version of the judge's rules and its own word lists: raise it with any change that can move
 a verdict, so that a stored run is never resumed with another judge's verdicts."""
 

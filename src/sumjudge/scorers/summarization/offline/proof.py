@@ -21,7 +21,7 @@ from __future__ import annotations
 import regex
 
 from ..reading.analysis import Document, Sentence
-from ..reading.evidence import Evidence
+from ..reading.evidence import Evidence, subject_names
 from ..reading.lexicon import DATE_WORDS, ORDINAL_WORDS
 from ..reading.names import common_opener, joined_in_source, known_name, same_name, shouted, spelled_out
 from ..reading.numbers import all_keys, number_kind
@@ -161,8 +161,11 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
         if name in ev.names_before:
             # named just before the passage: it may be who the passage speaks of ("Both were flown"),
             # unless the passage names another in its place ("a hospital in Innsbruck" for "a
-            # hospital in Grauhorn", the peak of the sentence before; issue 45)
-            swapped = _swapped_name(claim, name, ev, theirs)
+            # hospital in Grauhorn", the peak of the sentence before; issue 45). A name that opens
+            # the claim is who it is about, and the passage may well call it otherwise ("The Foxes
+            # host Swansea" for "Leicester host Swansea", "the Spurs striker" for "Tottenham
+            # striker"): only a name further on is held to the passage's (rules 45.2)
+            swapped = None if name in subject_names(claim) else _swapped_name(claim, name, ev, theirs)
             if swapped:
                 errors.append(Shown(
                     f"{shown!r} is in the source ({_where(doc, name)}) but not in the passage that states the "

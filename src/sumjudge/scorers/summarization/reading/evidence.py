@@ -134,7 +134,7 @@ def passages(
             got |= {back[t] for t in units if t in back}
         held.append(frozenset(got))
     names = frozenset(claim.names)
-    people = _subject_names(claim)
+    people = subject_names(claim)
     ranked: list[tuple[float, int, int, frozenset[str]]] = []
     n = len(held)
     for width in range(1, size + 1):
@@ -161,7 +161,7 @@ def passages(
     return out
 
 
-def _subject_names(claim: Sentence) -> frozenset[str]:
+def subject_names(claim: Sentence) -> frozenset[str]:
     """The names that open the claim (who it is about: "Tomas Berger and Lena Hofmann were flown
     ..."), which a passage may refer back to ("Both were flown ..."); no date ("On Tuesday he ..."),
     no name further on ("... posed for the painting in Simsbury")."""
