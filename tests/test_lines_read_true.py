@@ -48,3 +48,20 @@ def test_a_warning_of_compare_is_said_once(tmp_path: Path) -> None:
     said = done.stdout + done.stderr
     assert said.count("5 of 15 paired items were asked other questions") == 1, said
     assert "sumjudge: warning: the runs did not sit the same exam" in done.stderr
+
+
+def test_a_resumed_run_says_which_run_and_what_it_kept_and_every_out_write_is_confirmed(tmp_path: Path) -> None:
+    """Issue 45, point 5: `score --out base.jsonl` resumed an earlier run and never said it wrote
+    base.jsonl; with -q nothing at all was said."""
+    store, out = str(tmp_path / "runs.db"), str(tmp_path / "base.jsonl")
+    first = _run("score", EXAMPLES, "--model", "offline/lexical", "--store", store, "--out", out)
+    assert first.exit_code == 0, first.output
+    assert "sumjudge: wrote 18 items of run " in first.stderr and f"to {out}" in first.stderr
+    run_id = first.stderr.split("wrote 18 items of run ")[1].split()[0]
+    for quiet in ([], ["-q"]):
+        again = _run("score", EXAMPLES, "--model", "offline/lexical", "--store", store, "--out", out, *quiet)
+        assert again.exit_code == 0, again.output
+        said = again.stderr
+        assert f"sumjudge: resuming run {run_id} (started " in said, (quiet, said)
+        assert "judge offline/lexical): 18 of 18 items already finished, kept; --fresh to score them all again" in said
+        assert f"sumjudge: wrote 18 items of run {run_id} to {out}" in said
