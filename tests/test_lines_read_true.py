@@ -65,3 +65,13 @@ def test_a_resumed_run_says_which_run_and_what_it_kept_and_every_out_write_is_co
         assert f"sumjudge: resuming run {run_id} (started " in said, (quiet, said)
         assert "judge offline/lexical): 18 of 18 items already finished, kept; --fresh to score them all again" in said
         assert f"sumjudge: wrote 18 items of run {run_id} to {out}" in said
+
+
+def test_a_missing_key_tells_a_shell_user_the_shell_line(tmp_path: Path, monkeypatch) -> None:
+    """Issue 45, point 7: a missing API key suggested `ModelConfig(api_key=...)` to a shell user."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    done = _run("check", "--source", "The bridge opened in 1932.", "--summary", "It opened in 1932.",
+                "--model", "openai/gpt-4o-mini")
+    assert done.exit_code == 2
+    said = done.output + done.stderr
+    assert "export OPENAI_API_KEY=..." in said and said.index("export OPENAI_API_KEY") < said.index("ModelConfig")
