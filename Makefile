@@ -1,5 +1,5 @@
-# Two commands for newcomers: `make demo` (install, then score the bundled examples with the
-# default offline judge) and `make test` (install with test extras, check the import layers with
+# Two commands for newcomers: `make demo` (install with the viewer, then score the bundled examples
+# with the default offline judge) and `make test` (install with test extras, check the import layers with
 # `lint-imports`, then run the whole suite).
 # Both create their own virtual environment in .venv.
 
@@ -15,7 +15,7 @@ $(BIN)/python:
 
 # Re-install when the project's metadata changes.
 $(VENV)/.demo-installed: pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[wordfreq,lemmas,speed]'
+	$(PIP) install -e '.[wordfreq,lemmas,speed,view]'
 	@touch $@
 
 # llama.cpp (llama-cpp-python, the `local` extra) is compiled here, portably: a build tuned to the

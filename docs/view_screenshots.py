@@ -1,13 +1,16 @@
 """Screenshots of `sumjudge view`'s pages (docs/view/*.png), from a store made here and now.
 
-    .venv/bin/python docs/view_screenshots.py            # writes docs/view/{runs,run,item,compare}.png
+    .venv/bin/python docs/view_screenshots.py            # writes docs/view/{runs,run,item,compare,report}.png
     .venv/bin/python docs/view_screenshots.py --out /tmp/shots
 
 What it does: scores the bundled examples (examples/summaries.jsonl) with the default offline judge
 (run A), then a "better system" where each invented-number and wrong-name summary is replaced by the
 faithful one of its document (run B; same ids and sources, so the runs compare); labels run A's library
 and rescue stories as two demo reviewers ("ann", "bob"); serves the store with `sumjudge view` on 127.0.0.1; and photographs each
-page in headless Chromium (Debian's chromium + chromium-driver; nothing is downloaded).
+page in headless Chromium (Debian's chromium + chromium-driver; nothing is downloaded). The item page
+is the library story with an invented number, its unsupported claim selected: the passage that
+disproves it in its own colour, the words that differ marked in the summary and the source (issue
+45). report.png is the HTML report of run A (`sumjudge score --report`) with that item opened.
 """
 
 from __future__ import annotations
@@ -112,16 +115,41 @@ def main() -> None:
                 for name, page in shots.items():
                     driver.get(page)
                     if name == "item":
-                        ActionChains(driver).send_keys("j").send_keys("j").perform()
+                        ActionChains(driver).send_keys("j").perform()  # the second claim: the invented number
                     time.sleep(0.3)  # let the focus ring paint
                     path = args.out / f"{name}.png"
                     driver.save_screenshot(str(path))
                     print(f"{path}  {path.stat().st_size // 1024} KiB")
+                report_shot(driver, cwd, args.out)
             finally:
                 driver.quit()
         finally:
             server.terminate()
             server.wait(timeout=30)
+
+
+def report_shot(driver, cwd: Path, out: Path) -> None:  # type: ignore[no-untyped-def]
+    """The HTML report of the examples (a run of its own, in a store of its own), the library story
+    with an invented number opened, its unsupported claim hovered."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    where = cwd / "report"
+    where.mkdir()
+    subprocess.run([sys.executable, "-m", "sumjudge.cli", "score", str(cwd / "system-a.jsonl"), "--fresh", "--quiet",
+                    "--model", "offline/lexical", "--report", "report.html"], cwd=where, check=True, stdout=subprocess.DEVNULL)
+    driver.get((where / "report.html").as_uri())
+    item = driver.find_element(By.CSS_SELECTOR, 'tbody.item[data-id="library-invented_number"]')
+    item.find_element(By.CSS_SELECTOR, "button.toggle").click()
+    wrong = item.find_element(By.CSS_SELECTOR, 'li.unsupported[data-quote="claim-1"]')
+    texts = item.find_element(By.CSS_SELECTOR, "div.texts")
+    driver.set_window_size(1100, 1300)
+    ActionChains(driver).move_to_element(wrong).perform()  # lights its passage and words
+    driver.execute_script("arguments[0].scrollIntoView({block: 'end'})", texts)
+    time.sleep(0.3)
+    path = out / "report.png"
+    driver.save_screenshot(str(path))
+    print(f"{path}  {path.stat().st_size // 1024} KiB")
 
 
 if __name__ == "__main__":

@@ -85,6 +85,25 @@ def score_gate(shown: Shown) -> str:
                             "--junit", "sumjudge.xml")
 
 
+def exam_kept(shown: Shown) -> str:
+    """docs/guide.md: an exam kept and sat twice; the line `questions` writes, and `compare`'s exam line."""
+    where = _checkout()
+    try:
+        def run(*args: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run([sys.executable, "-m", "sumjudge.cli", *args], cwd=where, env=_env(),
+                                  capture_output=True, text=True, timeout=600)
+
+        written = run("questions", "examples/summaries.jsonl", "--out", "exam.jsonl").stderr
+        run("score", "examples/summaries.jsonl", "--questions", "exam.jsonl", "--out", "kept.jsonl", "-q")
+        run("score", "examples/summaries.jsonl", "--questions", "exam.jsonl", "--out", "kept-again.jsonl", "--fresh", "-q")
+        compared = run("compare", "kept.jsonl", "kept-again.jsonl").stdout
+        lines = [x for x in written.splitlines() if " written to exam.jsonl" in x]
+        lines += [x for x in compared.splitlines() if x.startswith("exam: ")]
+        return "\n".join(lines)
+    finally:
+        shutil.rmtree(where, ignore_errors=True)
+
+
 def python_above(shown: Shown) -> str:
     """What the doc's last Python block before the marker prints (standard output)."""
     blocks = _PYTHON.findall(shown.doc.read_text(encoding="utf-8")[: shown.start])
@@ -141,6 +160,7 @@ def pytest_scores(shown: Shown) -> str:
 
 PRODUCERS: dict[str, Callable[[Shown], str]] = {
     "score-gate": score_gate,
+    "exam-kept": exam_kept,
     "python-above": python_above,
     "pytest-failure": pytest_failure,
     "pytest-scores": pytest_scores,

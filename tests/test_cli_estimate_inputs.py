@@ -61,10 +61,12 @@ def test_the_offline_judge_spends_no_tokens_and_costs_nothing(tmp_path: Path) ->
     jsonl = tmp_path / "d.jsonl"
     jsonl.write_text("".join(json.dumps(r) + "\n" for r in ROWS), encoding="utf-8")
     got = _estimate(str(jsonl), "--model", "offline/lexical")
-    assert got["calls"] > 0  # it answers every step, in process
+    # issue 45: it calls no model and has no context window; it said "judge calls 273" and a window
+    assert (got["calls"], got["context_window"], got["context_window_note"]) == (0, None, None)
     assert (got["prompt_tokens"], got["completion_tokens"], got["price_usd"]) == (0, 0, 0.0)
     text = CliRunner().invoke(main, ["estimate", str(jsonl), "--model", "offline/lexical"]).output
-    assert "unknown" not in text and "$0.0000" in text
+    assert "unknown" not in text and "cost               nothing" in text
+    assert "context window  " not in text and "judge calls" not in text and "tokens counted" not in text
 
 
 def test_the_window_and_where_it_came_from_are_shown(tmp_path: Path) -> None:

@@ -56,8 +56,15 @@ def test_agreement_run_puts_the_corrected_rates_beside_the_raw_ones(tmp_path):
     # every answer label is right, but only 40 unanswered and 40 answered: enough, and nothing to correct
     assert c["answers"]["corrected"]["value"] == 0.5
     text = invoke("agreement", "--run", a, "--store", str(store)).output
-    assert "corrected for the judge's errors (Rogan-Gladen), from its own labels" in text
-    assert "unsupported claims: raw 0.5" in text and "corrected 0.4" in text
+    # issue 45: plain words first, the method named once with its page
+    assert "corrected for the judge's mistakes, from its own labels (the Rogan-Gladen method: docs/doubt.md)" in text
+    assert "unsupported claims: the judge calls 50% of 80 claims unsupported" in text
+    assert "of the claims the judge calls unsupported, reviewers say about 80% are (32 of 40 labelled)" in text
+    assert "so about 40% of the run's claims are unsupported: corrected 0.4" in text
+    assert "labelled positives" not in text and text.count("Rogan-Gladen") == 1
+    # every claim reviewers call unsupported was caught (32 of 32): Se 1, but its interval is no point
+    assert "sensitivity 1.000 (95% interval [0.893, 1.000])" in text and "[1.000, 1.000]" not in text
+    assert claims["sensitivity"]["ci_low"] < 0.9 and claims["sensitivity"]["ci_high"] == 1.0
 
 
 def test_too_few_labels_is_a_plain_line_and_labels_from_another_run_are_named(tmp_path):

@@ -102,3 +102,53 @@ def test_the_report_marks_quotes_in_each_items_texts_and_lights_them_on_hover(tm
         assert item.find_elements(By.CSS_SELECTOR, ".summary mark.quote.lit")
         errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
         assert not errors, errors
+
+
+LIBRARY = Path(__file__).resolve().parents[1] / "examples"
+
+
+@needs_chromium
+def test_an_unsupported_claim_shows_its_disproving_passage_in_its_own_colour(tmp_path, monkeypatch):
+    """Issue 45: the offline judge's unsupported claim ("$9.5 million" where the source says "$4.2
+    million"), in the viewer and the report: the passage that disproves it is tinted apart from the
+    supporting ones, the words that differ are marked in both texts, and hovering the claim lights them."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    row = {"id": "library", "source": (LIBRARY / "report.txt").read_text(encoding="utf-8"),
+           "summary": (LIBRARY / "summary.txt").read_text(encoding="utf-8")}
+    (tmp_path / "data.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(main, ["score", "data.jsonl", "--model", "offline/lexical", "--store", "runs.db",
+                                    "--report", "r.html", "--quiet"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    run_id = json.loads(CliRunner().invoke(main, ["runs", "list", "--json", "--store", "runs.db"]).stdout.splitlines()[0])["id"]
+
+    def check(driver, scope) -> None:  # type: ignore[no-untyped-def]
+        pieces = scope.find_elements(By.CSS_SELECTOR, ".source mark.quote.against")  # cut where the words differ
+        passage = "".join(m.get_attribute("textContent") for m in pieces)
+        assert passage == "The building will cost $4.2 million and is expected to open in September 2026"
+        support = scope.find_element(By.CSS_SELECTOR, ".source mark.quote:not(.against):not(.differs)")
+        assert pieces[0].value_of_css_property("background-color") != support.value_of_css_property("background-color")
+        assert [m.text for m in scope.find_elements(By.CSS_SELECTOR, ".source mark.quote.differs")] == ["4.2"]
+        assert [m.text for m in scope.find_elements(By.CSS_SELECTOR, ".summary mark.quote.differs")] == ["9.5"]
+        wrong = scope.find_element(By.CSS_SELECTOR, 'li.unsupported[data-quote="claim-1"]')
+        assert "disproved by the source" in wrong.text and "nothing to check" not in wrong.text
+        ActionChains(driver).move_to_element(wrong).perform()
+        lit = scope.find_elements(By.CSS_SELECTOR, "mark.quote.lit")
+        assert {m.text for m in lit} >= {"9.5", "4.2"}
+        assert all("lit" in m.get_attribute("class") for m in scope.find_elements(By.CSS_SELECTOR, ".source mark.quote.against"))
+
+    with served(tmp_path, "--store", str(tmp_path / "runs.db")) as (address, _), \
+            chromium(tmp_path / "profile", monkeypatch) as driver:
+        driver.get(f"{address}run/{run_id}/item?id=library")
+        check(driver, driver)
+        driver.save_screenshot(str(tmp_path / "item.png"))
+        driver.get((tmp_path / "r.html").as_uri())
+        item = driver.find_element(By.CSS_SELECTOR, 'tbody.item[data-id="library"]')
+        item.find_element(By.CSS_SELECTOR, "button.toggle").click()
+        check(driver, item)
+        driver.save_screenshot(str(tmp_path / "report.png"))
+        errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+        assert not errors, errors
+    assert (tmp_path / "item.png").stat().st_size > 10_000 and (tmp_path / "report.png").stat().st_size > 10_000

@@ -49,8 +49,15 @@ def test_jsonl_frame_score_parquet_cli_export_keep_ids_and_scores(tmp_path: Path
     rows = table.to_pylist()
     assert [(r["id"], r["score"]) for r in rows] == expected  # input order, same ids, same scores
     assert [r["claim_count"] for r in rows] == list(scored["claim_count"])
-    # issue 30: the struct has a nullable "unchecked" field, true where the judge could not check a claim
-    assert [r["alignment"] for r in rows] == [[{**a, "unchecked": a.get("unchecked")} for a in claims] for claims in scored["alignment"]]
+    # issue 30: the struct has a nullable "unchecked" field, true where the judge could not check a claim;
+    # issue 45: and a nullable "differs", the words an unsupported claim gets wrong, with their offsets
+    def arrow(a: dict) -> dict:
+        differs = [{"claim_offsets": None, "source_offsets": None, **d} for d in a.get("differs") or []] or None
+        return {**a, "unchecked": a.get("unchecked"), "differs": differs}
+
+    assert [r["alignment"] for r in rows] == [[arrow(a) for a in claims] for claims in scored["alignment"]]
+    wrong = [d for claims in rows for a in claims["alignment"] for d in a["differs"] or []]
+    assert {"claim": "9.5", "source": "4.2"}.items() <= wrong[0].items() and wrong[0]["claim_offsets"]
 
     with RunStore(store) as runs:
         frame = runs.to_pandas("latest")

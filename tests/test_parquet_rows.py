@@ -35,7 +35,8 @@ def test_a_scored_frame_round_trips_through_parquet_with_its_verdicts(tmp_path: 
     assert [r["id"] for r in back] == ["a", "b", "c"]
     assert [r["score"] for r in back] == [0.5, None, 0.0]
     assert back[0]["alignment"][1] == {"claim": "a made-up claim", "supported": False, "reason": "not in the source",
-                                       "quote": "", "quote_offsets": None, "verified": True, "unchecked": None}
+                                       "quote": "", "quote_offsets": None, "verified": True, "unchecked": None,
+                                       "differs": None}
     # answered with no quote: unverified, and the export keeps it so
     assert back[0]["coverage"] == [{"question": "Q1?", "answered": True, "reason": "r", "quote": "",
                                     "quote_offsets": None, "verified": False}]

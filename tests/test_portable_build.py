@@ -43,7 +43,7 @@ def test_the_makefile_builds_the_pinned_version_portably_before_anything_else_in
 
 def test_ci_and_the_readme_build_it_the_same_way() -> None:
     assert "make test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = "\n".join((ROOT / doc).read_text(encoding="utf-8") for doc in ("README.md", "docs/guide.md"))
     install_local = [ln for ln in readme.splitlines() if "sumjudge[local]" in ln and "pip install" in ln]
     assert install_local and all('CMAKE_ARGS="-DGGML_NATIVE=OFF"' in ln and "--no-cache-dir" in ln for ln in install_local)
     rebuild = f"pip install --no-cache-dir --force-reinstall --no-deps 'llama-cpp-python=={_pinned_version()}'"

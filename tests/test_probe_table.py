@@ -3,6 +3,8 @@ McNemar's exact test, gates."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from sumjudge.analysis.probe.plan import ProbePlan
@@ -114,17 +116,36 @@ def test_a_bar_of_every_probe_or_no_control_is_a_fact_about_these_probes():
     assert [g.outcome for g in table.gates] == ["pass", "pass"]  # one probe can still meet "all" and "none"
     # a bar strictly inside (0, 1) needs the interval: one probe cannot show 0.9
     assert [g.outcome for g in probe_table(plan, outcomes, {"model": "m"}, min_detection=0.9).gates] == ["inconclusive"]
-def test_a_gate_line_prints_the_comparison_that_holds_so_a_failure_reads_as_what_is_wrong():
+def test_a_gate_line_is_the_comparison_it_makes_in_words():
+    """Issue 45: "gate INCONCLUSIVE min-detection number: 1.000 < 0.8" read false; a line now says the
+    figure, what it needs and whether that is met."""
     from sumjudge.analysis.probe.table import Gate
 
     assert Gate(name="min-detection", kind="date", value=0.6, threshold=0.8, passed=False, outcome="fail").line == (
-        "FAIL  min-detection date: 0.600 < 0.8")
-    assert Gate(name="min-detection", kind="date", value=0.9, threshold=0.8, passed=True).line == (
-        "pass  min-detection date: 0.900 >= 0.8")
+        "min-detection date: detection 0.60, needs >= 0.80: NOT MET")
+    assert Gate(name="min-detection", kind="number", value=1.0, threshold=0.8, passed=True).line == (
+        "min-detection number: detection 1.00, needs >= 0.80: met")
     assert Gate(name="max-false-alarm", kind="reorder", value=0.25, threshold=0.1, passed=False, outcome="fail").line == (
-        "FAIL  max-false-alarm reorder: 0.250 > 0.1")
-    assert Gate(name="max-false-alarm", kind="reorder", value=0.0, threshold=0.1, passed=True).line == (
-        "pass  max-false-alarm reorder: 0.000 <= 0.1")
+        "max-false-alarm reorder: false alarms 0.25, needs <= 0.10: NOT MET")
+    one = Gate(name="min-detection", kind="number", value=1.0, threshold=0.8, passed=False, outcome="inconclusive",
+               low=0.21, high=1.0, settle="more probes would decide it")
+    assert one.line == ("min-detection number: detection 1.00 (95% interval 0.21–1.00), needs >= 0.80: cannot tell "
+                        "yet, the interval crosses the bar; more probes would decide it")
+    assert "<" not in one.line
+
+
+def test_a_probe_with_no_gate_says_so_and_never_passed(tmp_path):
+    from click.testing import CliRunner
+
+    from sumjudge.cli import main
+
+    pairs = str(Path(__file__).resolve().parents[1] / "examples" / "pairs.jsonl")
+    done = CliRunner().invoke(main, ["probe", "--pairs", pairs, "--model", "offline/lexical",
+                                     "--store", str(tmp_path / "runs.db")])
+    assert done.exit_code == 0, done.output
+    last = done.output.strip().splitlines()[-1]
+    assert last.startswith("no gate set: ") and "of 4 probes detected" in last
+    assert "passed" not in done.output.split("━")[-1]
 
 
 def test_probe_and_agreement_help_list_their_exit_codes_and_every_probe_option_has_a_help_text():

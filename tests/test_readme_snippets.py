@@ -16,12 +16,15 @@ import pytest
 from sumjudge.testing.anthropic_server import AnthropicServer
 from sumjudge.testing.judge_server import JudgeServer
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+GUIDE = ROOT / "docs" / "guide.md"
+"""What the README used to hold past its first screen (issue 45): its blocks are run as the README's are."""
 BLOCK = re.compile(r"```python\n(.*?)```", re.DOTALL)
 
 
 def python_blocks() -> list[str]:
-    return BLOCK.findall(README.read_text(encoding="utf-8"))
+    return [b for doc in (README, GUIDE) for b in BLOCK.findall(doc.read_text(encoding="utf-8"))]
 
 
 async def my_llm(messages, schema: dict) -> str:
@@ -46,11 +49,10 @@ def test_the_readme_snippets_run(monkeypatch, capsys) -> None:
         monkeypatch.setenv("OPENAI_API_KEY", "test")
         monkeypatch.setenv("ANTHROPIC_BASE_URL", anthropic_server.url)
         monkeypatch.setenv("ANTHROPIC_API_KEY", "test")
-        namespace = {
-            "pairs": [("The bridge opened in 1932 and cost 4 million dollars.", "The bridge opened in 1932.")] * 2,
-            "my_llm": my_llm,
-        }
         for block in blocks:
+            # each block on its own, as a reader copies it (issue 45: `pairs` and `scorer` came from
+            # elsewhere); only `my_llm`, the reader's own client that the custom judge wraps, is given
+            namespace = {"my_llm": my_llm}
             exec(compile(block, str(README), "exec"), namespace)  # noqa: S102 - our own README
         # The quick start names no model: the offline judge answers it (what it prints is checked
         # below, against the README's output block); no snippet may reach beyond these servers.
@@ -79,3 +81,24 @@ def test_the_quick_start_prints_what_the_readme_shows(capsys) -> None:
     exec(compile(quick_start, str(README), "exec"), {})  # noqa: S102 - our own README
     out = capsys.readouterr()
     assert (out.err + out.out).splitlines() == shown.splitlines()
+
+
+EXTRAS = {"anthropic/": "anthropic", "integrations.pandas": "pandas", "pd.read_": "pandas",
+          "integrations.ray": "ray", "data.write_frame": "parquet"}
+"""What a block uses -> the extra it must name (``pip install 'sumjudge[...]'``)."""
+
+
+def test_every_block_names_the_extra_it_needs() -> None:
+    for block in python_blocks():
+        for used, extra in EXTRAS.items():
+            if used in block:
+                assert re.search(r"sumjudge\[[a-z,]*" + extra, block), f"a block using {used!r} names no [{extra}]:\n{block}"
+
+
+def test_make_demo_installs_what_the_readme_runs_next() -> None:
+    """The README's first screen runs `sumjudge view` after `make demo`: the demo installs the viewer."""
+    readme = README.read_text(encoding="utf-8")
+    demo = next(line for line in (ROOT / "Makefile").read_text(encoding="utf-8").splitlines()
+                if "install -e" in line and "test," not in line)
+    assert "sumjudge view" in readme and "view" in demo.split("'.[")[1]
+    assert len(readme.splitlines()) <= 100  # a first screen, not the manual (issue 45: ~600 lines)

@@ -30,8 +30,9 @@ class MissingAPIKeyError(ConfigurationError):
         self.provider = provider
         self.env_var = env_var
         super().__init__(
-            f"provider {provider!r} needs an API key: set {env_var} "
-            f"or pass ModelConfig(id=..., api_key=...)"
+            f"provider {provider!r} needs an API key: set {env_var} in the environment "
+            f"(in a shell: export {env_var.split(' or ')[0]}=...); in Python, ModelConfig(id=..., api_key=...) "
+            "passes one"
         )
 
 

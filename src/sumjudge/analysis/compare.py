@@ -108,7 +108,7 @@ class ComparisonResult(AxisComparison):
     exam_known: bool = False
     """Whether both runs say what exam they sat (runs and ``--out`` lines made since exams exist)."""
     questions_checked: int = 0
-    """Paired items whose coverage questions both runs recorded."""
+    """Paired items both runs asked coverage questions of (an empty summary is asked none)."""
     questions_differ: int = 0
     """Of those, the items asked other questions in B than in A."""
     pairs: list[tuple[str, float, float]] = Field(default_factory=list, exclude=True, repr=False)
@@ -219,8 +219,11 @@ def compare_runs(
     scale = _scale(ra, rb)
     wanted = detect if detect is not None else default_detect(margin, scale)
     exam_known = ra.options is not None and rb.options is not None
+    # only items both runs asked questions of: an empty summary gets none in either (issue 45: a
+    # deterministic judge's three empty summaries read as "asked other questions")
     asked = [(va.questions, vb.questions) for k in paired
-             if (va := scored_a[k].verdicts) is not None and (vb := scored_b[k].verdicts) is not None]
+             if (va := scored_a[k].verdicts) is not None and (vb := scored_b[k].verdicts) is not None
+             and va.questions and vb.questions]
 
     def axis(field: str) -> AxisComparison:
         xa = [float(getattr(scored_a[k], field)) for k in paired]

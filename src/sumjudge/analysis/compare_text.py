@@ -43,8 +43,10 @@ def power_lines(result: ComparisonResult) -> list[str]:
     return lines
 
 
-def render_text(result: ComparisonResult) -> str:
-    """The comparison as plain text: one line per figure, then what was left out and what moved."""
+def render_text(result: ComparisonResult, *, warnings: bool = True) -> str:
+    """The comparison as plain text: one line per figure, then what was left out and what moved.
+    ``warnings=False`` leaves out the exam warning, for a caller that writes it to standard error
+    (``sumjudge compare``: said once, issue 45)."""
     pct = round(result.confidence * 100)
     lines = [
         f"A: {result.a}",
@@ -66,7 +68,7 @@ def render_text(result: ComparisonResult) -> str:
         )
     lines += notes
     lines += power_lines(result)
-    if (said := exam_note(result)) is not None:
+    if (said := exam_note(result)) is not None and (warnings or not said[1]):
         lines.append(("warning: " if said[1] else "exam: ") + said[0])
     for what, ids in (
         ("only in A (not compared)", result.only_in_a),

@@ -34,6 +34,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from ..figures import number
+from ..figures.decide import proportion_interval
 from ..figures.stats import CONFIDENCE, DEFAULT_SEED, percentile_interval, resample_weights
 from ..store.labels import VerdictLabel
 from .labels import Figure
@@ -59,6 +60,10 @@ class CorrectedRate(BaseModel):
     positives: int = 0
     """Labelled verdicts people hold positive (unsupported / unanswered)."""
     negatives: int = 0
+    called: int = 0
+    """Labelled verdicts the judge called positive."""
+    called_right: int = 0
+    """Of those, the ones people hold positive too (the judge's precision is ``called_right / called``)."""
     note: str | None = None
 
 
@@ -199,10 +204,16 @@ def correct_rate(
     tp, fp, fn, tn = (int(x) for x in lab_t)
     positives, negatives = tp + fn, tn + fp
     cis = bootstrap_corrected(run_units, label_units, joint=same_run, seed=seed, n_resamples=n_resamples)
+    # Se and Sp are shares of labels: their intervals are Wilson's, which no finite sample shrinks to
+    # a point (issue 45: "specificity 1.000 (95% CI [1.000, 1.000])" from 51 labels); the raw rate's
+    # bootstrap over items is never narrower than Wilson's on its verdicts
+    se_ci, sp_ci = proportion_interval(tp, positives), proportion_interval(tn, negatives)
+    raw_ci = _union(cis["raw"], proportion_interval(int(run_t[0]), int(run_t[1])))
     what = WHAT[kind]
     rate = CorrectedRate(
-        what=what, raw=_fig(raw, cis["raw"], int(run_t[1])), sensitivity=_fig(se, cis["sensitivity"], positives),
-        specificity=_fig(sp, cis["specificity"], negatives), positives=positives, negatives=negatives,
+        what=what, raw=_fig(raw, raw_ci, int(run_t[1])), sensitivity=_fig(se, se_ci, positives),
+        specificity=_fig(sp, sp_ci, negatives), positives=positives, negatives=negatives,
+        called=tp + fp, called_right=tp,
     )
     noun = "claims" if kind == "claim" else "answers"
     pos, neg = ("unsupported", "supported") if kind == "claim" else ("unanswered", "answered")
@@ -215,8 +226,39 @@ def correct_rate(
         rate.note = (f"the judge's labelled {noun} give sensitivity + specificity <= 1 (no better than chance): "
                      f"its rate of {what} cannot be corrected")
         return rate
-    rate.corrected = _fig(value, cis["corrected"], int(run_t[1]))
+    rate.corrected = _fig(value, _corrected_interval(cis["corrected"], raw_ci, (se, se_ci, tp, fn),
+                                                     (sp, sp_ci, tn, fp)), int(run_t[1]))
     return rate
+
+
+def _union(a: tuple[float, float] | None, b: tuple[float, float] | None) -> tuple[float, float] | None:
+    if a is None or b is None:
+        return a or b
+    return min(a[0], b[0]), max(a[1], b[1])
+
+
+def _corrected_interval(boot: tuple[float, float] | None, raw_ci: tuple[float, float] | None,
+                        se: tuple[Any, tuple[float, float] | None, int, int],
+                        sp: tuple[Any, tuple[float, float] | None, int, int]) -> tuple[float, float] | None:
+    """The bootstrap interval of the corrected rate, widened where it is blind: a rate whose labels
+    are unanimous (every positive caught, or no negative called positive) is the same in every
+    resample, so its doubt is taken from its Wilson ends, the rate corrected at them and at the raw
+    rate's ends (issue 45)."""
+    import itertools
+
+    def ends(value: Any, ci: tuple[float, float] | None, hit: int, miss: int) -> list[float]:
+        unanimous = (hit == 0 or miss == 0) and ci is not None
+        return [float(value), *(ci if unanimous else ())]  # type: ignore[misc]
+
+    if boot is None:
+        return None
+    ses, sps = ends(*se), ends(*sp)
+    if len(ses) == 1 and len(sps) == 1:
+        return boot
+    raws = list(raw_ci) if raw_ci else []
+    grid = [float(rogan_gladen(r, a, b)) for r, a, b in itertools.product(raws, ses, sps)]
+    grid = [g for g in grid if math.isfinite(g)]
+    return _union(boot, (min(grid), max(grid))) if grid else boot
 
 
 def correct_run(
@@ -264,23 +306,39 @@ def correction_from_store(store: Any, run_ref: str, labels_from: str | None = No
 
 
 def _shown(f: Figure, pct: int) -> str:
-    ci = "" if f.ci_low is None else f" ({pct}% CI [{number(f.ci_low)}, {number(f.ci_high)}])"
+    ci = "" if f.ci_low is None else f" ({pct}% interval [{number(f.ci_low)}, {number(f.ci_high)}])"
     return f"{number(f.value)}{ci}"
 
 
+def _pct(x: float | None) -> str:
+    return "–" if x is None else f"{round(100 * x)}%"
+
+
 def correction_lines(c: Correction) -> list[str]:
-    """The corrected figures beside the raw ones, and how many labels they rest on."""
+    """The corrected figures in plain words first (issue 45), then the figures behind them: what
+    reviewers say of the judge's calls, the rate the run's verdicts would have by their account, the
+    judge's raw rate beside it; the method named once, with the page that explains it."""
     pct = round(c.confidence * 100)
     whose = "its own labels" if c.labels_from == c.run else f"the labels of run {c.labels_from}"
-    lines = [f"rates of run {c.run} corrected for the judge's errors (Rogan-Gladen), from {whose}:"]
+    lines = [f"rates of run {c.run} corrected for the judge's mistakes, from {whose} (the Rogan-Gladen "
+             "method: docs/doubt.md):"]
     for r in (c.claims, c.answers):
-        lines.append(f"  {r.what}: raw {_shown(r.raw, pct)} over {r.raw.n} verdicts")
-        lines.append(f"    judge sensitivity {_shown(r.sensitivity, pct)} on {r.positives} labelled positives, "
-                     f"specificity {_shown(r.specificity, pct)} on {r.negatives} labelled negatives")
+        noun, pos, neg = (("claims", "unsupported", "supported") if r.what == WHAT["claim"]
+                          else ("questions", "unanswered", "answered"))
+        lines.append(f"  {r.what}: the judge calls {_pct(r.raw.value)} of {r.raw.n} {noun} {pos}")
+        if r.called:
+            lines.append(f"    of the {noun} the judge calls {pos}, reviewers say about "
+                         f"{_pct(r.called_right / r.called)} are ({r.called_right} of {r.called} labelled)")
+        if r.positives:
+            lines.append(f"    of the {noun} reviewers call {pos}, the judge finds about {_pct(r.sensitivity.value)} "
+                         f"({r.positives} labelled)")
         if r.corrected is not None:
-            lines.append(f"    corrected {_shown(r.corrected, pct)} (items and labels resampled together)")
+            lines.append(f"    so about {_pct(r.corrected.value)} of the run's {noun} are {pos}: corrected "
+                         f"{_shown(r.corrected, pct)}, raw {_shown(r.raw, pct)} (items and labels resampled together)")
+            lines.append(f"    sensitivity {_shown(r.sensitivity, pct)} on {r.positives} {noun} reviewers call {pos}, "
+                         f"specificity {_shown(r.specificity, pct)} on {r.negatives} they call {neg} (Wilson intervals)")
         else:
-            lines.append(f"    {r.note}")
+            lines.append(f"    {r.note}; raw {_shown(r.raw, pct)}")
     return lines
 
 

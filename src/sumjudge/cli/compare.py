@@ -107,7 +107,7 @@ def compare(
             from ..report import write_comparison_report
 
             plan.write("--report", lambda tmp: write_comparison_report(tmp, result))
-    click.echo(result.model_dump_json(indent=2) if as_json else render_text(result))
+    click.echo(result.model_dump_json(indent=2) if as_json else render_text(result, warnings=False))
     from ..analysis.compare import exam_note
 
     if (said := exam_note(result)) is not None and said[1]:

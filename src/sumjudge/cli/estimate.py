@@ -106,6 +106,25 @@ def estimate(
         from ..report.batch_cost import BATCH_PRICE_FACTOR
 
         figures["price_batch_usd"] = None if cost is None else float(cost * BATCH_PRICE_FACTOR)
+    from ..scorers.summarization.forecast import is_offline
+
+    if is_offline(model_id):
+        # issue 45: it reported a context window and hundreds of "judge calls" for a judge that has
+        # neither; it answers in this process, reads every source whole, and spends nothing
+        figures.update(calls=0, calls_by_step={}, context_window=None, context_window_origin=None,
+                       context_window_note=None, counted_by=None, price_usd=0.0)
+        if batch:
+            figures["price_batch_usd"] = 0.0
+        if as_json:
+            click.echo(json.dumps(figures))
+            return
+        console = stdout_console()
+        console.print(f"forecast for {model_id}")
+        console.print(f"items              {f.items:,}" + (f" x {samples} samples" if samples > 1 else ""))
+        console.print("cost               nothing: the offline judge runs in this process; it calls no model, "
+                      "sends nothing and spends no tokens, so there is no context window, call count or price "
+                      "to forecast", markup=False)
+        return
     if as_json:
         click.echo(json.dumps(figures))
         return

@@ -223,7 +223,22 @@ def _print_table(out: Any, table: Any, plan: Any) -> None:
     out.print(t)
     for gate in table.gates:
         out.print(f"gate {gate.line}")
-    out.print({"pass": "passed", "fail": "FAILED", "inconclusive": "INCONCLUSIVE"}[table.outcome])
+    out.print(_outcome_line(table))
+
+
+def _outcome_line(table: Any) -> str:
+    """The probe's last line, true with or without gates (issue 45: "passed" was printed with 1 of 4
+    edits detected when no gate was set)."""
+    if not table.gates:
+        found = sum(k.detected or 0 for k in table.kinds)
+        probes = sum(k.probes for k in table.kinds)
+        return (f"no gate set: {found} of {probes} probes detected; --min-detection and --max-false-alarm "
+                "hold the rates to a bar")
+    n = len(table.gates)
+    return {"pass": f"every gate met ({n})",
+            "fail": f"FAILED: {sum(g.outcome == 'fail' for g in table.gates)} of {n} gates not met",
+            "inconclusive": f"INCONCLUSIVE: {sum(g.outcome == 'inconclusive' for g in table.gates)} of {n} gates "
+                            "cannot tell yet"}[table.outcome]
 
 
 def _print_paired(out: Any, paired: list[Any], models: list[str]) -> None:

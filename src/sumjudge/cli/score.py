@@ -200,8 +200,11 @@ def warn_empty_sources(name: str, rows: Any) -> None:
 class _ShownEvents:  # a sumjudge.runs.BatchEvents
     """The CLI's view of a batch run: the opening line, the progress bar, nothing when quiet."""
 
-    def __init__(self, console: Any, meter: Any, *, model_id: str, quiet: bool, batch_store: Any = None) -> None:
+    def __init__(self, console: Any, meter: Any, *, model_id: str, quiet: bool, batch_store: Any = None,
+                 out: str | None = None) -> None:
         self.console, self.meter, self.model_id, self.quiet = console, meter, model_id, quiet
+        self.out = out
+        """``--out``: a resumed run that writes a file says so even when quiet (issue 45)."""
         self.batch_store = batch_store
         """The run store, when the run goes into provider batch jobs (``--batch``)."""
         self.bar: Any = None
@@ -219,11 +222,22 @@ class _ShownEvents:  # a sumjudge.runs.BatchEvents
                     + (f" (the other {rest} go into batch jobs)" if rest else "")
                     + f"; --fresh to run it {'all ' if rest and already_done else ''}as a batch")
                 said = True
+        if resumed and not said and (not self.quiet or (self.out and self.out != "-")):
+            # which run, and what of it is kept: `--out base.jsonl` resumed silently (issue 45)
+            import time
+
+            started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(run.created_at))
+            line = (f"sumjudge: resuming run {run.id} (started {started}, judge {run.model}): "
+                    f"{already_done} of {total} items already finished, kept"
+                    + (f"; scoring the other {total - already_done}" if total > already_done else "")
+                    + "; --fresh to score them all again")
+            if self.quiet:
+                say(line)
+            else:
+                self.console.print(line, markup=False, highlight=False, soft_wrap=True)
         if self.quiet:
             return
-        if resumed and not said:
-            self.console.print(f"sumjudge: resuming run {run.id}: {already_done} of {total} items already finished")
-        elif not resumed:
+        if not resumed:
             self.console.print(f"sumjudge: run {run.id}: {total} items, judge {self.model_id}", markup=False)
         show = self.console.is_terminal
         self.bar = BatchProgress(self.console, total=total, already_done=already_done, meter=self.meter, enabled=show)
@@ -269,7 +283,7 @@ async def _score(
 
     meter = Meter()
     events = _ShownEvents(console, meter, model_id=model_id, quiet=quiet,
-                          batch_store=(store_path or DEFAULT_STORE_PATH) if batch is not None else None)
+                          batch_store=(store_path or DEFAULT_STORE_PATH) if batch is not None else None, out=out)
     terminated = _cancel_on_sigterm()
     from .batch_view import provider_rounds
 
@@ -283,6 +297,9 @@ async def _score(
     except (SumjudgeError, ValueError) as exc:
         fail(str(exc))
     run, stats = result.run, result.stats
+    if out is not None and out != "-":  # every --out write confirmed, even when quiet (issue 45)
+        wrote = f"sumjudge: wrote {stats.count + stats.errors} items of run {run.id} to {out}"
+        say(wrote) if quiet else console.print(wrote, markup=False, highlight=False, soft_wrap=True)
     if result.interrupted:
         console.print(
             f"sumjudge: interrupted; {stats.count + stats.errors} of {info.count} items are saved in run "

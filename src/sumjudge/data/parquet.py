@@ -40,8 +40,12 @@ def result_schema() -> Any:
     pa = import_pyarrow()
     evidence = [("quote", pa.string()), ("quote_offsets", pa.list_(pa.int64())), ("verified", pa.bool_())]
     # "unchecked": true where the judge could not check the claim, else null (issue 30)
+    # "differs": the words a judge shows wrong in an unsupported claim, and the passage's in their
+    # place, each with its offsets where the scorer located them, else null (issue 45)
+    difference = pa.struct([("claim", pa.string()), ("source", pa.string()),
+                            ("claim_offsets", pa.list_(pa.int64())), ("source_offsets", pa.list_(pa.int64()))])
     alignment = pa.struct([("claim", pa.string()), ("supported", pa.bool_()), ("reason", pa.string()), *evidence,
-                           ("unchecked", pa.bool_())])
+                           ("unchecked", pa.bool_()), ("differs", pa.list_(difference))])
     coverage = pa.struct([("question", pa.string()), ("answered", pa.bool_()), ("reason", pa.string()), *evidence])
     types = {
         "id": pa.string(),

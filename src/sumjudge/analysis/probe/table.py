@@ -77,14 +77,24 @@ class Gate(BaseModel):
     settle: str | None = None
     """What would settle an inconclusive gate."""
 
+    low: float | None = None
+    high: float | None = None
+    """The rate's 95% (Wilson) interval, which the gate holds to the threshold (``None`` for a bar of
+    1 or 0, which holds the probes themselves)."""
+
     @property
     def line(self) -> str:
-        # the comparison that holds: a failed gate reads as what is wrong ("0.600 < 0.8"), not as a truth
+        """The comparison the gate makes, in words (issue 45): "min-detection number: detection 1.00,
+        needs >= 0.80: met"; an abstaining gate says the interval cannot tell, and what would."""
         at_least = self.name == "min-detection"
-        op = (">=" if self.passed else "<") if at_least else ("<=" if self.passed else ">")
-        shown = "no probes" if self.value is None else f"{self.value:.3f}"
-        mark = {"pass": "pass", "fail": "FAIL", "inconclusive": "INCONCLUSIVE"}[self.outcome]
-        return f"{mark}  {self.name} {self.kind}: {shown} {op} {self.threshold:g}" + (
+        what = "detection" if at_least else "false alarms"
+        op = ">=" if at_least else "<="
+        shown = "no probes" if self.value is None else f"{what} {self.value:.2f}"
+        if self.value is not None and self.low is not None and self.high is not None:
+            shown += f" (95% interval {self.low:.2f}–{self.high:.2f})"
+        verdict = {"pass": "met", "fail": "NOT MET",
+                   "inconclusive": "cannot tell yet, the interval crosses the bar"}[self.outcome]
+        return f"{self.name} {self.kind}: {shown}, needs {op} {self.threshold:.2f}: {verdict}" + (
             f"; {self.settle}" if self.settle else "")
 
 
@@ -100,8 +110,10 @@ def gate_of(name: str, row: KindRow, threshold: float, on_inconclusive: OnInconc
                     outcome="pass" if met else "fail")
     d = resolve(decide_proportion(f"--{name}", f"{name} {row.kind}", hits or 0, row.probes, threshold,
                                   at_least=at_least, unit="probes"), on_inconclusive)
+    interval = proportion_interval(hits or 0, row.probes) if row.probes else None
     return Gate(name=name, kind=row.kind, value=row.rate, threshold=threshold, passed=d.outcome == "pass",
-                outcome=d.outcome, settle=d.settle if d.outcome == "inconclusive" else d.resolved_by)
+                outcome=d.outcome, settle=d.settle if d.outcome == "inconclusive" else d.resolved_by,
+                low=interval[0] if interval else None, high=interval[1] if interval else None)
 
 
 class ProbeTable(BaseModel):

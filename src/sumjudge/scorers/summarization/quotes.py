@@ -27,6 +27,9 @@ A verdict is **verified** when its quote holds it up (:func:`verify_alignment`, 
   unverified;
 - a claim judged *unsupported* is verified unless its quote is found in neither text (an invented
   passage); with no quote it has nothing to check;
+- a claim's differing words (issue 45: what the judge shows wrong, in the claim and in the passage
+  that disproves it) must stand where the judge says, the claim's in the summary, the passage's in
+  the quoted passage; where they do not, the verdict is unverified;
 - a question judged *answered* needs a quote found in the summary; an unanswered question is
   verified unless its quote is found nowhere.
 """
@@ -40,7 +43,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Literal
 
-from .verdicts import AlignmentVerdict, CoverageVerdict
+from .verdicts import AlignmentVerdict, CoverageVerdict, Difference
 
 FUZZY_THRESHOLD = 0.85
 """The least :class:`difflib.SequenceMatcher` ratio of a fuzzy match (quote against the span found)."""
@@ -199,7 +202,16 @@ def _exactly(quote: str, text: str) -> bool:
 
 
 def verify_alignment(verdict: AlignmentVerdict, source: str, summary: str) -> AlignmentVerdict:
-    """The verdict with ``quote_offsets`` (into the source) and ``verified`` set (module notes)."""
+    """The verdict with ``quote_offsets`` (into the source) and ``verified`` set (module notes), and
+    its differing words located (:func:`locate_differences`)."""
+    checked = _verify_quote(verdict, source, summary)
+    if not verdict.differs:
+        return checked
+    differs, found = locate_differences(verdict, source, summary, checked.quote_offsets)
+    return checked.model_copy(update={"differs": differs, "verified": bool(checked.verified) and found})
+
+
+def _verify_quote(verdict: AlignmentVerdict, source: str, summary: str) -> AlignmentVerdict:
     quote = clean_quote(verdict.quote)
     if not quote:
         return verdict.model_copy(update={"quote_offsets": None, "verified": not verdict.supported})
@@ -212,6 +224,40 @@ def verify_alignment(verdict: AlignmentVerdict, source: str, summary: str) -> Al
         return verdict.model_copy(update={"quote_offsets": _span(in_source), "verified": True})
     from_summary = locate(quote, summary) is not None
     return verdict.model_copy(update={"quote_offsets": None, "verified": from_summary and not verdict.supported})
+
+
+def _words_at(words: str, text: str, lo: int, hi: int) -> list[int] | None:
+    """Where ``words`` stand in ``text[lo:hi]`` as whole words (case and quotes folded), or ``None``."""
+    if not words.strip():
+        return None
+    part = text[lo:hi]
+    pattern = re.compile(r"(?<!\w)" + re.escape(words.strip()) + r"(?!\w)", re.IGNORECASE)
+    m = pattern.search(part)
+    if m is not None:
+        return [lo + m.start(), lo + m.end()]
+    found = locate(words, part)
+    return None if found is None else [lo + found.start, lo + found.end]
+
+
+def locate_differences(
+    verdict: AlignmentVerdict, source: str, summary: str, quote_offsets: list[int] | None
+) -> tuple[list[Difference], bool]:
+    """The verdict's differing words (:attr:`.verdicts.AlignmentVerdict.differs`) located, and
+    whether all were found: each claim side in the summary, within the claim where the claim is
+    found there; each source side in the source, within the quoted passage where it was found.
+    Words a judge says differ but that are not where it says they are leave the verdict unverified,
+    as a quote found nowhere does."""
+    claim_at = locate(verdict.claim, summary)
+    c_lo, c_hi = (claim_at.start, claim_at.end) if claim_at is not None else (0, len(summary))
+    s_lo, s_hi = (quote_offsets[0], quote_offsets[1]) if quote_offsets else (0, len(source))
+    out: list[Difference] = []
+    every = True
+    for d in verdict.differs or []:
+        mine = _words_at(d.claim, summary, c_lo, c_hi) or _words_at(d.claim, summary, 0, len(summary))
+        theirs = _words_at(d.source, source, s_lo, s_hi) if d.source else None
+        every = every and mine is not None and (not d.source or theirs is not None)
+        out.append(d.model_copy(update={"claim_offsets": mine, "source_offsets": theirs}))
+    return out, every
 
 
 def verify_coverage(verdict: CoverageVerdict, summary: str) -> CoverageVerdict:
@@ -230,6 +276,7 @@ def located_share(verdicts: list[AlignmentVerdict] | list[CoverageVerdict]) -> t
 
 
 __all__ = [
-    "FUZZY_MIN_CHARS", "FUZZY_THRESHOLD", "WORD_THRESHOLD", "Located", "clean_quote", "fold_marks", "locate", "located_share", "verify_alignment",
+    "FUZZY_MIN_CHARS", "FUZZY_THRESHOLD", "WORD_THRESHOLD", "Located", "clean_quote", "fold_marks", "locate",
+    "locate_differences", "located_share", "verify_alignment",
     "verify_coverage",
 ]

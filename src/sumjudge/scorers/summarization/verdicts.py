@@ -77,6 +77,25 @@ class EvidenceSpan(BaseModel):
     end: int
 
 
+class Difference(BaseModel):
+    """Words a judge shows wrong in a claim (issue 45): ``claim``, as the summary writes them, and
+    ``source``, what the disproving passage (the verdict's quote) says in their place ("" where it
+    says nothing there: a word the source lacks, a pronoun that points at no one)."""
+
+    claim: str
+    source: str = ""
+    claim_offsets: list[int] | None = None
+    """Set by the scorer: ``[start, end]`` of :attr:`claim` in the summary (within the claim), or
+    ``None`` where it was not found."""
+    source_offsets: list[int] | None = None
+    """Set by the scorer: ``[start, end]`` of :attr:`source` in the source (within the quoted
+    passage), or ``None``."""
+
+    @model_serializer(mode="wrap")
+    def _drop_absent(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return _drop_none(handler(self), ("claim_offsets", "source_offsets"))
+
+
 class AlignmentVerdict(_Strict):
     claim: str = Field(description="one atomic claim from the summary, in the summary's language")
     quote: str = ""
@@ -100,6 +119,11 @@ class AlignmentVerdict(_Strict):
     """Set by the scorer: whether the quote holds the verdict up (found in the source; a supported claim
     needs one). ``None`` only on verdicts no scorer checked (records made before quotes existed)."""
 
+    differs: SkipJsonSchema[list[Difference] | None] = None
+    """Set by a judge that shows the error, never asked of the model in words: for an unsupported
+    claim, the words that differ, in the claim and in the passage that disproves it (the verdict's
+    :attr:`quote`); the scorer locates them as it does the quote. Left out of the result when ``None``."""
+
     unchecked: SkipJsonSchema[bool] = False
     """Set by a judge that could not check the claim either way (the offline judge: content words it
     does not find in the source, and no error it can show): the verdict is "supported" because nothing
@@ -113,7 +137,7 @@ class AlignmentVerdict(_Strict):
 
     @model_serializer(mode="wrap")
     def _drop_absent(self, handler: SerializerFunctionWrapHandler) -> Any:
-        data = _drop_none(handler(self), ("evidence", "probability"))
+        data = _drop_none(handler(self), ("evidence", "probability", "differs"))
         return _drop_false(_drop_unlocated(data), ("unchecked",))
 
 

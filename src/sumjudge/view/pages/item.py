@@ -15,7 +15,7 @@ from ...store.database import ItemRecord, RunRecord
 from ...store.labels import ItemLabel
 from ...store.records import ScoredItem
 from ..html import e, figures, fmt, hidden, url
-from ...report.evidence import evidence_line, highlight, quote_spans, shown
+from ...report.evidence import error_spans, evidence_line, highlight, quote_spans, shown
 from ..sources import Texts
 
 
@@ -168,13 +168,15 @@ def item_body(c: ItemContext) -> str:
     spans = [(s.start, s.end, i) for i, a in enumerate(o.verdicts.alignment if o.verdicts else []) for s in a.evidence or []]
     if c.texts.source is not None:
         claim_quotes, answer_quotes = quote_spans(o)
+        against, wrong_there, wrong_here = error_spans(o)
         texts = (
             f'<section class="texts"><h2>summary</h2><div class="summary text-block">'
-            f'{highlight(c.texts.summary or "", [], answer_quotes)}</div>'
+            f'{highlight(c.texts.summary or "", [], answer_quotes, differs=wrong_here)}</div>'
             f'<h2>source</h2><p class="hint">{e(c.texts.note)}'
             + ("; marked: the passages each claim was judged against" if spans else "")
-            + ("; hover a verdict to see the words it quotes" if claim_quotes or answer_quotes else "")
-            + f'</p><div class="source text-block">{highlight(c.texts.source, spans, claim_quotes)}</div></section>'
+            + ("; hover a verdict to see the words it quotes" if claim_quotes or answer_quotes or against else "")
+            + ("; in red: the passages that disprove a claim, and the words that differ" if against or wrong_here else "")
+            + f'</p><div class="source text-block">{highlight(c.texts.source, spans, claim_quotes, against, wrong_there)}</div></section>'
         )
     else:
         texts = f'<section class="texts"><p class="hint">{e(c.texts.note)}</p></section>'

@@ -35,6 +35,7 @@ from ..verdicts import (
     AlignmentVerdict,
     ClaimsOutput,
     CoverageOutput,
+    Difference,
     QuestionsOutput,
 )
 from .coverage import coverage_gaps, judge_fact, read_summary
@@ -47,12 +48,12 @@ from .proof import (
     whole_source_numbers,
 )
 from .roles import role_swap
-from .support import loose_pairs, negation_unstated, polarity_conflict, substitutions
+from .support import Shown, loose_pairs, negation_unstated, polarity_conflict, substitutions
 
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
 
 
-RULES_VERSION = "40.1"
+RULES_VERSION = "45.3"
 """The version of the judge's rules and its own word lists: raise it with any change that can move
 a verdict, so that a stored run is never resumed with another judge's verdicts."""
 
@@ -83,6 +84,27 @@ class LexicalSettings:
     answer_threshold: float = 0.6
     """Share of a fact's weight that the summary must hold."""
     ranking: FactRanking = field(default_factory=FactRanking)
+
+
+def _antonym(claim: Sentence, unit: str, ev: Evidence, there: str) -> Shown:
+    """A claim word against its antonym in the passage."""
+    said, theirs = claim.forms.get(unit, unit), passage_form(ev, there)
+    return Shown(
+        f"{said!r} contradicts the source's {theirs!r}: the claim says "
+        f'"{quote(claim.text, 100)}", the source says "{quote(ev.text, 100)}" ({ev.where})',
+        said, theirs,
+    )
+
+
+def _unsupported(claim: Sentence, ev: Evidence, shown: list[str]) -> AlignmentVerdict:
+    """An unsupported verdict with its evidence (issue 45): the passage that disproves the claim as
+    its quote, and the words that differ (each error's, where it knows them), which the scorer
+    locates and checks as it does any quote."""
+    differs = [Difference(claim=r.said, source=r.instead) for r in shown if isinstance(r, Shown) and r.said]
+    return AlignmentVerdict(
+        claim=claim.text, quote=ev.text if ev.sentences else "", supported=False, reason="; ".join(shown),
+        differs=differs or None,
+    )
 
 
 class LexicalJudge:
@@ -199,6 +221,7 @@ class LexicalJudge:
                 supported=False,
                 reason=f"{dangling!r} points back to no one: nothing before it in the summary says who or what "
                 "it is, so the source cannot confirm the claim",
+                differs=[Difference(claim=dangling)],
             )
         cfg = self.settings
         derived = derived_forms(claim, doc)
@@ -210,18 +233,18 @@ class LexicalJudge:
         numbers, number_notes = number_errors(claim, doc, first)
         names, name_notes = name_errors(claim, doc, first, derived)
         if numbers or names:
-            return AlignmentVerdict(claim=claim.text, supported=False, reason="; ".join(numbers + names))
+            return _unsupported(claim, first, numbers + names)
         added: frozenset[str] = frozenset()
         if cfg.addition_share is not None:
             added = additions(claim, doc, first, derived, light, self._analyser(doc.lang).antonyms)
         words = extrinsic_problems(claim, doc, first, derived, light, cfg.strict_words, added, facts=False)
         if words and doc.lang == "ko":  # a Korean word no syllable pair of which is in the source: a name
-            return AlignmentVerdict(claim=claim.text, supported=False, reason="; ".join(words))
+            return _unsupported(claim, first, words)
         notes = number_notes + name_notes + words
         for ev in found:
             shown, soft = self._check(claim, doc, ev, light, added)
             if shown:
-                return AlignmentVerdict(claim=claim.text, supported=False, reason="; ".join(shown))
+                return _unsupported(claim, ev, shown)
             held = ev.found | ev.names_before | light
             if not soft and not notes and all(u in held for u in claim.units if not u.startswith("#")):
                 return AlignmentVerdict(
@@ -257,10 +280,14 @@ class LexicalJudge:
         analyser = self._analyser(doc.lang)
         for u, x in subs.items():
             if x in analyser.antonyms.get(u, ()):
-                return [
-                    f"{claim.forms.get(u, u)!r} contradicts the source's {passage_form(ev, x)!r}: the claim says "
-                    f'"{quote(claim.text, 100)}", the source says "{quote(ev.text, 100)}" ({ev.where})'
-                ], soft
+                return [_antonym(claim, u, ev, x)], soft
+        for u in sorted(claim.units - ev.found - ev.names_before):
+            against = analyser.antonyms.get(u)
+            if not against or u.startswith("#") or u in claim.names or not in_slot(claim, u, ev):
+                continue
+            there = slot_word(claim, u, ev)
+            if there in against:  # "the driver was unhurt" where the passage has "the driver was injured" (issue 45)
+                return [_antonym(claim, u, ev, there)], soft
         conflict = polarity_conflict(
             claim, list(ev.sentences), analyser.antonyms, who="the claim", where=f"the source ({ev.where})",
             lang=doc.lang,
@@ -269,9 +296,10 @@ class LexicalJudge:
             # every word there, no negation: one sentence must state the negated phrase, its words in order
             unstated = negation_unstated(claim, ev.sentences, ev.names_before | light, doc.lang)
             if unstated is not None:
-                conflict = (
+                conflict = Shown(
                     f'negation differs: the claim says "{quote(claim.text, 100)}", the source ({ev.where}) says '
-                    f'"{quote(ev.text, 100)}" without a negation'
+                    f'"{quote(ev.text, 100)}" without a negation',
+                    unstated.strip().rstrip("."),
                 )
         if conflict:
             return [conflict], soft

@@ -21,14 +21,14 @@ from __future__ import annotations
 import regex
 
 from ..reading.analysis import Document, Sentence
-from ..reading.evidence import Evidence
+from ..reading.evidence import Evidence, subject_names
 from ..reading.lexicon import DATE_WORDS, ORDINAL_WORDS, WEEKDAYS
 from ..reading.names import common_opener, joined_in_source, known_name, same_name, shouted, spelled_out
-from ..reading.numbers import all_keys
+from ..reading.numbers import all_keys, number_kind
 from ..reading.segment import quote
 from ..reading.tokens import squash
 from .extrinsic import in_slot, slot_word
-from .support import slot_match
+from .support import Shown, slot_match
 
 INTRINSIC_SLOT = 2
 """A number the source has only outside the passage is an error when the passage has another one in
@@ -64,10 +64,12 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
         if value in held:
             moved = _moved_number(claim, n, ev, passage)
             if moved:
-                errors.append(
-                    f"{claim.number_forms[n]!r} is in the passage, but where the claim puts it the passage "
-                    f'says {moved!r} ({ev.where}: "{quote(ev.text, 100)}")'
-                )
+                there_now = f"the passage says {moved!r}" if _alike_form(claim, n, ev, moved) else "the passage does not"
+                errors.append(Shown(
+                    f"{claim.number_forms[n]!r} is in the passage, but where the claim puts it {there_now} "
+                    f'({ev.where}: "{quote(ev.text, 100)}")',
+                    claim.number_forms[n], moved if there_now != "the passage does not" else "",
+                ))
             continue
         if passage_keys is None:
             passage_keys = frozenset().union(*(all_keys(s.number_keys) for s in ev.sentences))
@@ -78,24 +80,66 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
         same_kind = [w for w in others if w.endswith("%") == n.endswith("%")]
         there, score = slot_match(claim, "#" + n, ev, ["#" + w for w in same_kind])
         instead = _form(ev, there) if there and score else None
+        # the reason names only a number of the same kind (a year for a year, money for money): the
+        # verdict above is the rules' as before, what it says no false pair (issue 45)
+        alike = [w for w in same_kind if same_kind_of(claim, n, ev.sentences, w)]
+        named_at, named_score = slot_match(claim, "#" + n, ev, ["#" + w for w in alike])
+        named = _form(ev, named_at) if named_at and named_score else None
         if shown.lower() in ORDINAL_WORDS:
             continue  # "when Spain first became", "the first man": an adverb as often as a rank
         if _GROUP.search(claim.text) and shown.lower() in _GROUP_COUNTS and _counts_a_group(claim.text, shown):
             continue  # "the two men", "between the two", "two of his players": the people named, counted
         in_source = value in doc.number_values or (value == "1" and doc.writes_one)
         if not in_source and not keys & doc.number_keys:
-            said = f"; it says {instead!r}" if instead else ""
-            errors.append(f'{shown!r} does not occur in the source{said} ({ev.where}: "{quote(ev.text, 100)}")')
+            said = f"; it says {named!r}" if named else ""
+            errors.append(Shown(f'{shown!r} does not occur in the source{said} ({ev.where}: "{quote(ev.text, 100)}")',
+                                shown, named or ""))
         elif in_source and instead and score >= INTRINSIC_SLOT:
-            errors.append(
+            said = f"; it says {named!r}" if named else ""
+            errors.append(Shown(
                 f"{shown!r} is in the source ({_where(doc, '#' + n)}) but not in the passage that states the rest "
-                f'({ev.where}: "{quote(ev.text, 100)}"); it says {instead!r}'
-            )
+                f'({ev.where}: "{quote(ev.text, 100)}"){said}',
+                shown, named or "",
+            ))
         elif in_source:
             notes.append(f"{shown!r} is in the source ({_where(doc, '#' + n)}) but not in the passage that states the rest")
         else:
             notes.append(f"{shown!r} is in the source in another form, but not in the passage that states the rest")
     return errors, notes
+
+
+def _kind(s: Sentence, n: str) -> tuple[str, frozenset[str]]:
+    """What ``s``'s number ``n`` measures (:func:`..reading.numbers.number_kind`) and, for a count,
+    the words after it (what it counts: "40 computers")."""
+    form = s.number_forms.get(n, n)
+    kind = number_kind(s.text, form)
+    counted: set[str] = set()
+    if kind == "count" and regex.search(r"(?<![\p{L}\p{N}]|\p{N}[.,])" + regex.escape(form) + r"[\s-]+\p{L}", s.text):
+        # what it counts: the words right after it ("40 computers"; not "forty-three, opened")
+        for p in s.positions.get("#" + n, ()):
+            counted.update(u for u in s.sequence[p + 1 : p + 3] if not u.startswith("#"))
+    return kind, frozenset(counted)
+
+
+def same_kind_of(claim: Sentence, n: str, sentences: tuple[Sentence, ...] | list[Sentence], w: str) -> bool:
+    """Whether the number ``w`` of ``sentences`` measures what ``claim``'s number ``n`` does: a year
+    a year, money money, a percent a percent, a count a count of the same thing (the words after
+    them meet, or one side has none). Reasons set only such numbers against each other (issue 45)."""
+    mine, counted = _kind(claim, n)
+    for s in sentences:
+        if w in s.numbers:
+            theirs, things = _kind(s, w)
+            return mine == theirs and (mine != "count" or not counted or not things or bool(counted & things))
+    return True
+
+
+def _alike_form(claim: Sentence, n: str, ev: Evidence, shown: str) -> bool:
+    """:func:`same_kind_of` for a passage number known by the form it is written in."""
+    for s in ev.sentences:
+        for w, form in s.number_forms.items():
+            if form == shown:
+                return same_kind_of(claim, n, (s,), w)
+    return True
 
 
 def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str, str]) -> tuple[list[str], list[str]]:
@@ -111,19 +155,36 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
             continue  # "Higher School Certificate" where the source writes "HSC"
         if shown.isupper() and len(shown) >= 4 and shouted(claim.text, shown):
             continue  # "WARNING : GRAPHIC CONTENT": words in capitals, not acronyms
-        if name in ev.found or name in ev.names_before:
+        if name in ev.found:
             continue
         theirs = [x for s in ev.sentences for x in s.names if x not in claim.units]
+        if name in ev.names_before:
+            # named just before the passage: it may be who the passage speaks of ("Both were flown"),
+            # unless the passage names another in its place ("a hospital in Innsbruck" for "a
+            # hospital in Grauhorn", the peak of the sentence before; issue 45). A name that opens
+            # the claim is who it is about, and the passage may well call it otherwise ("The Foxes
+            # host Swansea" for "Leicester host Swansea", "the Spurs striker" for "Tottenham
+            # striker"): only a name further on is held to the passage's (rules 45.2)
+            swapped = None if name in subject_names(claim) else _swapped_name(claim, name, ev, theirs)
+            if swapped:
+                errors.append(Shown(
+                    f"{shown!r} is in the source ({_where(doc, name)}) but not in the passage that states the "
+                    f'rest, which names {swapped!r} in its place ({ev.where}: "{quote(ev.text, 100)}")',
+                    shown, swapped,
+                ))
+            continue
         there, score = slot_match(claim, name, ev, theirs)
         instead = _form(ev, there) if there and score else None
         if not known_name(name, shown, doc, derived) and not joined_in_source(claim.text, shown, doc):
             said = f"; the passage names {instead!r}" if instead else ""
-            errors.append(f'{shown!r} does not occur in the source{said} ({ev.where}: "{quote(ev.text, 100)}")')
+            errors.append(Shown(f'{shown!r} does not occur in the source{said} ({ev.where}: "{quote(ev.text, 100)}")',
+                                shown, instead or ""))
         elif name in doc.units and (swapped := _swapped_name(claim, name, ev, theirs)):
-            errors.append(
+            errors.append(Shown(
                 f"{shown!r} is in the source ({_where(doc, name)}) but not in the passage that states the "
-                f'rest, which names {swapped!r} in its place ({ev.where}: "{quote(ev.text, 100)}")'
-            )
+                f'rest, which names {swapped!r} in its place ({ev.where}: "{quote(ev.text, 100)}")',
+                shown, swapped,
+            ))
         elif name in doc.units:  # a summary joins facts of distant sentences: a note unless swapped
             notes.append(f"{shown!r} is in the source ({_where(doc, name)}) but not in the passage that states the rest")
     opener = _opening_name(claim, doc, ev, derived)
@@ -195,7 +256,7 @@ def _moved_number(claim: Sentence, n: str, ev: Evidence, passage: list[str]) -> 
     return _form(ev, there) if there and score >= max(MOVED_NUMBER, own + 1) else None
 
 
-def _opening_name(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str, str]) -> str | None:
+def _opening_name(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str, str]) -> Shown | None:
     """The claim's capitalised first word, when the source has it in no form and the passage has a
     name, written as one, in its place with the claim's next words after it ("Ryanair flight ..."
     where the passage has "Loganair flight"): a name, though a sentence start hides its capital. A
@@ -217,7 +278,9 @@ def _opening_name(claim: Sentence, doc: Document, ev: Evidence, derived: dict[st
     there, score = side_match(claim, u, ev, theirs, written=True)
     if not there or not score:
         return None  # "Additionally , a suit ...", "Several visitors ...": no name stands there
-    return f'{shown!r} does not occur in the source; the passage names {_form(ev, there)!r} ({ev.where}: "{quote(ev.text, 100)}")'
+    named = _form(ev, there)
+    return Shown(f'{shown!r} does not occur in the source; the passage names {named!r} ({ev.where}: "{quote(ev.text, 100)}")',
+                 shown, named)
 
 
 _GROUP_COUNTS = frozenset({"two", "three", "four"})
@@ -237,7 +300,7 @@ _MASCULINE = frozenset("he him his himself".split())
 _PRONOUN = regex.compile(r"\b(?:[Ss]he|[Hh]e|[Hh]im|[Hh]is|[Hh]ers?|[Hh]imself|[Hh]erself)\b")
 
 
-def pronoun_gender(claim: Sentence, ev: Evidence, lang: str) -> str | None:
+def pronoun_gender(claim: Sentence, ev: Evidence, lang: str) -> Shown | None:
     """(English) A claim that calls someone "she" where the passage that states the rest says only
     "he" of anyone (or the other way round): the passage's people are all of the other gender."""
     if lang != "en" or claim.weight_of(ev.found | ev.names_before) < 0.9 * claim.mass:
@@ -248,9 +311,10 @@ def pronoun_gender(claim: Sentence, ev: Evidence, lang: str) -> str | None:
         said = [w for w in mine if w.lower() in own]
         there = [w for w in theirs if w.lower() in other]
         if said and there and not any(w.lower() in own for w in theirs):
-            return (
+            return Shown(
                 f"{said[0]!r} does not fit the passage that states the rest: it says {there[0]!r}, never "
-                f'{said[0].lower()!r} ({ev.where}: "{quote(ev.text, 100)}")'
+                f'{said[0].lower()!r} ({ev.where}: "{quote(ev.text, 100)}")',
+                said[0], there[0],
             )
     return None
 
@@ -266,7 +330,11 @@ def key_fact_missing(
     detail, never a key fact (:data:`.lexicon.WEEKDAYS`)."""
     missing = [n for n in fact.numbers if "#" + n not in summary_units and not fact.number_keys[n] & summary_numbers]
     if missing and best is not None:
-        theirs = [w for w in best.numbers if w not in fact.numbers and w.endswith("%") == missing[0].endswith("%")]
+        theirs = [
+            w for w in best.numbers
+            if w not in fact.numbers and w.endswith("%") == missing[0].endswith("%")
+            and same_kind_of(fact, missing[0], (best,), w)
+        ]
         window = Evidence(0, 1, (best,), frozenset())
         there, score = slot_match(fact, "#" + missing[0], window, ["#" + w for w in theirs])
         if there and score:

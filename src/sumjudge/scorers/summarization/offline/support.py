@@ -31,6 +31,21 @@ from ..reading.evidence import Window
 from ..reading.segment import quote
 
 
+class Shown(str):
+    """An error's reason (the string the verdict gives) that also knows the claim's words it shows
+    wrong (``said``) and what the passage says in their place (``instead``, "" where nothing): the
+    verdict carries them as evidence (:class:`..verdicts.Difference`), so a report marks the words
+    without reading the reason (issue 45)."""
+
+    said: str
+    instead: str
+
+    def __new__(cls, reason: str, said: str = "", instead: str = "") -> Shown:
+        made = super().__new__(cls, reason)
+        made.said, made.instead = said, instead
+        return made
+
+
 def substitutions(claim: Sentence, window: Window) -> dict[str, str]:
     """At most one claim unit missing from the window whose slot the window fills with another word:
     the missing unit stands next to a name or number that, in a window sentence, has a word of its
@@ -161,14 +176,19 @@ def polarity_conflict(
         if other is None:
             continue
         if mine.negated and not other.negated and negation_shown(mine, other, lang):
-            return f'negation differs: {who} says "{quote(mine.text, 100)}", {where} says "{quote(other.text, 100)}"'
+            return _negation(mine, other, who, where)
+        if other.negated and not mine.negated and negation_shown(other, mine, lang):
+            # the passage's phrase holds all that the claim's says, and negates it ("can no longer
+            # hold the town's growing collection" for "can still hold the collection"; issue 45)
+            return _negation(mine, other, who, where)
         for a in mine.units - other.units:
             for b in antonyms.get(a, ()):
                 if b in other.units and b not in mine.units:
                     said, there = statement.forms.get(a, a), _form_in(passage, b)
-                    return (
+                    return Shown(
                         f"{said!r} contradicts {there!r}: {who} says \"{quote(mine.text, 100)}\", "
-                        f"{where} says \"{quote(other.text, 100)}\""
+                        f"{where} says \"{quote(other.text, 100)}\"",
+                        said, there,
                     )
     for s in passage:
         for other in s.phrases:
@@ -176,8 +196,16 @@ def polarity_conflict(
                 continue
             mine = _best_phrase(other, s.weight_of, list(statement.phrases))
             if mine is not None and not mine.negated and negation_shown(other, mine, lang):
-                return f'negation differs: {who} says "{quote(mine.text, 100)}", {where} says "{quote(other.text, 100)}"'
+                return _negation(mine, other, who, where)
     return None
+
+
+def _negation(mine: Phrase, other: Phrase, who: str, where: str) -> Shown:
+    """The reason of a negation one side has and the other not, with the two phrases as the words that differ."""
+    return Shown(
+        f'negation differs: {who} says "{quote(mine.text, 100)}", {where} says "{quote(other.text, 100)}"',
+        mine.text.strip().rstrip("."), other.text.strip().rstrip("."),
+    )
 
 
 def negation_unstated(

@@ -228,15 +228,15 @@ class ReaderJudge:
         else:
             users = [prompts.alignment_prompt(prompts.excerpt(drafts.sentences, own_sentences(c)), c.text) for c in drafts.claims]
         answers, usage = self._ask(users)
-        proofs: list[str | None] = [None] * len(drafts.claims)
+        proofs: list[AlignmentVerdict | None] = [None] * len(drafts.claims)
         if self.settings.proof_scale < 1:
             texts = [c.text for c in drafts.claims]
-            proofs = [None if v.supported else v.reason for v in offline_verdicts(self._words, source, summary, texts, claims)]
+            proofs = [None if v.supported else v for v in offline_verdicts(self._words, source, summary, texts, claims)]
         verdicts = [self._claim_verdict(c, a, drafts, e) for c, a, e in zip(drafts.claims, answers, proofs)]
         return AlignmentOutput(alignment=verdicts), usage
 
     def _claim_verdict(
-        self, claim: DraftClaim, answer: YesNoAnswer, drafts: Drafts, proof: str | None = None
+        self, claim: DraftClaim, answer: YesNoAnswer, drafts: Drafts, proof: AlignmentVerdict | None = None
     ) -> AlignmentVerdict:
         t = self.settings.threshold
         where = ", ".join(p.where for p in claim.passages) or "the source"
@@ -248,8 +248,10 @@ class ReaderJudge:
         read = f"P(supported) = {answer.p_yes:.2f} (threshold {t:.2f}), read against source {where}{quoted}"
         if proof is not None:  # shown by words: the model's P stays in the reason, scaled down in the verdict
             p = answer.p_yes * self.settings.proof_scale
-            reason = f"not supported, shown by words: {proof}; the model read {read}"
-            return AlignmentVerdict(claim=claim.text, reason=reason, supported=False, probability=round(p, 4))
+            reason = f"not supported, shown by words: {proof.reason}; the model read {read}"
+            # the words' evidence goes with them: the passage that disproves the claim, the words that differ
+            return AlignmentVerdict(claim=claim.text, quote=proof.quote, reason=reason, supported=False,
+                                    probability=round(p, 4), differs=proof.differs)
         supported = answer.p_yes >= t
         reason = f"{'supported' if supported else 'not supported'}: {read}"
         return AlignmentVerdict(claim=claim.text, reason=reason, supported=supported, probability=round(answer.p_yes, 4))

@@ -230,6 +230,8 @@ class TextAnalyzer:
                 if info.kind == STOP:
                     first_word = False
                     continue
+                if lang == "en" and info.low == "longer" and i and matches[i - 1].group().lower() == "no":
+                    continue  # "can no longer hold": one cue, which bears on "hold" (issue 45)
                 if info.kind == CONTENT:  # the common case, inline
                     stem = info.stem
                     if not stem:

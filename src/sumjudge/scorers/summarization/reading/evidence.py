@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import regex
 
 from .analysis import Document, Sentence
-from .lexicon import LIGHT_WORDS, PRONOUNS
+from .lexicon import DATE_WORDS, LIGHT_WORDS, PRONOUNS
 from .words import CONTENT, NUMBER, word_info
 
 _NAME_RUN = regex.compile(r"\p{Lu}[\p{L}\p{M}'’\-]+(?:\s+\p{Lu}[\p{L}\p{M}'’\-.]*)+")
@@ -134,13 +134,18 @@ def passages(
             got |= {back[t] for t in units if t in back}
         held.append(frozenset(got))
     names = frozenset(claim.names)
+    people = subject_names(claim)
     ranked: list[tuple[float, int, int, frozenset[str]]] = []
     n = len(held)
     for width in range(1, size + 1):
         for start in range(0, max(0, n - width + 1)):
             found = frozenset().union(*held[start : start + width])
             if found:
-                ranked.append((claim.weight_of(found), -width, start, found))
+                # the claim's names in the sentences just before count for the passage (issue 45:
+                # "Both were flown to a hospital in Innsbruck" after "The hikers, Tomas Berger and
+                # Lena Hofmann, ..." states the claim, not the sentence that shares only the names)
+                before = frozenset().union(*held[max(0, start - ANTECEDENT_SENTENCES) : start]) & people
+                ranked.append((claim.weight_of(found | before), -width, start, found))
     ranked.sort(key=lambda r: (-r[0], -r[1], r[2]))
     out: list[Evidence] = []
     for _, negwidth, start, found in ranked:
@@ -154,6 +159,19 @@ def passages(
     if not out:
         out.append(Evidence(0, min(1, n), tuple(doc.sentences[:1]), frozenset(), frozenset()))
     return out
+
+
+def subject_names(claim: Sentence) -> frozenset[str]:
+    """The names that open the claim (who it is about: "Tomas Berger and Lena Hofmann were flown
+    ..."), which a passage may refer back to ("Both were flown ..."); no date ("On Tuesday he ..."),
+    no name further on ("... posed for the painting in Simsbury")."""
+    names = set(claim.names)
+    out: list[str] = []
+    for u in claim.sequence:
+        if u not in names or claim.name_forms.get(u, "").lower() in DATE_WORDS:
+            break
+        out.append(u)
+    return frozenset(out)
 
 
 _POSSESSIVES = frozenset({"his", "her", "their", "its"})

@@ -235,4 +235,44 @@ def all_keys(keys: dict[str, frozenset[str]]) -> frozenset[str]:
     return frozenset().union(*keys.values()) if keys else frozenset()
 
 
-__all__ = ["all_keys", "number_keys"]
+_CURRENCY_BEFORE = regex.compile(r"(?:[$£€¥₩]|\b(?:US|USD|EUR|GBP|Rs|R)\$?)\s?$")
+_CURRENCY_AFTER = regex.compile(
+    r"^\s?(?:(?:million|billion|trillion|thousand|mn|bn|tn|m|b|k)\s?)?"
+    r"(?:dollars?|pounds?|euros?|yen|yuan|won|francs?|rupees?|pence|cents?|usd|eur|gbp)\b",
+    regex.IGNORECASE,
+)
+_PERCENT_AFTER = regex.compile(r"^\s?(?:%|per\s?cent\b|percent\b|percentage points?\b)", regex.IGNORECASE)
+_TIME_AFTER = regex.compile(r"^(?::\d\d)?\s?(?:[ap]\.?m\b\.?|o'clock\b|hours? gmt\b)", regex.IGNORECASE)
+_ORDINAL_AFTER = regex.compile(r"^(?:st|nd|rd|th)\b", regex.IGNORECASE)
+_ORDINAL_NAMES = frozenset(_ORDINALS)
+YEARS = (1800, 2099)
+"""A plain four-figure number in this range, written with no currency, percent or unit, is a year."""
+
+
+def number_kind(text: str, form: str) -> str:
+    """What a number of ``text`` (written ``form``) measures, by the words around it: ``money`` ("$4.2
+    million", "£16m", "40 euros"), ``percent`` ("12%", "12 per cent"), ``time`` ("4pm", "10:30"),
+    ``ordinal`` ("9th", "ninth"), ``year`` (four figures from 1800 to 2099 with none of those), else
+    ``count``. Two numbers of different kinds are no pair: "1958" (a year) does not stand where "4.2"
+    (a price) does."""
+    low = form.lower()
+    if low in _ORDINAL_NAMES:
+        return "ordinal"
+    if form.endswith("%"):
+        return "percent"
+    at = regex.search(r"(?<![\p{L}\p{N}]|\p{N}[.,])" + regex.escape(form) + r"(?!\p{N}|[.,]\p{N})", text)
+    before, after = (text[: at.start()], text[at.end() :]) if at else ("", "")
+    if _CURRENCY_BEFORE.search(before) or _CURRENCY_AFTER.match(after):
+        return "money"
+    if _PERCENT_AFTER.match(after):
+        return "percent"
+    if _TIME_AFTER.match(after) or regex.fullmatch(r"\d{1,2}:\d\d", form):
+        return "time"
+    if _ORDINAL_AFTER.match(after):
+        return "ordinal"
+    if form.isdigit() and len(form) == 4 and YEARS[0] <= int(form) <= YEARS[1]:
+        return "year"
+    return "count"
+
+
+__all__ = ["YEARS", "all_keys", "number_keys", "number_kind"]
