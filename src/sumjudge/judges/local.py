@@ -14,9 +14,10 @@ layer as :class:`~sumjudge.judges.http.HTTPJudge`; the HTTP layers (retries, lim
 have nothing to do here: calls into one model are serialized and fail only for good.
 
 Settings travel in ``ModelConfig.extra``: ``n_ctx`` (context tokens, default 8192),
-``n_threads`` (default: half the CPUs, as llama-cpp-python does), ``n_threads_batch`` (threads
-for reading the prompt; default: the same as ``n_threads``, not every CPU, because llama.cpp's
-spinning threads slow to a crawl when the machine is shared with other work), ``max_items``
+``n_threads`` (default: every CPU this process may run on, ``os.sched_getaffinity``, else
+``os.cpu_count()``; llama-cpp-python's own default is half of them), ``n_threads_batch`` (threads for
+reading the prompt; default: the same as ``n_threads``; docs/benchmarks.md "Issue 41" measures the
+choices, quiet and beside a busy process), ``max_items``
 (array items when the request does not fix them, default 10), ``max_string_chars``
 (characters per claim, question or reason, default 200), ``seed``.
 """
@@ -141,9 +142,19 @@ class LocalSettings:
         return settings
 
     def threads(self) -> tuple[int, int]:
-        """(threads for generating, threads for reading the prompt)."""
-        n = self.n_threads or max(1, (os.cpu_count() or 2) // 2)
+        """(threads for generating, threads for reading the prompt): the user's, else every CPU this
+        process may use (:func:`usable_cpus`)."""
+        n = self.n_threads or usable_cpus()
         return n, self.n_threads_batch or n
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask: a container's or ``taskset``'s limit),
+    else every CPU of the machine."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # macOS and Windows have no affinity call
+        return max(1, os.cpu_count() or 1)
 
 
 @dataclass
@@ -339,4 +350,4 @@ def create_local_judge(spec: ProviderSpec, name: str, config: ModelConfig) -> Lo
     return LocalJudge(name, config)
 
 
-__all__ = ["INSTALL_LINE", "LocalJudge", "load_model", "create_local_judge", "LocalSettings", "fit_schema", "resolve_model_path", "smollm2_path"]
+__all__ = ["INSTALL_LINE", "LocalJudge", "load_model", "create_local_judge", "LocalSettings", "fit_schema", "resolve_model_path", "smollm2_path", "usable_cpus"]
