@@ -274,7 +274,7 @@ async def measure_agreement(
         report.failed_items = failed
         from ..judges.registry import resolve_judge
 
-        report.model = model if isinstance(model, str) else resolve_judge(model).model_id
+        report.model = model if isinstance(model, str) else getattr(model, "id", None) or resolve_judge(model).model_id
         for m in JUDGE_METRICS:
             keep = [i for i, v in enumerate(values[m]) if not math.isnan(v)]
             report.correlations.append(correlate(m, [rows[i] for i in keep], [values[m][i] for i in keep]))

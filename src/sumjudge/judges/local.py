@@ -33,7 +33,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from ..errors import ConfigurationError, JudgeRequestError, MissingDependencyError
 from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage, merge_turns
@@ -121,9 +121,17 @@ class LocalSettings:
     max_items: int = DEFAULT_MAX_ITEMS
     max_string_chars: int = DEFAULT_MAX_STRING_CHARS
 
+    KEYS: ClassVar[tuple[str, ...]] = ("n_ctx", "n_threads", "n_threads_batch", "seed", "max_items", "max_string_chars")
+
+    @classmethod
+    def check(cls, extra: dict[str, Any]) -> dict[str, Any]:
+        """``extra``'s settings, each an integer (or None), after the checks of :meth:`from_extra`."""
+        settings = cls.from_extra(extra)
+        return {k: getattr(settings, k) for k in extra}
+
     @classmethod
     def from_extra(cls, extra: dict[str, Any]) -> LocalSettings:
-        known = {"n_ctx", "n_threads", "n_threads_batch", "seed", "max_items", "max_string_chars"}
+        known = set(cls.KEYS)
         unknown = sorted(set(extra) - known)
         if unknown:
             raise ConfigurationError(
@@ -131,13 +139,14 @@ class LocalSettings:
                 f"known: {', '.join(sorted(known))}"
             )
         try:
-            settings = cls(**{k: (int(v) if v is not None else None) for k, v in extra.items()})
+            settings = cls(**{k: (_integer(v) if v is not None else None) for k, v in extra.items()})
         except (TypeError, ValueError) as exc:
             raise ConfigurationError(f"local judge settings must be integers: {exc}") from exc
-        if settings.n_ctx < 512 or settings.max_items < 1 or settings.max_string_chars < _MIN_STRING_CHARS:
+        if settings.n_ctx < 512 or settings.max_items < 1 or settings.max_string_chars < _MIN_STRING_CHARS \
+                or any(n is not None and n < 1 for n in (settings.n_threads, settings.n_threads_batch)):
             raise ConfigurationError(
-                f"local judge settings out of range: n_ctx >= 512, max_items >= 1, "
-                f"max_string_chars >= {_MIN_STRING_CHARS}"
+                f"local judge settings out of range: n_ctx >= 512, n_threads and n_threads_batch >= 1, "
+                f"max_items >= 1, max_string_chars >= {_MIN_STRING_CHARS}"
             )
         return settings
 
@@ -146,6 +155,13 @@ class LocalSettings:
         process may use (:func:`usable_cpus`)."""
         n = self.n_threads or usable_cpus()
         return n, self.n_threads_batch or n
+
+
+def _integer(value: Any) -> int:
+    """An integer setting: an int, or text that reads as one (``"4"``, not ``"4.5"``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ValueError(f"{value!r} is not an integer")
+    return int(value)
 
 
 def usable_cpus() -> int:

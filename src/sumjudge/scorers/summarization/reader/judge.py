@@ -36,6 +36,7 @@ from ....errors import ConfigurationError, JudgeError
 from ....judges.base import JudgeReply, JudgeRequest, ModelConfig, Usage
 from ....judges.local import LocalSettings
 from ....judges.next_token import YesNoAnswer, YesNoModel
+from ....judges.options import OptionSet
 from ....judges.registry import resolve_judge
 from ..reading import DraftClaim, Drafts, Reading
 from ..verdicts import (
@@ -133,6 +134,26 @@ class ReaderSettings:
             )
         return settings, rest
 
+    @classmethod
+    def keys(cls) -> tuple[str, ...]:
+        """Every key the reader takes: its own settings, then llama.cpp's (:class:`LocalSettings`)."""
+        return (*(f.name for f in fields(cls)), *LocalSettings.KEYS)
+
+
+def _check_options(extra: dict[str, Any]) -> dict[str, Any]:
+    """``extra`` for the reader, each value of its type (what ``--judge-option`` gives it, checked
+    before the model is loaded); :class:`ConfigurationError` for an unknown key or a bad value."""
+    unknown = sorted(set(extra) - set(ReaderSettings.keys()))
+    if unknown:
+        raise ConfigurationError(f"unknown option(s) {', '.join(unknown)}")
+    settings, rest = ReaderSettings.split_extra(extra)
+    typed = {k: getattr(settings, k) for k in extra if k not in rest}
+    return {**typed, **LocalSettings.check(rest)}
+
+
+OPTIONS = OptionSet(ReaderSettings.keys(), _check_options)
+"""The options ``local/reader`` takes (:mod:`sumjudge.judges.options`)."""
+
 
 class ReaderJudge:
     """A judge that reads: see the module. Safe to share; calls into the model are serialized."""
@@ -151,6 +172,7 @@ class ReaderJudge:
         ``name``. ``words``: the word proofs (by default :data:`WORDS_JUDGE`'s)."""
         self.config: ModelConfig = config or ModelConfig(id=f"local/{name}")
         extra = dict(self.config.extra)
+        _check_options(extra)  # an unknown key is named beside every key the reader takes
         extra.setdefault("n_ctx", DEFAULT_N_CTX)
         self.settings, local_extra = ReaderSettings.split_extra(extra)
         self._model: ReaderModel = resolve_reader_model(name)
@@ -317,4 +339,4 @@ def create_reader_judge(name: str, config: ModelConfig) -> ReaderJudge:
     return ReaderJudge(name, config)
 
 
-__all__ = ["DEFAULT_N_CTX", "WORDS_JUDGE", "ReaderJudge", "ReaderSettings", "WordProofs", "create_reader_judge", "offline_verdicts", "words_judge"]
+__all__ = ["DEFAULT_N_CTX", "OPTIONS", "WORDS_JUDGE", "ReaderJudge", "ReaderSettings", "WordProofs", "create_reader_judge", "offline_verdicts", "words_judge"]
