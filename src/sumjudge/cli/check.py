@@ -23,7 +23,7 @@ from typing import Any
 import click
 
 from ..errors import JudgeError, SumjudgeError
-from .common import EXIT_BELOW, EXIT_OK, fail, say, stdout_console
+from .common import EXIT_BELOW, EXIT_OK, fail, say, stderr_console, stdout_console
 from .options import (
     Finite, cache_options, judge_extra, judge_option_option, model_option, scorer_options, scorer_options_decorator,
     timeout_option,
@@ -78,6 +78,7 @@ def check(
     """Score one SUMMARY against its SOURCE and print the verdicts behind the score."""
     from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, default_model_id
     from ..runs.batch import build_scorer
+    from .progress import JudgeNotices
 
     if source_arg == "-" and summary_arg == "-":
         fail("only one of --source and --summary can read standard input")
@@ -90,7 +91,8 @@ def check(
                               judge_options=extra)
         if default_chosen_for_user(model):
             say(DEFAULT_JUDGE_NOTICE)
-        result = scorer.run_sync(input=source, output=summary)
+        with JudgeNotices(stderr_console(), spinner=True):  # a model loading and reading: said as it goes
+            result = scorer.run_sync(input=source, output=summary)
     except JudgeError as exc:
         say(f"sumjudge: the judge failed: {exc}")
         sys.exit(EXIT_BELOW)

@@ -279,13 +279,16 @@ async def _score(
     from .batch_view import provider_rounds
 
     rounds = provider_rounds(batch, console, quiet=quiet)
+    from .progress import JudgeNotices
+
     try:
-        result = await run_batch(
-            dataset, info, model=model_id, options=options, concurrency=concurrency, timeout=timeout, cache=cache,
-            store_path=store_path, fresh=fresh, outputs=BatchOutputs(out=out, report=report, junit=junit),
-            gates=gates, meter=meter, events=events, batch=rounds, workers=workers, exam=exam,
-            judge_options=judge_options,
-        )
+        with JudgeNotices(console, spinner=False):  # a model loading: said (the bar shows the reading)
+            result = await run_batch(
+                dataset, info, model=model_id, options=options, concurrency=concurrency, timeout=timeout,
+                cache=cache, store_path=store_path, fresh=fresh,
+                outputs=BatchOutputs(out=out, report=report, junit=junit), gates=gates, meter=meter,
+                events=events, batch=rounds, workers=workers, exam=exam, judge_options=judge_options,
+            )
     except (SumjudgeError, ValueError) as exc:
         fail(str(exc))
     run, stats = result.run, result.stats

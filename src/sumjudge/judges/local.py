@@ -30,6 +30,7 @@ import importlib.metadata
 import importlib.util
 import os
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,7 @@ from typing import Any, ClassVar
 
 from ..errors import ConfigurationError, JudgeRequestError, MissingDependencyError
 from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage, merge_turns
+from .progress import notify
 from .providers import ProviderSpec
 from .schema_bounds import JSONSchema, SchemaBounds, bound_schema, max_reply_tokens
 from .structured import Completion, generate_structured, strict_json_schema
@@ -52,6 +54,7 @@ SMOLLM2_FILE_STEM = "SmolLM2-135M-Instruct"
 DEFAULT_N_CTX = 8192
 DEFAULT_MAX_ITEMS = 10
 DEFAULT_MAX_STRING_CHARS = 200
+DEFAULT_STATE_CACHE_MB = 256
 _MIN_STRING_CHARS = 24
 _TOKENS_PER_CHAR = 1.1
 """Room above one token per character for the odd escape or byte-split character."""
@@ -120,8 +123,12 @@ class LocalSettings:
     seed: int | None = None
     max_items: int = DEFAULT_MAX_ITEMS
     max_string_chars: int = DEFAULT_MAX_STRING_CHARS
+    state_cache_mb: int = DEFAULT_STATE_CACHE_MB
+    """Megabytes of read sources' states a yes/no reader keeps (:class:`~.next_token.StateCache`)."""
 
-    KEYS: ClassVar[tuple[str, ...]] = ("n_ctx", "n_threads", "n_threads_batch", "seed", "max_items", "max_string_chars")
+    KEYS: ClassVar[tuple[str, ...]] = (
+        "n_ctx", "n_threads", "n_threads_batch", "seed", "max_items", "max_string_chars", "state_cache_mb",
+    )
 
     @classmethod
     def check(cls, extra: dict[str, Any]) -> dict[str, Any]:
@@ -143,9 +150,11 @@ class LocalSettings:
         except (TypeError, ValueError) as exc:
             raise ConfigurationError(f"local judge settings must be integers: {exc}") from exc
         if settings.n_ctx < 512 or settings.max_items < 1 or settings.max_string_chars < _MIN_STRING_CHARS \
-                or any(n is not None and n < 1 for n in (settings.n_threads, settings.n_threads_batch)):
+                or any(n is not None and n < 1 for n in (settings.n_threads, settings.n_threads_batch)) \
+                or settings.state_cache_mb < 0:
             raise ConfigurationError(
                 f"local judge settings out of range: n_ctx >= 512, n_threads and n_threads_batch >= 1, "
+                f"state_cache_mb >= 0, "
                 f"max_items >= 1, max_string_chars >= {_MIN_STRING_CHARS}"
             )
         return settings
@@ -202,6 +211,9 @@ class _ModelCache:
             model = self._models.get(key)
             if model is None:
                 llama_cpp = import_llama_cpp()
+                started = time.monotonic()
+                size = path.stat().st_size / 1e9 if path.is_file() else 0.0
+                notify("load", f"loading {path.name} ({size:.2f} GB, {n_threads} threads)")
                 if verify is not None:
                     verify(path)
                 kwargs: dict[str, Any] = {
@@ -218,6 +230,7 @@ class _ModelCache:
                 except (ValueError, RuntimeError) as exc:
                     raise ConfigurationError(f"llama.cpp could not load {path}: {exc}") from exc
                 model = self._models[key] = _LoadedModel(llama)
+                notify("loaded", f"{path.name} loaded in {time.monotonic() - started:.1f} s")
             return model
 
 

@@ -35,10 +35,13 @@ from typing import Any, Protocol, runtime_checkable
 from ....errors import ConfigurationError, JudgeError
 from ....judges.base import JudgeReply, JudgeRequest, ModelConfig, Usage
 from ....judges.local import LocalSettings
-from ....judges.next_token import YesNoAnswer, YesNoModel
+from ....judges.next_token import PromptTooLong, YesNoAnswer, YesNoModel
 from ....judges.options import OptionSet
+from ....judges.progress import notify
 from ....judges.registry import resolve_judge
-from ..reading import DraftClaim, Drafts, Reading
+from ..reading import DraftClaim, Drafts, Reading, fact_of_question
+from ..reading.analysis import capitalised_words
+from ..reading.segment import detect_language, split_sentences
 from ..verdicts import (
     ALIGNMENT_STEP,
     CLAIMS_STEP,
@@ -53,6 +56,7 @@ from . import prompts
 from .models import ReaderModel, resolve_reader_model
 
 DEFAULT_N_CTX = 4096
+LAYOUTS = ("source", "own", "shared")
 WORDS_JUDGE = "offline/lexical"
 """The judge whose word proofs the reader takes first (made through the registry, by name)."""
 
@@ -100,8 +104,11 @@ class ReaderSettings:
     """Sentences per passage, at most."""
     max_sentences: int = 16
     """Source sentences shown before a summary's claims, at most (``shared`` layout)."""
-    layout: str = "own"
-    """``own``: each claim after its own best passages (a claim that two summaries share is the same
+    layout: str = "source"
+    """``source``: the whole source first, numbered, each claim after it: llama.cpp reads a source
+    once for every claim of every summary of it (its state kept, :meth:`YesNoModel.ask_after`), and
+    the model sees the whole of it (a source longer than the context falls back to ``own``);
+    ``own``: each claim after its own best passages (a claim that two summaries share is the same
     prompt, answered once; claims with the same passages share the prefix); ``shared``: every claim's
     passages shown once, all the summary's claims after them (one prefix for the whole summary)."""
     proof_scale: float = 0.1
@@ -126,11 +133,11 @@ class ReaderSettings:
             raise ConfigurationError(f"reader settings: {exc}") from exc
         settings = cls(**values)  # type: ignore[arg-type]
         if not (0 < settings.threshold < 1 and 0 < settings.coverage_threshold < 1) or settings.passages < 1 \
-                or settings.window < 1 or settings.max_sentences < 1 or settings.layout not in ("own", "shared") \
+                or settings.window < 1 or settings.max_sentences < 1 or settings.layout not in LAYOUTS \
                 or not 0 <= settings.proof_scale <= 1 or settings.word_gaps not in (0, 1):
             raise ConfigurationError(
                 "reader settings out of range: thresholds in (0, 1), passages, window, max_sentences >= 1, "
-                "layout 'own' or 'shared', proof_scale in [0, 1], word_gaps 0 or 1"
+                "layout 'source', 'own' or 'shared', proof_scale in [0, 1], word_gaps 0 or 1"
             )
         return settings, rest
 
@@ -213,7 +220,9 @@ class ReaderJudge:
         elif request.step in (CLAIMS_STEP, QUESTIONS_STEP):
             output = self._words.answer(request).output
         elif request.step == COVERAGE_STEP:
+            notify("read", f"reading {len(inputs.questions or [])} question(s) against the summary")
             output, usage = self.cover(list(inputs.questions or []), inputs.summary or "")
+            output = self.quote_summary(output, inputs.summary or "")
         else:
             raise JudgeError(f"the reader answers the summarization scorer's steps, not {request.step!r}", step=request.step)
         if not isinstance(output, request.output_type):
@@ -244,12 +253,20 @@ class ReaderJudge:
         drafts = self.drafts(source, summary, claims)
         if not drafts.claims:
             return AlignmentOutput(alignment=[]), Usage(calls=1)
-        if self.settings.layout == "shared":
-            shown = prompts.excerpt(drafts.sentences, self.shown_sentences(drafts))
-            users = [prompts.alignment_prompt(shown, c.text) for c in drafts.claims]
-        else:
-            users = [prompts.alignment_prompt(prompts.excerpt(drafts.sentences, own_sentences(c)), c.text) for c in drafts.claims]
-        answers, usage = self._ask(users)
+        notify("read", f"reading {len(drafts.claims)} claim(s) against the source ({len(drafts.sentences)} sentences)")
+        answers: list[YesNoAnswer] | None = None
+        if self.settings.layout == "source":
+            try:
+                answers, usage = self._ask_after(prompts.source_head(drafts.sentences), [prompts.claim_tail(c.text) for c in drafts.claims])
+            except PromptTooLong:  # a source longer than the context: each claim after its own passages
+                answers = None
+        if answers is None:
+            if self.settings.layout == "shared":
+                shown = prompts.excerpt(drafts.sentences, self.shown_sentences(drafts))
+                users = [prompts.alignment_prompt(shown, c.text) for c in drafts.claims]
+            else:
+                users = [prompts.alignment_prompt(prompts.excerpt(drafts.sentences, own_sentences(c)), c.text) for c in drafts.claims]
+            answers, usage = self._ask(users)
         proofs: list[str | None] = [None] * len(drafts.claims)
         if self.settings.proof_scale < 1:
             texts = [c.text for c in drafts.claims]
@@ -262,21 +279,43 @@ class ReaderJudge:
     ) -> AlignmentVerdict:
         t = self.settings.threshold
         where = ", ".join(p.where for p in claim.passages) or "the source"
+        if self.settings.layout == "source" and len(drafts.sentences) > 1:
+            where = f"the whole source; closest {where}"
         best = claim.passages[0] if claim.passages else None
-        quoted = ""
-        if best is not None:
-            text = " ".join(drafts.sentences[best.start : best.end])
-            quoted = f': "{text[:160]}{"..." if len(text) > 160 else ""}"'
-        read = f"P(supported) = {answer.p_yes:.2f} (threshold {t:.2f}), read against source {where}{quoted}"
+        # the quote: the passage that holds most of the claim, as the source has it (the scorer locates
+        # and verifies it, as any judge's quote)
+        quote = " ".join(drafts.sentences[best.start : best.end]) if best is not None else ""
+        quoted = f': "{quote[:160]}{"..." if len(quote) > 160 else ""}"' if quote else ""
+        read = f"P(supported) = {answer.p_yes:.2f} (threshold {t:.2f}), read against {where}{quoted}"
         if proof is not None:  # shown by words: the model's P stays in the reason, scaled down in the verdict
             p = answer.p_yes * self.settings.proof_scale
             reason = f"not supported, shown by words: {proof}; the model read {read}"
-            return AlignmentVerdict(claim=claim.text, reason=reason, supported=False, probability=round(p, 4))
+            return AlignmentVerdict(claim=claim.text, quote=quote, reason=reason, supported=False, probability=round(p, 4))
         supported = answer.p_yes >= t
         reason = f"{'supported' if supported else 'not supported'}: {read}"
-        return AlignmentVerdict(claim=claim.text, reason=reason, supported=supported, probability=round(answer.p_yes, 4))
+        return AlignmentVerdict(claim=claim.text, quote=quote, reason=reason, supported=supported,
+                                probability=round(answer.p_yes, 4))
 
     # -- coverage
+
+    def quote_summary(self, output: CoverageOutput, summary: str) -> CoverageOutput:
+        """Each answered question's verdict with its quote: the summary sentence that carries most of
+        the question's fact (the sentence sharing the most of its weighted words), for the scorer to locate and verify."""
+        todo = [i for i, v in enumerate(output.coverage) if v.answered and not v.quote]
+        if not todo or not summary.strip():
+            return output
+        questions = [output.coverage[i].question for i in todo]
+        analyser = self._reading.analyser(detect_language(" ".join(questions)))
+        caps = capitalised_words(summary)
+        sentences = [analyser.analyse(s, capitalised_elsewhere=caps) for s in split_sentences(summary)]
+        if not sentences:
+            return output
+        verdicts = list(output.coverage)
+        for i, question in zip(todo, questions):
+            fact = analyser.analyse(fact_of_question(question), capitalised_elsewhere=caps)
+            best = max(sentences, key=lambda s: fact.weight_of(s.units & fact.units))
+            verdicts[i] = verdicts[i].model_copy(update={"quote": best.text})
+        return CoverageOutput(coverage=verdicts)
 
     def cover(self, questions: list[str], summary: str) -> tuple[CoverageOutput, Usage]:
         if not questions:
@@ -299,12 +338,20 @@ class ReaderJudge:
 
     # -- the model, with a memo of answers by prompt
 
-    def _ask(self, users: list[str]) -> tuple[list[YesNoAnswer], Usage]:
-        keys = [(prompts.SYSTEM, u) for u in users]
+    def _ask(self, users: list[str], head: str | None = None) -> tuple[list[YesNoAnswer], Usage]:
+        """The answers to ``users`` (each after ``head`` when given: the head read once), from the
+        memo where asked before."""
+        keys = [(prompts.SYSTEM, (head or "") + u) for u in users]
         with self._lock:
             known = {k: self._memo[k] for k in keys if k in self._memo}
         todo = [k for k in dict.fromkeys(keys) if k not in known]
-        fresh = dict(zip(todo, self._llm.ask(todo))) if todo else {}
+        if not todo:
+            fresh: dict[tuple[str, str], YesNoAnswer] = {}
+        elif head is not None and hasattr(self._llm, "ask_after"):
+            tails = [user[len(head):] for _, user in todo]
+            fresh = dict(zip(todo, self._llm.ask_after(prompts.SYSTEM, head, tails)))
+        else:
+            fresh = dict(zip(todo, self._llm.ask(todo)))
         with self._lock:
             for k, a in fresh.items():
                 self._memo[k] = a
@@ -313,7 +360,10 @@ class ReaderJudge:
         answers = [fresh.get(k) or known[k] for k in keys]
         prompt = sum(a.prompt_tokens for a in answers)
         evaluated = sum(a.evaluated for a in fresh.values())
-        return answers, Usage(prompt_tokens=prompt, cached_tokens=prompt - evaluated, calls=1)
+        return answers, Usage(prompt_tokens=prompt, cached_tokens=max(0, prompt - evaluated), calls=1)
+
+    def _ask_after(self, head: str, tails: list[str]) -> tuple[list[YesNoAnswer], Usage]:
+        return self._ask(tails, head=head)
 
 
 def offline_verdicts(

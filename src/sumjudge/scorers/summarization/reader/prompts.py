@@ -4,7 +4,7 @@ the shared part once (:mod:`~sumjudge.judges.next_token`)."""
 
 from __future__ import annotations
 
-PROMPT_VERSION = "2"
+PROMPT_VERSION = "3"
 """Raise it with any change to the wording below: it is part of the judge's identity (run and cache keys)."""
 
 SYSTEM = "You check facts carefully. Answer with Yes or No only."
@@ -25,6 +25,21 @@ def alignment_prompt(passages: str, claim: str) -> str:
     )
 
 
+def source_head(sentences: tuple[str, ...]) -> str:
+    """The whole source, numbered: what every claim of every summary of it is read after (the
+    ``source`` layout: llama.cpp reads it once, :meth:`~sumjudge.judges.next_token.YesNoModel.ask_after`)."""
+    return "An article (numbered sentences):\n" + excerpt(sentences, list(range(len(sentences)))) + "\n\n"
+
+
+def claim_tail(claim: str) -> str:
+    """What follows :func:`source_head` for one claim."""
+    return (
+        f"Claim: {claim}\n\n"
+        "Is every detail of the claim (names, numbers, places, who did what) supported by the article? "
+        "Answer Yes or No."
+    )
+
+
 def coverage_prompt(summary: str, question: str) -> str:
     return (
         f"Summary:\n{summary}\n\n"
@@ -33,4 +48,4 @@ def coverage_prompt(summary: str, question: str) -> str:
     )
 
 
-__all__ = ["PROMPT_VERSION", "SYSTEM", "alignment_prompt", "coverage_prompt", "excerpt"]
+__all__ = ["PROMPT_VERSION", "SYSTEM", "alignment_prompt", "claim_tail", "coverage_prompt", "excerpt", "source_head"]
