@@ -18,7 +18,9 @@ import click
 from ..analysis import agreement as protocol
 from ..errors import InputError, SumjudgeError
 from .common import AGREEMENT_EXIT_CODES, EXIT_USAGE, fail, open_store, store_option
-from .options import MAX_CONCURRENCY, concurrency_option, judge_extra, judge_option_option, max_questions_option
+from .options import (
+    MAX_CONCURRENCY, concurrency_option, graded_option, judge_extra, judge_option_option, max_questions_option,
+)
 
 
 @click.command(epilog=AGREEMENT_EXIT_CODES)
@@ -39,6 +41,7 @@ from .options import MAX_CONCURRENCY, concurrency_option, judge_extra, judge_opt
 @click.option("--limit", type=int, default=None, help="Use only the first N rows.")
 @concurrency_option(f"Evaluations at a time (at most {MAX_CONCURRENCY}).", short=False)
 @max_questions_option("Coverage questions per source.")
+@graded_option
 @click.option("--metric", "metrics", multiple=True, type=click.Choice(sorted(protocol.ROUGE_METRICS)),
               help="Also measure a reference-based baseline (repeatable).")
 @click.option("--no-judge", is_flag=True, help="Measure only the --metric baselines.")
@@ -56,6 +59,7 @@ def agreement(
     limit: int | None,
     concurrency: int,
     max_questions: int,
+    graded: bool,
     metrics: tuple[str, ...],
     no_judge: bool,
     as_json: bool,
@@ -97,6 +101,7 @@ def agreement(
                 concurrency=concurrency,
                 max_questions=max_questions,
                 human_field=human_field,
+                graded=graded,
             )
         )
     except (SumjudgeError, OSError) as exc:
