@@ -123,3 +123,17 @@ def test_check_says_while_the_model_loads(tmp_path: Path, monkeypatch) -> None: 
     assert "sumjudge: loading model.gguf (1.12 GB, 2 threads)" in result.output
     assert "sumjudge: model.gguf loaded in 3.0 s" in result.output
     assert result.output.index("loaded in") < result.output.index("score ")
+
+
+def test_tokenised_text_is_shown_to_the_model_as_written_and_quoted_as_it_stands(tmp_path: Path) -> None:
+    from sumjudge.scorers.summarization.reader.prompts import readable
+
+    assert readable("-lrb- cnn -rrb- his team 's 0-0 draw , said `` no '' .") == "(cnn) his team's 0-0 draw, said \"no\"."
+    assert readable("The council met. It was fine (mostly).") == "The council met. It was fine (mostly)."
+    source = "-lrb- cnn -rrb- the council of springfield voted 7 to 2 on tuesday , officials said ."
+    model = HeadModel()
+    out = _judge(tmp_path, model).answer(JudgeRequest(
+        step=ALIGNMENT_STEP, messages=[], output_type=AlignmentOutput,
+        inputs=StepInputs(source=source, summary="the council voted 7 to 2 on tuesday ."))).output
+    assert "[1] (cnn) the council of springfield voted 7 to 2 on tuesday, officials said." in model.heads[0]
+    assert out.alignment[0].quote in source  # the quote is the source's own text, for the scorer to locate
