@@ -37,12 +37,12 @@ def gguf(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def configs(monkeypatch: pytest.MonkeyPatch) -> list[ModelConfig]:
-    """The reader made with a scripted model (P(yes) = 0.25); the configs it was made with."""
+    """The reader made with a scripted model (P(yes) = 0.6); the configs it was made with."""
     made: list[ModelConfig] = []
 
     def create(name: str, config: ModelConfig) -> ReaderJudge:
         made.append(config)
-        return ReaderJudge(name, config, llm=Scripted(0.25))  # type: ignore[arg-type]
+        return ReaderJudge(name, config, llm=Scripted(0.6))  # type: ignore[arg-type]
 
     monkeypatch.setattr(reader, "create_reader_judge", create)
     return made
@@ -56,11 +56,11 @@ def _check(gguf: Path, *args: str, env: dict[str, str] | None = None) -> Any:
 def test_the_options_reach_the_judge_typed(gguf: Path, configs: list[ModelConfig]) -> None:
     plain = _check(gguf)
     assert plain.exit_code == 0, plain.output
-    assert "yes p=0.25" in plain.output and "threshold 0.15" in plain.output
-    stricter = _check(gguf, "--judge-option", "threshold=0.3", "--judge-option", "n_threads=1")
+    assert "yes p=0.60" in plain.output and "threshold 0.50" in plain.output
+    stricter = _check(gguf, "--judge-option", "threshold=0.7", "--judge-option", "n_threads=1")
     assert stricter.exit_code == 0, stricter.output
-    assert "NO  p=0.25" in stricter.output and "threshold 0.30" in stricter.output
-    assert configs[-1].extra == {"threshold": 0.3, "n_threads": 1}
+    assert "NO  p=0.60" in stricter.output and "threshold 0.70" in stricter.output
+    assert configs[-1].extra == {"threshold": 0.7, "n_threads": 1}
 
 
 def test_the_environment_gives_options_and_a_flag_wins(gguf: Path, configs: list[ModelConfig]) -> None:

@@ -2,10 +2,13 @@
 model in this process, its probability read from the model's next-token distribution.
 
 - alignment: the summary's claims (the offline judge's clauses), each asked "is every detail of the
-  claim supported by these passages", the passages being the claim's best few of the whole source
-  (names resolved as the offline judge resolves them), numbered as in the source, shown before the
-  claim: claims with the same passages share that prefix in llama.cpp's cache (``layout="shared"``
-  shows every claim's passages once, before all the summary's claims);
+  claim supported by the source". The default ``layout="source"`` shows the whole source first,
+  numbered, and the claim last: llama.cpp evaluates a source once and keeps its state (an LRU bounded
+  by ``state_cache_mb``), so every claim of every summary of that source evaluates only its own tail.
+  ``layout="own"`` shows each claim after its best few passages of the source (names resolved as the
+  offline judge resolves them): claims with the same passages share that prefix in llama.cpp's cache;
+  ``layout="shared"`` shows every claim's passages once, before all the summary's claims. Each verdict
+  quotes the passage that holds most of its claim;
 - questions: the offline judge's (the source's most salient facts), no model call;
 - coverage: "does the summary alone answer this question with yes", the summary first, the question last.
 
