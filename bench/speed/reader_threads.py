@@ -41,7 +41,8 @@ def _spin() -> None:  # pragma: no cover - a busy neighbour, killed by its paren
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
+    beside = [ROOT.parent / "shared" / "data", ROOT.parent.parent / "shared" / "data"]  # a clone's, a worktree's
+    ap.add_argument("--data", default=os.environ.get("SUMJUDGE_DATA_DIR") or str(next((p for p in beside if p.is_dir()), beside[0])))
     ap.add_argument("--threads", nargs="+", default=["1", "2"], help="values of n_threads ('default': the affinity's CPUs)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--busy", action="store_true", help="beside a busy process (one spinning core)")
