@@ -49,8 +49,13 @@ def test_jsonl_frame_score_parquet_cli_export_keep_ids_and_scores(tmp_path: Path
     rows = table.to_pylist()
     assert [(r["id"], r["score"]) for r in rows] == expected  # input order, same ids, same scores
     assert [r["claim_count"] for r in rows] == list(scored["claim_count"])
-    # issue 30: the struct has a nullable "unchecked" field, true where the judge could not check a claim
-    assert [r["alignment"] for r in rows] == [[{**a, "unchecked": a.get("unchecked")} for a in claims] for claims in scored["alignment"]]
+    # issue 30: the struct has a nullable "unchecked" field, true where the judge could not check a claim;
+    # it has no "probability" (for any judge: the graded share an unchecked claim carries since rules 30.5
+    # stays in the JSONL and the run store)
+    assert [r["alignment"] for r in rows] == [
+        [{**{k: v for k, v in a.items() if k != "probability"}, "unchecked": a.get("unchecked")} for a in claims]
+        for claims in scored["alignment"]
+    ]
 
     with RunStore(store) as runs:
         frame = runs.to_pandas("latest")
