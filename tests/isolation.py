@@ -11,7 +11,10 @@ child process instead; the parent reports the child's outcome as the test's own:
 - killed by a signal: failed with "SIGSEGV in the llama.cpp subprocess" and the tail of its output.
 
 Loaded as a plugin by ``conftest.py`` (``pytest_plugins``). The child runs with
-``SUMJUDGE_TEST_CHILD=1`` and runs the test body itself.
+``SUMJUDGE_TEST_CHILD=1`` and runs the test body itself. Under pytest-xdist the child of worker ``gwN``
+may run on one CPU of the worker's affinity only (the Nth): llama.cpp's default threads are the CPUs a
+process may use, and its spinning threads beside the other workers' tests are many times slower than
+one thread (docs/benchmarks.md, "Issue 41"); run alone (``-n 0``) the child has every CPU.
 """
 
 from __future__ import annotations
@@ -70,6 +73,14 @@ def _child_outcome(junit: Path) -> tuple[str, str]:
     return "passed", ""
 
 
+def _one_cpu_per_worker() -> None:
+    """In the child, before it starts: under xdist, worker gwN's child keeps the Nth CPU of its affinity."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if worker.startswith("gw") and worker[2:].isdigit() and hasattr(os, "sched_setaffinity"):
+        cpus = sorted(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpus[int(worker[2:]) % len(cpus)]})
+
+
 def run_in_child(item: pytest.Item, what: str) -> None:
     """Run ``item`` alone in a child pytest and turn its outcome into this test's (see the module)."""
     root = Path(str(item.config.rootpath))
@@ -82,7 +93,8 @@ def run_in_child(item: pytest.Item, what: str) -> None:
         ]  # fmt: skip
         try:
             done = subprocess.run(
-                command, cwd=root, env=env, capture_output=True, text=True, errors="replace", timeout=CHILD_TIMEOUT_S
+                command, cwd=root, env=env, capture_output=True, text=True, errors="replace", timeout=CHILD_TIMEOUT_S,
+                preexec_fn=_one_cpu_per_worker,
             )
         except subprocess.TimeoutExpired:
             pytest.fail(f"the {what} subprocess did not finish within {CHILD_TIMEOUT_S} s", pytrace=False)

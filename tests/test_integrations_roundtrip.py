@@ -50,10 +50,12 @@ def test_jsonl_frame_score_parquet_cli_export_keep_ids_and_scores(tmp_path: Path
     assert [(r["id"], r["score"]) for r in rows] == expected  # input order, same ids, same scores
     assert [r["claim_count"] for r in rows] == list(scored["claim_count"])
     # issue 30: the struct has a nullable "unchecked" field, true where the judge could not check a claim;
-    # issue 45: and a nullable "differs", the words an unsupported claim gets wrong, with their offsets
+    # issue 45: and a nullable "differs", the words an unsupported claim gets wrong, with their offsets;
+    # it has no "probability" (for any judge: the graded share an unchecked claim carries since rules 30.5
+    # stays in the JSONL and the run store)
     def arrow(a: dict) -> dict:
         differs = [{"claim_offsets": None, "source_offsets": None, **d} for d in a.get("differs") or []] or None
-        return {**a, "unchecked": a.get("unchecked"), "differs": differs}
+        return {**{k: v for k, v in a.items() if k != "probability"}, "unchecked": a.get("unchecked"), "differs": differs}
 
     assert [r["alignment"] for r in rows] == [[arrow(a) for a in claims] for claims in scored["alignment"]]
     wrong = [d for claims in rows for a in claims["alignment"] for d in a["differs"] or []]

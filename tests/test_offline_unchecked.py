@@ -166,3 +166,18 @@ def test_a_korean_copula_is_quoted_as_a_question_grammatically() -> None:
     assert q2 == "새 노선은 총 길이 12킬로미터라는 것이 사실입니까?"
     assert fact_of_question(q2) == "새 노선은 총 길이 12킬로미터이다"
     assert phrase_question("새 다리는 1932년에 개통되었다.", "ko") == "새 다리는 1932년에 개통되었다는 것이 사실입니까?"
+
+
+def test_graded_an_unchecked_claim_counts_as_the_share_of_its_words_found() -> None:
+    from sumjudge import create_summarization_scorer
+
+    stated, odd = _align(MUSEUM, "The city museum reopened on Friday. The museum hall glowed with purple lanterns.")
+    assert stated.supported and not stated.unchecked and stated.probability is None  # counts 1
+    assert odd.supported and odd.unchecked  # the boolean verdict is unchanged
+    assert odd.probability is not None and 0 < odd.probability < 1  # "museum", "hall" found; the rest not
+    summary = "The city museum reopened on Friday. The museum hall glowed with purple lanterns."
+    counted = create_summarization_scorer(model="offline/lexical").run_sync(input=MUSEUM, output=summary)
+    graded = create_summarization_scorer(model="offline/lexical", options={"graded": True}).run_sync(
+        input=MUSEUM, output=summary)
+    assert counted.alignment_score == 1.0
+    assert graded.alignment_score == (1.0 + odd.probability) / 2

@@ -86,6 +86,12 @@ def test_what_was_read_once_is_not_read_again() -> None:
     again = judge.answer(_align("The library will cost 12 million dollars. The mayor is Ana Lopez."))
     assert again.usage.cached_tokens == again.usage.prompt_tokens  # nothing read twice
     assert [v.probability for v in again.output.alignment] == [v.probability for v in first.output.alignment]
+    # another prompt in the context between two summaries of one source: the source's state is restored
+    judge._llm.ask([("You answer.", "Is this another prompt?")])
+    other = judge.answer(_align("The library is due to open in 2027."))
+    assert 0 < other.usage.prompt_tokens - other.usage.cached_tokens < 70  # the claim's tail, not the source
+    assert len(judge._llm.states) == 1
+    assert other.output.alignment[0].quote in SOURCE
 
     # layout="shared": every claim's passages once, then the claims; the 2nd and 3rd evaluate only their tail
     shared = resolve_judge(ModelConfig(id="local/reader", extra={"layout": "shared"}))

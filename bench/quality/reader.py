@@ -56,13 +56,26 @@ def _claims(judge: Any, source: str, summary: str) -> list[dict[str, Any]]:
     )
     answer = getattr(judge, "answer", None)
     reply = answer(request) if answer is not None else __import__("asyncio").run(judge.generate(request))
+    _TOKENS.append((reply.usage.prompt_tokens, reply.usage.prompt_tokens - reply.usage.cached_tokens))
     verdicts = reply.output.alignment
     offline = offline_verdicts(_OFFLINE, source, summary, [v.claim for v in verdicts]) if verdicts else []
     return [
-        {"claim": v.claim, "supported": v.supported, "p": v.probability, "reason": v.reason,
+        {"claim": v.claim, "supported": v.supported, "p": v.probability, "reason": v.reason, "quote": v.quote,
+         "verified": _verified(v, source, summary),
          "offline": "error" if not o.supported else "unchecked" if o.unchecked else "stated"}
         for v, o in zip(verdicts, offline)
     ]
+
+
+_TOKENS: list[tuple[int, int]] = []
+"""(prompt tokens, tokens evaluated) of each alignment request, in order (what llama.cpp read)."""
+
+
+def _verified(verdict: Any, source: str, summary: str) -> bool:
+    """Whether the verdict's quote holds it up, as the scorer checks every judge's (quotes.py)."""
+    from sumjudge.scorers.summarization.quotes import verify_alignment
+
+    return bool(verify_alignment(verdict, source, summary).verified)
 
 
 _OFFLINE = LexicalJudge()
@@ -107,6 +120,7 @@ def bump(args: argparse.Namespace) -> None:
                 "edited": _claims(judge, r["source"], r["edited_summary"]),
             }
             rec["seconds"] = round(time.perf_counter() - t0, 2)
+            rec["tokens"] = [list(t) for t in _TOKENS[-2:]]  # [prompt, evaluated] of the reference, the edited
             out.write(json.dumps(rec) + "\n")
             out.flush()
     report_bump([json.loads(line) for line in open(args.out, encoding="utf-8")], None)
@@ -131,9 +145,27 @@ def report_bump(recs: list[dict[str, Any]], threshold: float | None, cap: float 
     if claims:
         print(f"reference claims judged supported: {statistics.fmean(supported):.3f} of {len(claims)} claims; "
               f"references fully supported: {statistics.fmean(full):.3f} of {len(full)} (one per article)")
+    edited_flagged = [_scores(r["edited"], threshold, cap)[1] < 1.0 for r in recs]
+    if recs:
+        print(f"edited summaries with a claim judged unsupported (boolean): {statistics.fmean(edited_flagged):.3f} of {len(recs)}")
+    _evidence_and_cost(recs, ("reference", "edited"))
     secs = [r["seconds"] for r in recs if "seconds" in r]
     if secs:
         print(f"seconds per pair (alignment of both summaries): median {statistics.median(secs):.1f}, mean {statistics.fmean(secs):.1f}")
+
+
+def _evidence_and_cost(recs: list[dict[str, Any]], keys: tuple[str, ...]) -> None:
+    """Verdicts whose quote the scorer verifies; tokens read per record (prompt, evaluated)."""
+    verdicts = [c for r in recs for k in keys for c in r.get(k, []) if "verified" in c]
+    if verdicts:
+        print(f"verdicts with a verified quote: {statistics.fmean(bool(c['verified']) for c in verdicts):.3f} of {len(verdicts)}")
+    toks = [r["tokens"] for r in recs if "tokens" in r]
+    if toks:
+        flat = [t if isinstance(t[0], list) else [t] for t in toks]
+        prompt = [sum(p for p, _ in t) for t in flat]
+        read = [sum(e for _, e in t) for t in flat]
+        print(f"prompt tokens per record: median {statistics.median(prompt):.0f}; evaluated (not from llama.cpp's cache): "
+              f"median {statistics.median(read):.0f}, mean {statistics.fmean(read):.0f}")
 
 
 def summeval(args: argparse.Namespace) -> None:
@@ -150,6 +182,7 @@ def summeval(args: argparse.Namespace) -> None:
                 rec = {"doc_id": doc_id, "system_id": s["system_id"], "consistency": s["consistency"], "judge": args.judge,
                        "claims": _claims(judge, docs[doc_id], s["summary"])}
                 rec["seconds"] = round(time.perf_counter() - t0, 2)
+                rec["tokens"] = list(_TOKENS[-1])
                 out.write(json.dumps(rec) + "\n")
                 out.flush()
     report_summeval([json.loads(line) for line in open(args.out, encoding="utf-8")], None)
@@ -173,9 +206,14 @@ def report_summeval(recs: list[dict[str, Any]], threshold: float | None, cap: fl
                     rhos.append(float(rho))
         shown = f"{statistics.fmean(rhos):.3f} over {len(rhos)} documents" if rhos else "n/a"
         print(f"alignment ({label}) vs consistency, summary-level Spearman: {shown}")
+    _evidence_and_cost(recs, ("claims",))
     secs = [r["seconds"] for r in recs]
     if secs:
         print(f"seconds per summary (alignment): median {statistics.median(secs):.1f}, mean {statistics.fmean(secs):.1f}")
+        later = [r["seconds"] for i, r in enumerate(recs) if i and recs[i - 1]["doc_id"] == r["doc_id"]]
+        if later:
+            print(f"seconds per further summary of a source already read: median {statistics.median(later):.1f}, "
+                  f"mean {statistics.fmean(later):.1f} ({len(later)} summaries)")
 
 
 def report(args: argparse.Namespace) -> None:
@@ -223,8 +261,14 @@ def tune(args: argparse.Namespace) -> None:
         lower, _, _ = consistency((_scores(r["reference"], t, args.cap)[1], _scores(r["edited"], t, args.cap)[1]) for r in recs)
         claims = [c for cs in refs.values() for c in cs]
         supported = statistics.fmean(_scores([c], t, args.cap)[1] for c in claims) if claims else 0.0
-        rows.append((t, lower, supported))
-        print(f"threshold {t:.2f}: boolean lower {lower:.3f}, reference claims supported {supported:.3f}")
+        full = statistics.fmean(_scores(cs, t, args.cap)[1] == 1.0 for cs in refs.values()) if refs else 0.0
+        flagged = statistics.fmean(_scores(r["edited"], t, args.cap)[1] < 1.0 for r in recs)
+        if args.rule == "verdicts":  # a verdict that means what it says: faithful references pass whole
+            rows.append((t, flagged, full))
+        else:
+            rows.append((t, lower, supported))
+        print(f"threshold {t:.2f}: boolean lower {lower:.3f}, reference claims supported {supported:.3f}, "
+              f"references fully supported {full:.3f}, edited with an unsupported claim {flagged:.3f}")
     ok = [r for r in rows if r[2] >= args.floor]
     best = max(ok, key=lambda r: (r[1], r[2])) if ok else max(rows, key=lambda r: r[1] + r[2])
     print(f"chosen on {len(recs)} pairs ({len(refs)} articles): threshold {best[0]:.2f}")
@@ -287,7 +331,11 @@ def main() -> None:
         p.set_defaults(fn=fn)
     p = sub.add_parser("tune")
     p.add_argument("file")
-    p.add_argument("--floor", type=float, default=0.85, help="least share of reference claims supported")
+    p.add_argument("--floor", type=float, default=0.85,
+                   help="least share of reference claims supported (--rule verdicts: of references fully supported)")
+    p.add_argument("--rule", choices=("pairs", "verdicts"), default="pairs",
+                   help="pairs: the most pairs with the edited summary lower (boolean); verdicts: the most edited "
+                        "summaries with a claim judged unsupported, keeping --floor of references fully supported")
     p.add_argument("--cap", type=float, default=None, help="as report --cap")
     p.set_defaults(fn=tune)
     p = sub.add_parser("recheck")

@@ -216,6 +216,7 @@ async def judge_values(
     concurrency: int = 8,
     max_questions: int = 10,
     on_progress: Callable[[int], None] | None = None,
+    graded: bool = False,
 ) -> tuple[dict[str, list[float]], int]:
     """Score every row with the summarization scorer: overall score, alignment and coverage.
 
@@ -225,7 +226,7 @@ async def judge_values(
     from ..evals import run_evals
     from ..scorers.summarization import SummarizationOptions, create_summarization_scorer
 
-    scorer = create_summarization_scorer(model, SummarizationOptions(max_questions=max_questions))
+    scorer = create_summarization_scorer(model, SummarizationOptions(max_questions=max_questions, graded=graded))
     done = 0
 
     def tick(*_: Any) -> None:
@@ -263,18 +264,19 @@ async def measure_agreement(
     concurrency: int = 8,
     max_questions: int = 10,
     human_field: str = "human",
+    graded: bool = False,
 ) -> AgreementReport:
     """Correlate the scorer (overall, alignment, coverage) and any ROUGE ``metrics`` with people."""
     started = time.perf_counter()
     report = AgreementReport(human_field=human_field, model=None)
     if use_judge:
         values, failed = await judge_values(
-            rows, model=model, concurrency=concurrency, max_questions=max_questions
+            rows, model=model, concurrency=concurrency, max_questions=max_questions, graded=graded
         )
         report.failed_items = failed
         from ..judges.registry import resolve_judge
 
-        report.model = model if isinstance(model, str) else resolve_judge(model).model_id
+        report.model = model if isinstance(model, str) else getattr(model, "id", None) or resolve_judge(model).model_id
         for m in JUDGE_METRICS:
             keep = [i for i, v in enumerate(values[m]) if not math.isnan(v)]
             report.correlations.append(correlate(m, [rows[i] for i in keep], [values[m][i] for i in keep]))

@@ -11,13 +11,16 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from typing import Any
 
 import click
 
 from ..analysis import agreement as protocol
 from ..errors import InputError, SumjudgeError
 from .common import AGREEMENT_EXIT_CODES, EXIT_USAGE, fail, open_store, store_option
-from .options import MAX_CONCURRENCY, concurrency_option, max_questions_option
+from .options import (
+    MAX_CONCURRENCY, concurrency_option, graded_option, judge_extra, judge_option_option, max_questions_option,
+)
 
 
 @click.command(epilog=AGREEMENT_EXIT_CODES)
@@ -34,9 +37,11 @@ from .options import MAX_CONCURRENCY, concurrency_option, max_questions_option
 @click.option("--group-field", default="doc_id", show_default=True, help="Rows with the same value form a group.")
 @click.option("--model", default=None, metavar="PROVIDER/MODEL",
               help="Judge model. Default: $SUMJUDGE_MODEL, else offline/lexical.")
+@judge_option_option
 @click.option("--limit", type=int, default=None, help="Use only the first N rows.")
 @concurrency_option(f"Evaluations at a time (at most {MAX_CONCURRENCY}).", short=False)
 @max_questions_option("Coverage questions per source.")
+@graded_option
 @click.option("--metric", "metrics", multiple=True, type=click.Choice(sorted(protocol.ROUGE_METRICS)),
               help="Also measure a reference-based baseline (repeatable).")
 @click.option("--no-judge", is_flag=True, help="Measure only the --metric baselines.")
@@ -50,9 +55,11 @@ def agreement(
     docs: str | None,
     group_field: str,
     model: str | None,
+    judge_option: tuple[str, ...],
     limit: int | None,
     concurrency: int,
     max_questions: int,
+    graded: bool,
     metrics: tuple[str, ...],
     no_judge: bool,
     as_json: bool,
@@ -70,6 +77,14 @@ def agreement(
     if data is None or human_field is None:
         fail("give DATA and --human-field (ratings in a file), or --run RUN (labels in the run store)")
     assert data is not None and human_field is not None
+    judge: Any = model
+    if not no_judge:
+        from ..judges.base import ModelConfig
+        from ..judges.registry import default_model_id
+
+        model_id = model or default_model_id()
+        extra = judge_extra(model_id, judge_option)
+        judge = ModelConfig(id=model_id, extra=extra) if extra else model
     if no_judge and not metrics:
         click.echo("sumjudge agreement: --no-judge needs at least one --metric", err=True)
         sys.exit(EXIT_USAGE)
@@ -80,12 +95,13 @@ def agreement(
         report = asyncio.run(
             protocol.measure_agreement(
                 rows,
-                model=model,
+                model=judge,
                 use_judge=not no_judge,
                 metrics=list(metrics),
                 concurrency=concurrency,
                 max_questions=max_questions,
                 human_field=human_field,
+                graded=graded,
             )
         )
     except (SumjudgeError, OSError) as exc:

@@ -23,8 +23,11 @@ from typing import Any
 import click
 
 from ..errors import JudgeError, SumjudgeError
-from .common import EXIT_BELOW, EXIT_OK, fail, say, stdout_console
-from .options import Finite, cache_options, model_option, scorer_options, scorer_options_decorator, timeout_option
+from .common import EXIT_BELOW, EXIT_OK, fail, say, stderr_console, stdout_console
+from .options import (
+    Finite, cache_options, judge_extra, judge_option_option, model_option, scorer_options, scorer_options_decorator,
+    timeout_option,
+)
 
 _LOOKS_LIKE_A_PATH = re.compile(r"^\S+$")
 _FILE_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
@@ -61,30 +64,35 @@ def _text(value: str, option: str) -> str:
 @click.option("--summary", "summary_arg", required=True, metavar="FILE|TEXT",
               help="The summary to judge: a file, the text itself, or '-' for standard input (the same rule).")
 @model_option
+@judge_option_option
 @scorer_options_decorator  # --max-questions --scale --samples --reducer --sample-temperature --graded (as score)
 @timeout_option
 @cache_options
 @click.option("--fail-under", type=Finite(), default=None, metavar="X", help="Exit 1 when the score is below X.")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole result as JSON.")
 def check(
-    source_arg: str, summary_arg: str, model: str | None, max_questions: int, scale: float, samples: int,
+    source_arg: str, summary_arg: str, model: str | None, judge_option: tuple[str, ...], max_questions: int, scale: float, samples: int,
     reducer: str, sample_temperature: float | None, graded: bool, timeout: float | None, use_cache: bool,
     cache_path: str | None, fail_under: float | None, as_json: bool,
 ) -> None:
     """Score one SUMMARY against its SOURCE and print the verdicts behind the score."""
     from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, default_model_id
     from ..runs.batch import build_scorer
+    from .progress import JudgeNotices
 
     if source_arg == "-" and summary_arg == "-":
         fail("only one of --source and --summary can read standard input")
-    source, summary = _text(source_arg, "--source"), _text(summary_arg, "--summary")
     judge_id = model or default_model_id()
+    extra = judge_extra(judge_id, judge_option)
+    source, summary = _text(source_arg, "--source"), _text(summary_arg, "--summary")
     options = scorer_options(max_questions, scale, samples, reducer, sample_temperature, graded)
     try:
-        scorer = build_scorer(judge_id, options, concurrency=4, timeout=timeout, cache=cache_path or use_cache)
+        scorer = build_scorer(judge_id, options, concurrency=4, timeout=timeout, cache=cache_path or use_cache,
+                              judge_options=extra)
         if default_chosen_for_user(model):
             say(DEFAULT_JUDGE_NOTICE)
-        result = scorer.run_sync(input=source, output=summary)
+        with JudgeNotices(stderr_console(), spinner=True):  # a model loading and reading: said as it goes
+            result = scorer.run_sync(input=source, output=summary)
     except JudgeError as exc:
         say(f"sumjudge: the judge failed: {exc}")
         sys.exit(EXIT_BELOW)

@@ -90,6 +90,30 @@ model_option = click.option(
     "--model", "-m", default=None, metavar="PROVIDER/MODEL",
     help="Judge model, e.g. openai/gpt-4o-mini. Default: $SUMJUDGE_MODEL, else offline/lexical.",
 )
+judge_option_option = click.option(
+    "--judge-option", "judge_option", multiple=True, metavar="KEY=VALUE",
+    help="A setting of the judge, repeatable: n_threads=2, threshold=0.3 (local/reader), a provider's own "
+         "body parameter over HTTP. Also $SUMJUDGE_JUDGE_OPTIONS=\"k=v,k=v\" (a flag wins). Keys: docs/providers.md.",
+)
+"""``--judge-option``: the keyword argument ``judge_option`` (a tuple of ``KEY=VALUE``), turned into
+``ModelConfig.extra`` by :func:`judge_extra`."""
+
+
+def judge_extra(model_id: str, judge_option: tuple[str, ...] | list[str]) -> dict[str, Any]:
+    """``--judge-option`` and ``$SUMJUDGE_JUDGE_OPTIONS`` for ``model_id``, typed and checked
+    (:func:`sumjudge.judges.options.judge_options`); a bad one is one line naming the known keys and
+    exit 2, before any file is read or model loaded."""
+    from ..errors import SumjudgeError
+    from ..judges.options import judge_options
+    from .common import fail
+
+    try:
+        return judge_options(model_id, judge_option)
+    except SumjudgeError as exc:
+        fail(str(exc))
+        raise  # unreachable: fail exits
+
+
 timeout_option = click.option(
     "--timeout", type=Seconds(), default=None, metavar="SECONDS",
     help="Seconds to wait for one judge reply (default 60).",
@@ -194,7 +218,7 @@ def evidence_options(exam: Any, *, draw_missing: bool, strict_evidence: bool) ->
 __all__ = [
     "COUNT_MAXIMA", "MAX_CONCURRENCY", "MAX_PER_KIND", "MAX_POLL_INTERVAL", "MAX_WORKERS", "Finite", "PositiveNumber",
     "Seconds", "Temperature", "batch_options", "cache_options", "concurrency_option", "count", "evidence_options",
-    "graded_option", "max_claims_option", "max_questions_option", "model_option", "per_kind_option", "samples_option",
+    "graded_option", "judge_extra", "judge_option_option", "max_claims_option", "max_questions_option", "model_option", "per_kind_option", "samples_option",
     "scorer_options", "scorer_options_decorator", "timeout_option", "workers_option",
 ]
 

@@ -23,8 +23,8 @@ from .common import (
     on_inconclusive_option, stderr_console, stdout_console,
 )
 from .options import (
-    PositiveNumber, Seconds, batch_options, concurrency_option, graded_option, max_questions_option, per_kind_option,
-    workers_option,
+    PositiveNumber, Seconds, batch_options, concurrency_option, graded_option, judge_extra, judge_option_option,
+    max_questions_option, per_kind_option, workers_option,
 )
 
 
@@ -46,6 +46,7 @@ def _rate(text: str | None, option: str) -> float | None:
               help="Probe with pairs made by people (BUMP's layout) instead of variants of DATA.")
 @click.option("--model", "-m", "models", multiple=True, metavar="PROVIDER/MODEL",
               help="The judge (default $SUMJUDGE_MODEL, else offline/lexical); twice to put two judges side by side.")
+@judge_option_option
 @click.option("--kinds", default=None, metavar="K,...", help="Variant kinds to make (default: all).")
 @per_kind_option("At most N variants per kind (rows picked by the seed): caps the spend")
 @click.option("--seed", type=int, default=0, show_default=True, help="The same seed makes the same variants.")
@@ -82,7 +83,7 @@ def _rate(text: str | None, option: str) -> float | None:
 @workers_option
 @batch_options
 def probe(
-    data: str | None, pairs_file: str | None, models: tuple[str, ...], kinds: str | None, per_kind: int | None,
+    data: str | None, pairs_file: str | None, models: tuple[str, ...], judge_option: tuple[str, ...], kinds: str | None, per_kind: int | None,
     seed: int, as_json: bool, report: str | None, min_detection: str | None, max_false_alarm: str | None,
     on_inconclusive: str,
     max_questions: int, scale: float, graded: bool, concurrency: int, source_field: str, summary_field: str | None,
@@ -107,6 +108,8 @@ def probe(
         fail("give DATA (rows to make variants of) or --pairs FILE (pairs made by people), not both")
     if len(models) > 2:
         fail("--model takes one judge, or two to compare")
+    judges = list(models) or [default_model_id()]
+    extras = {m: judge_extra(m, judge_option) for m in judges}
     gates = {"min_detection": _rate(min_detection, "--min-detection"),
              "max_false_alarm": _rate(max_false_alarm, "--max-false-alarm"), "on_inconclusive": on_inconclusive}
     path = str(pairs_file or data)
@@ -129,7 +132,7 @@ def probe(
     console = stderr_console(quiet)
     options = scorer_options(max_questions, scale, 1, "mean", None, graded)
     code = asyncio.run(_probe(
-        plan, console, models=list(models) or [default_model_id()], data_name=path, options=options,
+        plan, console, models=judges, data_name=path, options=options, judge_options=extras,
         concurrency=concurrency, timeout=timeout, cache=cache_path or use_cache, store_path=store_path, fresh=fresh,
         quiet=quiet, as_json=as_json, report=report, workers=workers,
         batch={"poll_interval": poll_interval, "fallback": batch_fallback} if use_batch else None, **gates,
@@ -142,6 +145,7 @@ async def _probe(
     timeout: float | None, cache: bool | str, store_path: str | None, fresh: bool, quiet: bool, as_json: bool,
     report: str | None, min_detection: float | None, max_false_alarm: float | None, workers: int | None = None,
     batch: dict[str, Any] | None = None, on_inconclusive: str = "inconclusive",
+    judge_options: dict[str, dict[str, Any]] | None = None,
 ) -> int:
     from ..analysis.probe.table import paired_kinds
     from ..runs.batch import Meter
@@ -161,7 +165,7 @@ async def _probe(
                 plan, data_name=data_name, model=model, options=options, concurrency=concurrency, timeout=timeout,
                 cache=cache, store_path=store_path, fresh=fresh, min_detection=min_detection,
                 max_false_alarm=max_false_alarm, on_inconclusive=on_inconclusive, meter=meter, events=events, workers=workers,
-                batch=provider_rounds(batch, console, quiet=quiet),
+                batch=provider_rounds(batch, console, quiet=quiet), judge_options=(judge_options or {}).get(model),
             )
         except (SumjudgeError, ValueError) as exc:
             fail(str(exc))

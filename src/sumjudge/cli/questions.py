@@ -15,7 +15,7 @@ import click
 from ..errors import JudgeError, SumjudgeError
 from ..guards.limits import MAX_CONCURRENCY, MAX_QUESTIONS
 from .common import EXIT_BELOW, fail, input_options, open_dataset, say
-from .options import cache_options, count, model_option, timeout_option
+from .options import cache_options, count, judge_extra, judge_option_option, model_option, timeout_option
 
 
 @click.command()
@@ -23,6 +23,7 @@ from .options import cache_options, count, model_option, timeout_option
 @click.option("--out", "-o", required=True, type=click.Path(dir_okay=False, allow_dash=True), metavar="EXAM.jsonl",
               help="Where to write the exam ('-' for standard output); the file is replaced whole.")
 @model_option
+@judge_option_option
 @click.option("--max-questions", type=count("--max-questions"), default=10, show_default=True,
               help=f"Upper bound on questions per source (as score's; at most {MAX_QUESTIONS}).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
@@ -33,7 +34,7 @@ from .options import cache_options, count, model_option, timeout_option
 @timeout_option
 @cache_options
 def questions(
-    data: str, out: str, model: str | None, max_questions: int, seed: int, concurrency: int, source_field: str,
+    data: str, out: str, model: str | None, judge_option: tuple[str, ...], max_questions: int, seed: int, concurrency: int, source_field: str,
     summary_field: str, id_field: str, fmt: str | None, encoding: str | None, delimiter: str | None,
     timeout: float | None, use_cache: bool, cache_path: str | None,
 ) -> None:
@@ -41,6 +42,8 @@ def questions(
     from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, default_model_id
     from ..runs.exam import draw_exam, write_exam
 
+    model_id = model or default_model_id()
+    extra = judge_extra(model_id, judge_option)
     dataset = open_dataset(data, source_field=source_field, summary_field=summary_field, id_field=id_field,
                            fmt=fmt, encoding=encoding, delimiter=delimiter)
     with dataset:
@@ -48,13 +51,12 @@ def questions(
             info = dataset.validate()
         except SumjudgeError as exc:
             fail(str(exc))
-        model_id = model or default_model_id()
         if default_chosen_for_user(model):
             say(DEFAULT_JUDGE_NOTICE)
         try:
             exam, usage = asyncio.run(draw_exam(
                 dataset, model=model_id, options={"max_questions": max_questions}, concurrency=concurrency,
-                timeout=timeout, cache=cache_path or use_cache, seed=seed,
+                timeout=timeout, cache=cache_path or use_cache, seed=seed, judge_options=extra,
             ))
             if out == "-":
                 click.echo(exam.text(), nl=False)

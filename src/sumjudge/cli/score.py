@@ -18,7 +18,8 @@ import click
 
 from ..errors import SumjudgeError
 from .options import (
-    Finite, batch_options, cache_options, concurrency_option, evidence_options, model_option, scorer_options,
+    Finite, batch_options, cache_options, concurrency_option, evidence_options, judge_extra, judge_option_option,
+    model_option, scorer_options,
     scorer_options_decorator,
     timeout_option, workers_option,
 )
@@ -29,6 +30,7 @@ from .common import SCORE_EXIT_CODES, gate_exit, input_options, on_inconclusive_
 @click.command(epilog=SCORE_EXIT_CODES)
 @click.argument("data", type=click.Path(dir_okay=False, allow_dash=True))
 @model_option
+@judge_option_option
 @scorer_options_decorator  # --max-questions --scale --samples --reducer --sample-temperature --graded (shared with check)
 @concurrency_option()
 @workers_option
@@ -77,6 +79,7 @@ from .common import SCORE_EXIT_CODES, gate_exit, input_options, on_inconclusive_
 def score(
     data: str,
     model: str | None,
+    judge_option: tuple[str, ...],
     max_questions: int,
     scale: float,
     samples: int,
@@ -132,6 +135,8 @@ def score(
     from ..store.database import DEFAULT_STORE_PATH
 
     console = stderr_console(quiet)
+    model_id = model or default_model_id()
+    extra = judge_extra(model_id, judge_option)
     try:
         gates = Gates(
             fail_under=fail_under,
@@ -170,13 +175,12 @@ def score(
         except SumjudgeError as exc:
             fail(str(exc))
         warn_empty_sources(dataset.display_name, info.empty_sources)
-        model_id = model or default_model_id()
         if default_chosen_for_user(model) and not quiet:
             console.print(DEFAULT_JUDGE_NOTICE, markup=False, highlight=False)
         code = asyncio.run(
             _score(
                 dataset, info, console,
-                model_id=model_id, options=options, exam=exam,
+                model_id=model_id, options=options, exam=exam, judge_options=extra,
                 concurrency=concurrency, workers=workers,
                 out=out, report=report, junit=junit, gates=gates, store_path=store_path, fresh=fresh, timeout=timeout,
                 cache=cache_path or use_cache, quiet=quiet, empty_sources=len(info.empty_sources),
@@ -274,6 +278,7 @@ async def _score(
     workers: int | None = None,
     exam: Any = None,
     empty_sources: int = 0,
+    judge_options: dict[str, Any] | None = None,
 ) -> int:
     """Run the batch (:func:`sumjudge.runs.run_batch`) and say how it ended; the exit code."""
     from ..runs.batch import BatchOutputs, Meter, run_batch
@@ -288,12 +293,16 @@ async def _score(
     from .batch_view import provider_rounds
 
     rounds = provider_rounds(batch, console, quiet=quiet)
+    from .progress import JudgeNotices
+
     try:
-        result = await run_batch(
-            dataset, info, model=model_id, options=options, concurrency=concurrency, timeout=timeout, cache=cache,
-            store_path=store_path, fresh=fresh, outputs=BatchOutputs(out=out, report=report, junit=junit),
-            gates=gates, meter=meter, events=events, batch=rounds, workers=workers, exam=exam,
-        )
+        with JudgeNotices(console, spinner=False):  # a model loading: said (the bar shows the reading)
+            result = await run_batch(
+                dataset, info, model=model_id, options=options, concurrency=concurrency, timeout=timeout,
+                cache=cache, store_path=store_path, fresh=fresh,
+                outputs=BatchOutputs(out=out, report=report, junit=junit), gates=gates, meter=meter,
+                events=events, batch=rounds, workers=workers, exam=exam, judge_options=judge_options,
+            )
     except (SumjudgeError, ValueError) as exc:
         fail(str(exc))
     run, stats = result.run, result.stats

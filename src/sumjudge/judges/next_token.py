@@ -11,11 +11,20 @@ follows the common prefix (what llama.cpp's own completion does): lay out a run 
 shared part first (a source's passages, a summary) and the changing part last (a claim, a question),
 and each prompt after the first costs only its tail. :attr:`YesNoAnswer.evaluated` says how many
 tokens a prompt cost.
+
+:meth:`YesNoModel.ask_after` asks a run of questions after one shared head (a whole source): the head
+is evaluated once, and its state (llama.cpp's key-value cache of that sequence,
+``llama_state_seq_get_data``) is kept in a small LRU bounded in bytes (``state_cache_mb``), so a
+head asked about again after other prompts (another summary of the same source, after the first's
+coverage questions) is restored instead of read again.
 """
 
 from __future__ import annotations
 
+import ctypes
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +45,50 @@ class YesNoAnswer:
     """Tokens evaluated for this prompt: those after the prefix it shared with the one before."""
 
 
+class PromptTooLong(JudgeRequestError):
+    """A prompt that does not fit the model's context (the caller may lay it out shorter)."""
+
+
+@dataclass(frozen=True)
+class _Saved:
+    tokens: tuple[int, ...]
+    state: bytes
+
+
+class StateCache:
+    """The states of heads already read, by their tokens, least recently used first out; at most
+    ``max_bytes`` in all (a state larger than that is not kept). Thread-safe."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._states: OrderedDict[tuple[int, ...], _Saved] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, tokens: tuple[int, ...]) -> _Saved | None:
+        with self._lock:
+            saved = self._states.get(tokens)
+            if saved is not None:
+                self._states.move_to_end(tokens)
+            return saved
+
+    def put(self, tokens: tuple[int, ...], state: bytes) -> None:
+        if len(state) > self.max_bytes:
+            return
+        with self._lock:
+            old = self._states.pop(tokens, None)
+            if old is not None:
+                self.bytes -= len(old.state)
+            self._states[tokens] = _Saved(tokens, state)
+            self.bytes += len(state)
+            while self.bytes > self.max_bytes:
+                _, dropped = self._states.popitem(last=False)
+                self.bytes -= len(dropped.state)
+
+    def __len__(self) -> int:
+        return len(self._states)
+
+
 def _chatml(system: str, user: str) -> str:
     return f"<|im_start|>system\n{system}<|im_end|>\n<|im_start|>user\n{user}<|im_end|>\n<|im_start|>assistant\n"
 
@@ -50,6 +103,8 @@ class YesNoModel:
         self._verify = verify
         self._render: Callable[[str, str], str] | None = None
         self._answer_tokens: tuple[list[int], list[int]] | None = None
+        self.states = StateCache(settings.state_cache_mb * 1024 * 1024)
+        """The heads already read (:meth:`ask_after`)."""
 
     def _model(self) -> _LoadedModel:
         return load_model(self.path, self._settings, self._verify)
@@ -105,14 +160,97 @@ class YesNoModel:
             n_ctx = int(llama.n_ctx())
             for system, user in prompts:
                 tokens = llama.tokenize(render(system, user).encode("utf-8"), add_bos=True, special=True)
-                if len(tokens) >= n_ctx:
-                    raise JudgeRequestError(
-                        f"a reader prompt of {len(tokens)} tokens does not fit the model's context of {n_ctx}; "
-                        "raise ModelConfig.extra['n_ctx']"
-                    )
+                _fits(tokens, n_ctx)
                 evaluated, logits = _eval_suffix(llama, tokens)
                 out.append(YesNoAnswer(_p_yes(logits, yes, no), len(tokens), evaluated))
         return out
+
+    def ask_after(self, system: str, head: str, tails: list[str]) -> list[YesNoAnswer]:
+        """``P(yes)`` for each prompt ``(system, head + tail)``, the head read once: evaluated, or
+        restored from :attr:`states` when it was read before (its tokens are the head's own, each
+        tail's follow them), or already in the context. :class:`PromptTooLong` when the head and the
+        longest tail do not fit the context."""
+        model = self._model()
+        out: list[YesNoAnswer] = []
+        with model.lock:
+            llama = model.llama
+            render = self._renderer(llama)
+            yes, no = self._answers(llama)
+            n_ctx = int(llama.n_ctx())
+            prompts = [render(system, head + tail) for tail in tails]
+            cut = prompts[0].find(head) + len(head) if prompts and head else 0
+            head_tokens = llama.tokenize(prompts[0][:cut].encode("utf-8"), add_bos=True, special=True) if prompts else []
+            tails_tokens = [llama.tokenize(p[cut:].encode("utf-8"), add_bos=False, special=True) for p in prompts]
+            longest = max((len(t) for t in tails_tokens), default=0)
+            if len(head_tokens) + longest >= n_ctx:
+                raise PromptTooLong(
+                    f"a reader prompt of {len(head_tokens) + longest} tokens does not fit the model's context of "
+                    f"{n_ctx}; raise n_ctx (--judge-option n_ctx=N)"
+                )
+            spent = self._read_head(llama, head_tokens)
+            for tail in tails_tokens:
+                tokens = head_tokens + tail
+                evaluated, logits = _eval_suffix(llama, tokens)
+                out.append(YesNoAnswer(_p_yes(logits, yes, no), len(tokens), evaluated + spent))
+                spent = 0
+        return out
+
+    def _read_head(self, llama: Any, head: list[int]) -> int:
+        """Put ``head`` in the context; the tokens that cost (0 when it was there or restored)."""
+        import numpy as np
+
+        n = len(head)
+        if n == 0:
+            return 0
+        have = llama.input_ids[: llama.n_tokens]
+        if len(have) >= n and np.array_equal(have[:n], np.asarray(head, dtype=have.dtype)):
+            return 0
+        key = tuple(head)
+        saved = self.states.get(key)
+        if saved is not None and _restore(llama, head, saved.state):
+            return 0
+        llama.n_tokens = 0
+        llama.eval(head)
+        state = _save(llama)
+        if state is not None:
+            self.states.put(key, state)
+        return n
+
+
+def _fits(tokens: list[int], n_ctx: int) -> None:
+    if len(tokens) >= n_ctx:
+        raise PromptTooLong(
+            f"a reader prompt of {len(tokens)} tokens does not fit the model's context of {n_ctx}; "
+            "raise n_ctx (--judge-option n_ctx=N)"
+        )
+
+
+def _save(llama: Any) -> bytes | None:
+    """The context's sequence 0 (its key-value cache) as bytes, or None when llama.cpp cannot."""
+    from llama_cpp import llama_cpp as lib
+
+    ctx = llama._ctx.ctx
+    size = int(lib.llama_state_seq_get_size(ctx, 0))
+    if size <= 0:
+        return None
+    buffer = (ctypes.c_uint8 * size)()
+    written = int(lib.llama_state_seq_get_data(ctx, buffer, size, 0))
+    return bytes(buffer[:written]) if 0 < written <= size else None
+
+
+def _restore(llama: Any, tokens: list[int], state: bytes) -> bool:
+    """Sequence 0 set from ``state`` (saved after evaluating ``tokens``); False when llama.cpp refused."""
+    from llama_cpp import llama_cpp as lib
+
+    llama._ctx.kv_cache_seq_rm(-1, 0, -1)
+    llama.n_tokens = 0
+    buffer = (ctypes.c_uint8 * len(state)).from_buffer_copy(state)
+    if int(lib.llama_state_seq_set_data(llama._ctx.ctx, buffer, len(state), 0)) == 0:
+        llama._ctx.kv_cache_seq_rm(-1, 0, -1)
+        return False
+    llama.input_ids[: len(tokens)] = tokens
+    llama.n_tokens = len(tokens)
+    return True
 
 
 def _eval_suffix(llama: Any, tokens: list[int]) -> tuple[int, Any]:
@@ -142,4 +280,4 @@ def _p_yes(logits: Any, yes: list[int], no: list[int]) -> float:
     return 1.0 / (1.0 + math.exp(d)) if d <= 0 else math.exp(-d) / (1.0 + math.exp(-d))
 
 
-__all__ = ["NO_SPELLINGS", "YES_SPELLINGS", "YesNoAnswer", "YesNoModel"]
+__all__ = ["NO_SPELLINGS", "YES_SPELLINGS", "PromptTooLong", "StateCache", "YesNoAnswer", "YesNoModel"]

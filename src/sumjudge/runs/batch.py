@@ -168,6 +168,7 @@ async def run_batch(
     workers: int | None = None,
     judge_factory: Callable[[], JudgeModel] | None = None,
     exam: Any = None,
+    judge_options: Mapping[str, Any] | None = None,
 ) -> BatchResult:
     """Score ``dataset`` (validated: ``info`` is what :meth:`Dataset.validate` said) into the run store.
 
@@ -185,6 +186,8 @@ async def run_batch(
     ``judge_factory``: an importable function that builds the judge (named ``model`` in the store).
     ``exam``: a kept :class:`~sumjudge.scorers.summarization.exam.Exam` whose questions the run uses
     (``options`` then hold its digest as ``"exam"``: the store records which exam the run sat).
+    ``judge_options``: the judge's ``ModelConfig.extra`` (``--judge-option``; the verdicts' settings
+    among them are in the judge's identity, which keys the run).
     """
     from ..data.files import AtomicFile
     from ..store.database import DEFAULT_STORE_PATH
@@ -195,11 +198,13 @@ async def run_batch(
                        step_summary=outputs.step_summary)
     plan.check(appends=False)  # a job summary it may not write is a note at the end, not a failure
     scorer = build_scorer(model, options, concurrency=concurrency, timeout=timeout, cache=cache, meter=meter,
-                          judge_factory=judge_factory, wrap=batch.wrap if batch is not None else None, exam=exam)
+                          judge_factory=judge_factory, wrap=batch.wrap if batch is not None else None, exam=exam,
+                          judge_options=judge_options)
     if exam is not None and not options.get("draw_missing"):  # a source the exam lacks: refused before any call
         exam.check_rows((row.id, row.source) for row in dataset.rows())
     recipe = WorkerRecipe(model, json.dumps(dict(options)), concurrency, timeout, cache, judge_factory,
-                          exam.text() if exam is not None else None)
+                          exam.text() if exam is not None else None,
+                          json.dumps(dict(judge_options)) if judge_options else None)
     files: dict[str, AtomicFile] = {}
     try:
         for option in ("--out", "--report", "--junit"):

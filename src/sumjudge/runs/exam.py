@@ -34,12 +34,13 @@ async def draw_exam(
     cache: bool | str | None = None,
     seed: int = 0,
     judge_factory: Callable[[], JudgeModel] | None = None,
+    judge_options: Mapping[str, Any] | None = None,
 ) -> tuple[Exam, Usage]:
     """The exam of ``dataset`` (validated), and what drawing it cost. ``seed``: the sample index the
     questions are drawn as (0: the judge's own temperature; above 0 the samples' temperature), so
     that several exams of one data set can be drawn and kept."""
     scorer = build_scorer(model, options, concurrency=concurrency, timeout=timeout, cache=cache,
-                          judge_factory=judge_factory)
+                          judge_factory=judge_factory, judge_options=judge_options)
     sources: dict[str, str] = {}
     first_item: dict[str, str] = {}
     for row in dataset.rows():

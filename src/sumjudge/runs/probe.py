@@ -141,6 +141,7 @@ async def run_probe(
     fresh: bool = False, min_detection: float | None = None, max_false_alarm: float | None = None,
     meter: Meter | None = None, events: BatchEvents | None = None, workers: int | None = None,
     batch: JudgeRounds | None = None, on_inconclusive: str = "inconclusive",
+    judge_options: Mapping[str, Any] | None = None,
 ) -> ProbeResult:
     """Score the plan's originals and variants into the run store (resumed when the same probe ran
     before) and make the table. ``workers`` and ``batch`` are :func:`run_batch`'s: processes for a
@@ -154,7 +155,7 @@ async def run_probe(
         dataset, info, model=model, options=options, concurrency=concurrency,  # type: ignore[arg-type]
         timeout=timeout, cache=cache, store_path=store_path, fresh=fresh, meter=meter, events=events,
         gates=Gates(allow_errors=ErrorAllowance(share=1.0)),  # failed items are left out of the table
-        workers=workers, batch=batch,
+        workers=workers, batch=batch, judge_options=judge_options,
     )
     with RunStore(store_path or DEFAULT_STORE_PATH, readonly=True) as store:
         outcomes = {item.item_id: item.outcome for item in store.iter_items(result.run.id)}

@@ -96,13 +96,15 @@ def build_scorer(
     model: str, options: Mapping[str, Any], *, concurrency: int, timeout: float | None = None,
     cache: bool | str | None = None, meter: Meter | None = None, judge_factory: Callable[[], JudgeModel] | None = None,
     wrap: Callable[[JudgeModel], JudgeModel] | None = None, exam: Any = None,
+    judge_options: Mapping[str, Any] | None = None,
 ) -> Any:
     """The summarization scorer of a batch: its judge built once from ``model`` (a registry id),
     metered inside the reply cache (so that only real calls are counted). Raises
     :class:`~sumjudge.errors.SumjudgeError` (or ``ValueError``) for an unknown model or bad options.
 
     ``exam``: the kept :class:`~sumjudge.scorers.summarization.exam.Exam` the run sits; the options
-    then name it by its digest (``"exam"``, what the run store records), and the two must agree."""
+    then name it by its digest (``"exam"``, what the run store records), and the two must agree.
+    ``judge_options``: the judge's ``ModelConfig.extra`` (``--judge-option``, :mod:`sumjudge.judges.options`)."""
     from ..errors import ConfigurationError
     from ..judges.base import ModelConfig
     from ..judges.cache import with_cache
@@ -110,6 +112,8 @@ def build_scorer(
     from ..scorers.summarization import create_summarization_scorer
 
     settings: dict[str, Any] = {"max_concurrency": concurrency}
+    if judge_options:
+        settings["extra"] = dict(judge_options)
     if timeout is not None:
         settings["timeout"] = timeout
     judge: JudgeModel = judge_factory() if judge_factory else resolve_judge(ModelConfig(id=model, **settings))

@@ -73,6 +73,8 @@ class WorkerRecipe:
     """A module-level function (importable in the worker) that builds the judge, instead of ``model``."""
     exam: str | None = None
     """The kept exam the run sits, as its file's text (:meth:`~sumjudge.scorers.summarization.exam.Exam.text`)."""
+    judge_options: str | None = None
+    """The judge's ``ModelConfig.extra`` as JSON (``--judge-option``)."""
 
 
 def available_cores() -> int:
@@ -238,7 +240,8 @@ def _worker_scorer(recipe: WorkerRecipe) -> tuple[GuardedScorer, Meter]:
     meter = Meter()
     scorer = build_scorer(recipe.model, json.loads(recipe.options), concurrency=recipe.concurrency,
                           timeout=recipe.timeout, cache=recipe.cache, meter=meter, judge_factory=recipe.judge_factory,
-                          exam=Exam.parse(recipe.exam) if recipe.exam is not None else None)
+                          exam=Exam.parse(recipe.exam) if recipe.exam is not None else None,
+                          judge_options=json.loads(recipe.judge_options) if recipe.judge_options else None)
     return GuardedScorer(scorer), meter
 
 

@@ -53,9 +53,10 @@ from .support import Shown, loose_pairs, negation_unstated, polarity_conflict, s
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
 
 
-RULES_VERSION = "45.3"
+RULES_VERSION = "45.4"
 """The version of the judge's rules and its own word lists: raise it with any change that can move
-a verdict, so that a stored run is never resumed with another judge's verdicts."""
+a verdict, so that a stored run is never resumed with another judge's verdicts. (30.5, issue 41: an
+unchecked claim carries its words' support as its probability, what a graded axis counts.)"""
 
 
 @dataclass(frozen=True)
@@ -254,9 +255,12 @@ class LexicalJudge:
             if ev is first:
                 notes = notes + soft
         covered = first.found | first.names_before | light
+        # graded (``--graded``), an unchecked claim counts as the share of its words the passage holds,
+        # not as fully supported; the boolean verdict stays "supported" (nothing contradicts it)
+        support = claim.weight_of(covered & claim.units) / claim.mass if claim.mass else 1.0
         return AlignmentVerdict(
             claim=claim.text, quote=first.text, supported=True, unchecked=True,
-            reason=unchecked_reason(claim, first, covered, doc, notes),
+            reason=unchecked_reason(claim, first, covered, doc, notes), probability=round(min(1.0, support), 4),
         )
 
     def _check(

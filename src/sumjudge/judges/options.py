@@ -1,0 +1,129 @@
+"""A judge's options from the command line and the environment, read and checked in one place.
+
+``--judge-option KEY=VALUE`` (repeatable, on ``score``, ``check``, ``probe``, ``questions`` and
+``agreement``) and the environment variable ``SUMJUDGE_JUDGE_OPTIONS`` (``"KEY=VALUE,KEY=VALUE"``; a
+flag's key wins over the variable's) become :attr:`~sumjudge.judges.base.ModelConfig.extra`. Which keys
+a judge takes depends on its kind:
+
+- ``local/reader`` (and ``reader-0.5b``, ``reader:/path.gguf``): the reader's settings and llama.cpp's;
+- ``local/smollm2``, ``local/<file.gguf>``: llama.cpp's (:class:`~sumjudge.judges.local.LocalSettings`);
+- ``offline/...``: none;
+- a judge over HTTP: any key, sent in the request body as the provider's own parameter (a value that
+  reads as JSON, ``0.5``, ``true``, ``[1, 2]``, is sent as that value, anything else as text).
+
+An unknown key or a bad value is one :class:`~sumjudge.errors.ConfigurationError` naming the keys the
+judge knows, raised before a judge is built, a file read or a model loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ConfigurationError
+from .providers import PROVIDERS, parse_model_id
+
+OPTIONS_ENV_VAR = "SUMJUDGE_JUDGE_OPTIONS"
+"""``"KEY=VALUE,KEY=VALUE"``: judge options for every command that takes ``--judge-option``."""
+
+READER_OPTIONS = "sumjudge.scorers.summarization.reader.judge:OPTIONS"
+"""The :class:`OptionSet` of ``local/reader`` (its settings and llama.cpp's); named by path (the reader
+lives with the scorer it answers, above this package)."""
+
+
+@dataclass(frozen=True)
+class OptionSet:
+    """The keys a kind of judge takes and the check that types them."""
+
+    keys: tuple[str, ...] | None
+    """``None``: any key (sent on to the provider)."""
+    check: Callable[[dict[str, Any]], dict[str, Any]]
+    """``extra`` -> the same keys, each value of its type; :class:`ConfigurationError` for a bad one."""
+
+_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
+
+
+def parse_pairs(pairs: Sequence[str], origin: str) -> dict[str, str]:
+    """``["k=v", ...]`` -> ``{"k": "v"}``, the last of a repeated key winning; ``origin`` names where
+    they came from in the error (``--judge-option``, ``$SUMJUDGE_JUDGE_OPTIONS``)."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not _KEY.match(key):
+            raise ConfigurationError(f"{origin} {pair!r}: expected KEY=VALUE, e.g. n_threads=2")
+        out[key] = value.strip()
+    return out
+
+
+def gathered_options(flags: Sequence[str] = (), environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The options of ``$SUMJUDGE_JUDGE_OPTIONS``, then the flags' (a flag's key wins), as text."""
+    env = (os.environ if environ is None else environ).get(OPTIONS_ENV_VAR, "")
+    options = parse_pairs([p for p in env.split(",") if p.strip()], f"${OPTIONS_ENV_VAR}")
+    options.update(parse_pairs(list(flags), "--judge-option"))
+    return options
+
+
+def _json_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _http_options(extra: dict[str, Any]) -> dict[str, Any]:
+    return {k: _json_value(v) if isinstance(v, str) else v for k, v in extra.items()}
+
+
+def _local_options(extra: dict[str, Any]) -> dict[str, Any]:
+    from .local import LocalSettings
+
+    return LocalSettings.check(extra)
+
+
+def _offline_options(extra: dict[str, Any]) -> dict[str, Any]:
+    if extra:
+        raise ConfigurationError(f"unknown option(s) {', '.join(sorted(extra))}: an offline judge takes none")
+    return {}
+
+
+def option_set(model_id: str) -> OptionSet:
+    """The options ``model_id``'s judge takes."""
+    from .local import LocalSettings
+    from .registry import _load, is_reader_name
+
+    provider, name = parse_model_id(model_id)
+    kind = PROVIDERS[provider].kind
+    if kind == "offline":
+        return OptionSet((), _offline_options)
+    if kind == "local" and is_reader_name(name):
+        return _load(READER_OPTIONS)  # type: ignore[no-any-return]
+    if kind == "local":
+        return OptionSet(LocalSettings.KEYS, _local_options)
+    return OptionSet(None, _http_options)
+
+
+def checked_options(model_id: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` for ``model_id``'s judge, each value of its type; one line naming the known keys
+    when a key is unknown or a value is bad."""
+    if not options:
+        return {}
+    taken = option_set(model_id)
+    try:
+        return taken.check(dict(options))
+    except ConfigurationError as exc:
+        known = ", ".join(sorted(taken.keys)) if taken.keys else "none"
+        raise ConfigurationError(f"judge options for {model_id}: {exc}; known keys: {known}") from None
+
+
+def judge_options(model_id: str, flags: Sequence[str] = (), environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """``--judge-option`` flags and ``$SUMJUDGE_JUDGE_OPTIONS`` for ``model_id``'s judge: read, typed
+    and checked (:class:`~sumjudge.errors.ConfigurationError`, one line, on a bad one)."""
+    return checked_options(model_id, gathered_options(flags, environ))
+
+
+__all__ = ["OPTIONS_ENV_VAR", "checked_options", "gathered_options", "judge_options", "option_set", "parse_pairs", "OptionSet"]
