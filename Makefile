@@ -28,9 +28,11 @@ LLAMA_CPP_VERSION := 0.3.36
 PORTABLE_PIP_CACHE ?= $(HOME)/.cache/sumjudge-portable-pip
 PORTABLE_BUILD    := CMAKE_ARGS="-DGGML_NATIVE=OFF" PIP_CACHE_DIR="$(PORTABLE_PIP_CACHE)"
 
+# huggingface-hub<1.31: every later one needs click>=8.4.2, every deepeval click<8.4; without the
+# hint pip backtracks for over 15 minutes (datasets resolves to 5.0.1 with it).
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 	$(PORTABLE_BUILD) $(PIP) install --force-reinstall --no-deps 'llama-cpp-python==$(LLAMA_CPP_VERSION)'
-	$(PIP) install -e '.[test,local,reader,anthropic,agreement,wordfreq,lemmas,speed,prices,tokens,pandas,parquet,hf,ray,otel]' 'llama-cpp-python[server]==$(LLAMA_CPP_VERSION)'
+	$(PIP) install -e '.[test,local,reader,anthropic,agreement,wordfreq,lemmas,speed,prices,tokens,pandas,parquet,hf,ray,otel,mlflow,pydantic-evals,inspect,deepeval]' 'llama-cpp-python[server]==$(LLAMA_CPP_VERSION)' 'huggingface-hub<1.31'
 	@touch $@ $(VENV)/.demo-installed
 
 demo: $(VENV)/.demo-installed

@@ -1,0 +1,52 @@
+"""What the evaluation-framework tests share: the bundled examples, sumjudge's own results for them
+(what each framework must show), a judge that fails, and a kept exam."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from scripted import answers, judge, questions
+
+from sumjudge import create_summarization_scorer
+from sumjudge.scorers.summarization.exam import Exam, ExamEntry, source_sha256
+from sumjudge.scorers.summarization.prompts import PROMPT_VERSION
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples" / "summaries.jsonl"
+JUDGE_DOWN = "the judge is down (scripted)"
+
+
+def example_rows() -> list[dict[str, Any]]:
+    """The bundled examples: ``id``, ``source``, ``summary`` (three documents, six summaries each)."""
+    rows = [json.loads(line) for line in EXAMPLES.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [{"id": r["id"], "source": r["source"], "summary": r["summary"]} for r in rows]
+
+
+def own_results(rows: list[dict[str, Any]], model: Any = "offline/lexical", **options: Any) -> dict[str, Any]:
+    """sumjudge's own result for each row (by id), scored directly with the same judge and options."""
+    scorer = create_summarization_scorer(model, options or None)
+    return {r["id"]: scorer.run_sync(input=r["source"], output=r["summary"]) for r in rows}
+
+
+def failing_judge() -> Any:
+    """A judge whose every call raises: each framework must show a failure, never a score."""
+    down = RuntimeError(JUDGE_DOWN)
+    return judge(down, down, answers(True))
+
+
+def scripted_judge() -> Any:
+    """A judge that answers: every claim supported, two questions, one answered (score 0.5)."""
+    return judge({"alignment": [{"claim": "c", "supported": True, "reason": "ok"}]}, questions("q1?", "q2?"),
+                 answers(True, False))
+
+
+def exam_for(rows: list[dict[str, Any]], question: str = "Is it true that the project was approved?") -> Exam:
+    """A kept exam of one question per source: a scorer given it asks the judge for no questions."""
+    sources = {r["source"] for r in rows}
+    return Exam.of(
+        ExamEntry(source_sha256=source_sha256(s), questions=[question], judge="offline/lexical",
+                  prompt_version=PROMPT_VERSION, max_questions=10)
+        for s in sorted(sources)
+    )
