@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 from typing import Any
 
+import pytest
 from scripted import answers, judge, questions
 
 from sumjudge import create_summarization_scorer
@@ -50,3 +52,39 @@ def exam_for(rows: list[dict[str, Any]], question: str = "Is it true that the pr
                   prompt_version=PROMPT_VERSION, max_questions=10)
         for s in sorted(sources)
     )
+
+
+LOCAL_HOSTS = {"127.0.0.1", "::1", "localhost", ""}
+
+
+class NetworkRefused(OSError):
+    """A connection beyond 127.0.0.1 in a framework test: a download, a telemetry ping."""
+
+
+@pytest.fixture
+def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Refuses every connection and name lookup beyond 127.0.0.1 (AF_UNIX sockets stay allowed):
+    a framework that downloads something or sends telemetry fails the test, naming the address."""
+    real_connect, real_connect_ex, real_getaddrinfo = socket.socket.connect, socket.socket.connect_ex, socket.getaddrinfo
+
+    def local(address: Any) -> bool:
+        return not isinstance(address, tuple) or str(address[0]) in LOCAL_HOSTS
+
+    def connect(self: socket.socket, address: Any) -> Any:
+        if not local(address):
+            raise NetworkRefused(f"a framework test tried to reach {address!r}")
+        return real_connect(self, address)
+
+    def connect_ex(self: socket.socket, address: Any) -> Any:
+        if not local(address):
+            raise NetworkRefused(f"a framework test tried to reach {address!r}")
+        return real_connect_ex(self, address)
+
+    def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if host is not None and str(host if not isinstance(host, bytes) else host.decode()) not in LOCAL_HOSTS:
+            raise NetworkRefused(f"a framework test tried to look up {host!r}")
+        return real_getaddrinfo(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
+    monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)

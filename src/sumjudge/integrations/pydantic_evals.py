@@ -6,6 +6,7 @@
     from sumjudge.integrations.pydantic_evals import summarization_evaluator
 
     dataset = Dataset(
+        name="bridge",
         cases=[Case(name="bridge", inputs="The bridge opened in 1932 and cost 4 million dollars.")],
         evaluators=[summarization_evaluator(model="offline/lexical", max_questions=5)],
     )
