@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from framework_cases import no_network  # noqa: F401 - a fixture
+from framework_cases import fresh_mlflow, mlflow_template, no_network  # noqa: F401 - fixtures
 from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -111,15 +111,16 @@ def test_the_doc_has_one_example_per_framework_and_the_table() -> None:
 
 @pytest.mark.parametrize("heading", HEADINGS)
 def test_the_docs_example_runs_as_written(heading: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                          capsys: pytest.CaptureFixture, no_network: None) -> None:  # noqa: F811
+                                          capsys: pytest.CaptureFixture, request: pytest.FixtureRequest,
+                                          no_network: None) -> None:  # noqa: F811
     blocks = doc_blocks()
     block = blocks[COMMON] + blocks[heading]
     top = {"MLflow 3": "mlflow.genai", "pydantic-evals": "pydantic_evals", "Inspect AI": "inspect_ai",
            "DeepEval": "deepeval"}[heading]
     pytest.importorskip(top)
     monkeypatch.chdir(tmp_path)  # where the example writes its store, its logs, its results
-    monkeypatch.setenv("MLFLOW_GENAI_EVAL_MAX_WORKERS", "2")
-    monkeypatch.setenv("MLFLOW_ENABLE_ASYNC_TRACE_LOGGING", "false")
+    if heading == "MLflow 3":  # its sqlite:///mlflow.db starts as a copy of a migrated empty store
+        fresh_mlflow(monkeypatch, request.getfixturevalue("mlflow_template"), tmp_path / "mlflow.db")
     namespace: dict = {"__name__": "__doc_example__"}
     try:
         exec(compile(block, f"{DOC}#{heading}", "exec"), namespace)  # noqa: S102 - our own doc

@@ -9,7 +9,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from framework_cases import JUDGE_DOWN, example_rows, exam_for, failing_judge, no_network, own_results
+from framework_cases import (  # noqa: F401 - fixtures among them
+    JUDGE_DOWN,
+    example_rows,
+    exam_for,
+    failing_judge,
+    fresh_mlflow,
+    mlflow_template,
+    no_network,
+    own_results,
+)
 
 pytest.importorskip("mlflow.genai")
 import mlflow  # noqa: E402
@@ -24,12 +33,9 @@ NAMES = ("sumjudge", "sumjudge_alignment", "sumjudge_coverage")
 
 
 @pytest.fixture
-def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    """A local sqlite tracking store, and MLflow's evaluation kept small and synchronous."""
-    monkeypatch.setenv("MLFLOW_GENAI_EVAL_MAX_WORKERS", "2")
-    monkeypatch.setenv("MLFLOW_ENABLE_ASYNC_TRACE_LOGGING", "false")
-    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
-    mlflow.set_tracking_uri(uri)
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mlflow_template: Path) -> str:
+    """A local sqlite tracking store (a copy of a migrated empty one), an experiment in it."""
+    uri = fresh_mlflow(monkeypatch, mlflow_template, tmp_path / "mlflow.db")
     mlflow.set_experiment("sumjudge-tests")
     yield uri
     mlflow.set_tracking_uri(None)
