@@ -26,11 +26,24 @@ $(VENV)/.demo-installed: pyproject.toml | $(BIN)/python
 # llama-cpp-python built otherwise; --no-deps: its dependencies come with the install after it).
 LLAMA_CPP_VERSION := 0.3.36
 PORTABLE_PIP_CACHE ?= $(HOME)/.cache/sumjudge-portable-pip
-PORTABLE_BUILD    := CMAKE_ARGS="-DGGML_NATIVE=OFF" PIP_CACHE_DIR="$(PORTABLE_PIP_CACHE)"
+# -DLLAVA_BUILD=OFF: no libmtmd (llava, multimodal chat handlers: 53 of the build's 193 steps, ~19% of its
+# CPU time); sumjudge only generates text, and llama_cpp imports mtmd only inside those handlers. A wheel
+# of either kind in the portable cache is portable.
+PORTABLE_BUILD    := CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF" PIP_CACHE_DIR="$(PORTABLE_PIP_CACHE)"
 
+# The rest installs with uv (from PyPI, into the venv), which resolves this whole set in seconds and
+# downloads in parallel: about 80 s instead of pip's 400 s in a fresh venv with no cache
+# (docs/benchmarks.md, "CI time"). It finds llama-cpp-python installed (the portable build above) and
+# leaves it as it is. uv also settles what pip backtracks on for over 15 minutes: deepeval caps click
+# below 8.4, every huggingface-hub from 1.17 needs click>=8.4, so with the `deepeval` extra beside `hf`
+# the set is huggingface-hub 1.16 and datasets 5.0 (the same set pip installs given 'huggingface-hub<1.17',
+# in 1091 s here).
+UV := $(BIN)/uv
+TEST_EXTRAS := test,local,reader,anthropic,agreement,wordfreq,lemmas,speed,prices,tokens,pandas,parquet,hf,ray,otel,mlflow,pydantic-evals,inspect,deepeval
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 	$(PORTABLE_BUILD) $(PIP) install --force-reinstall --no-deps 'llama-cpp-python==$(LLAMA_CPP_VERSION)'
-	$(PIP) install -e '.[test,local,reader,anthropic,agreement,wordfreq,lemmas,speed,prices,tokens,pandas,parquet,hf,ray,otel]' 'llama-cpp-python[server]==$(LLAMA_CPP_VERSION)'
+	$(PIP) install 'uv>=0.9,<1'
+	$(UV) pip install -q --python $(BIN)/python -e '.[$(TEST_EXTRAS)]' 'llama-cpp-python[server]==$(LLAMA_CPP_VERSION)'
 	@touch $@ $(VENV)/.demo-installed
 
 demo: $(VENV)/.demo-installed

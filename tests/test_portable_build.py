@@ -34,11 +34,19 @@ def test_the_makefile_builds_the_pinned_version_portably_before_anything_else_in
     # the first install is the portable build, with a cache no other build uses (or none)
     assert "llama-cpp-python==$(LLAMA_CPP_VERSION)" in first and "$(PORTABLE_BUILD)" in first
     portable = re.search(r"^PORTABLE_BUILD\s*:?=(.*)$", makefile, re.M)
-    assert portable and 'CMAKE_ARGS="-DGGML_NATIVE=OFF"' in portable.group(1)
+    assert portable and 'CMAKE_ARGS="-DGGML_NATIVE=OFF' in portable.group(1)
+    # no libmtmd (llava): nothing here uses llama.cpp's multimodal handlers (see the next test)
+    assert "-DLLAVA_BUILD=OFF" in portable.group(1)
     assert "PIP_CACHE_DIR=" in portable.group(1) or "--no-cache-dir" in first
     assert "--force-reinstall" in first  # a llama-cpp-python built natively before is replaced
     # what installs the local extra afterwards asks for the same version, so pip keeps the portable one
     assert all("llama-cpp-python" not in line or "==$(LLAMA_CPP_VERSION)" in line for line in rest)
+
+
+def test_nothing_uses_llama_cpps_multimodal_part_which_the_test_install_leaves_out() -> None:
+    used = [p for folder in ("src", "bench", "examples") for p in (ROOT / folder).rglob("*.py")
+            if re.search(r"llava|mtmd|Llava|chat_handler|clip_model_path", p.read_text(encoding="utf-8"))]
+    assert used == []
 
 
 def test_ci_and_the_readme_build_it_the_same_way() -> None:
