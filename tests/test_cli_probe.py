@@ -182,7 +182,8 @@ def test_a_killed_probe_resumes_and_scores_only_what_was_left(tmp_path):
 def test_estimate_counts_the_evaluations_a_probe_makes(tmp_path):
     data = write_rows(tmp_path / "rows.jsonl")
     est = subprocess.run([sys.executable, "-m", "sumjudge.cli", "estimate", str(data), "--probe", "number,rescore",
-                          "--per-kind", "2", "--json"], capture_output=True, text=True, timeout=120)
+                          "--per-kind", "2", "--model", "openai/gpt-4o-mini", "--json"],  # a judge that calls (the offline one calls nothing)
+                         capture_output=True, text=True, timeout=120)
     assert est.returncode == 0, est.stderr
     proc = run_cli(str(data), "--kinds", "number,rescore", "--per-kind", "2", "--store", str(tmp_path / "runs.db"), "--json")
     assert proc.returncode == 0, proc.stderr
