@@ -50,9 +50,11 @@ demo: $(VENV)/.demo-installed
 	$(BIN)/python examples/demo.py
 
 # The suite runs on every core (pytest-xdist): each test owns its servers, ports and files.
+# --dist worksteal: a worker that runs out of tests takes some from a busy one, so the slow model tests
+# (llama.cpp, the reader) do not end the run on one worker while the other waits.
 test: $(VENV)/.test-installed
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto --dist worksteal
 
 clean:
 	rm -rf $(VENV) .pytest_cache out
