@@ -27,7 +27,7 @@ from ..reading.names import common_opener, joined_in_source, known_name, same_na
 from ..reading.numbers import all_keys, number_kind
 from ..reading.segment import quote
 from ..reading.tokens import squash
-from .extrinsic import in_slot, slot_word
+from .extrinsic import in_slot, passage_form, slot_word, where_in_source
 from .support import Shown, slot_match
 
 INTRINSIC_SLOT = 2
@@ -79,12 +79,12 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
         others = [w for w in passage if w not in claim.numbers and w.rstrip("%") not in {c.rstrip("%") for c in claim.numbers}]
         same_kind = [w for w in others if w.endswith("%") == n.endswith("%")]
         there, score = slot_match(claim, "#" + n, ev, ["#" + w for w in same_kind])
-        instead = _form(ev, there) if there and score else None
+        instead = passage_form(ev, there) if there and score else None
         # the reason names only a number of the same kind (a year for a year, money for money): the
         # verdict above is the rules' as before, what it says no false pair (issue 45)
         alike = [w for w in same_kind if same_kind_of(claim, n, ev.sentences, w)]
         named_at, named_score = slot_match(claim, "#" + n, ev, ["#" + w for w in alike])
-        named = _form(ev, named_at) if named_at and named_score else None
+        named = passage_form(ev, named_at) if named_at and named_score else None
         if shown.lower() in ORDINAL_WORDS:
             continue  # "when Spain first became", "the first man": an adverb as often as a rank
         if _GROUP.search(claim.text) and shown.lower() in _GROUP_COUNTS and _counts_a_group(claim.text, shown):
@@ -97,12 +97,12 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
         elif in_source and instead and score >= INTRINSIC_SLOT:
             said = f"; it says {named!r}" if named else ""
             errors.append(Shown(
-                f"{shown!r} is in the source ({_where(doc, '#' + n)}) but not in the passage that states the rest "
+                f"{shown!r} is in the source ({where_in_source(doc, '#' + n)}) but not in the passage that states the rest "
                 f'({ev.where}: "{quote(ev.text, 100)}"){said}',
                 shown, named or "",
             ))
         elif in_source:
-            notes.append(f"{shown!r} is in the source ({_where(doc, '#' + n)}) but not in the passage that states the rest")
+            notes.append(f"{shown!r} is in the source ({where_in_source(doc, '#' + n)}) but not in the passage that states the rest")
         else:
             notes.append(f"{shown!r} is in the source in another form, but not in the passage that states the rest")
     return errors, notes
@@ -168,25 +168,25 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
             swapped = None if name in subject_names(claim) else _swapped_name(claim, name, ev, theirs)
             if swapped:
                 errors.append(Shown(
-                    f"{shown!r} is in the source ({_where(doc, name)}) but not in the passage that states the "
+                    f"{shown!r} is in the source ({where_in_source(doc, name)}) but not in the passage that states the "
                     f'rest, which names {swapped!r} in its place ({ev.where}: "{quote(ev.text, 100)}")',
                     shown, swapped,
                 ))
             continue
         there, score = slot_match(claim, name, ev, theirs)
-        instead = _form(ev, there) if there and score else None
+        instead = passage_form(ev, there) if there and score else None
         if not known_name(name, shown, doc, derived) and not joined_in_source(claim.text, shown, doc):
             said = f"; the passage names {instead!r}" if instead else ""
             errors.append(Shown(f'{shown!r} does not occur in the source{said} ({ev.where}: "{quote(ev.text, 100)}")',
                                 shown, instead or ""))
         elif name in doc.units and (swapped := _swapped_name(claim, name, ev, theirs)):
             errors.append(Shown(
-                f"{shown!r} is in the source ({_where(doc, name)}) but not in the passage that states the "
+                f"{shown!r} is in the source ({where_in_source(doc, name)}) but not in the passage that states the "
                 f'rest, which names {swapped!r} in its place ({ev.where}: "{quote(ev.text, 100)}")',
                 shown, swapped,
             ))
         elif name in doc.units:  # a summary joins facts of distant sentences: a note unless swapped
-            notes.append(f"{shown!r} is in the source ({_where(doc, name)}) but not in the passage that states the rest")
+            notes.append(f"{shown!r} is in the source ({where_in_source(doc, name)}) but not in the passage that states the rest")
     opener = _opening_name(claim, doc, ev, derived)
     if opener:
         errors.append(opener)
@@ -234,7 +234,7 @@ def _swapped_name(claim: Sentence, name: str, ev: Evidence, theirs: list[str]) -
     there, score = side_match(claim, name, ev, theirs, written=True)
     if not there or score < NAME_SLOT:
         return None
-    shown = _form(ev, there)
+    shown = passage_form(ev, there)
     return None if same_name(claim.name_forms.get(name, name), shown) else shown
 
 
@@ -253,7 +253,7 @@ def _moved_number(claim: Sentence, n: str, ev: Evidence, passage: list[str]) -> 
     value = n.rstrip("%")
     theirs = ["#" + w for w in passage if w not in claim.numbers and w.rstrip("%") != value]
     there, score = side_match(claim, unit, ev, theirs)
-    return _form(ev, there) if there and score >= max(MOVED_NUMBER, own + 1) else None
+    return passage_form(ev, there) if there and score >= max(MOVED_NUMBER, own + 1) else None
 
 
 def _opening_name(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str, str]) -> Shown | None:
@@ -278,7 +278,7 @@ def _opening_name(claim: Sentence, doc: Document, ev: Evidence, derived: dict[st
     there, score = side_match(claim, u, ev, theirs, written=True)
     if not there or not score:
         return None  # "Additionally , a suit ...", "Several visitors ...": no name stands there
-    named = _form(ev, there)
+    named = passage_form(ev, there)
     return Shown(f'{shown!r} does not occur in the source; the passage names {named!r} ({ev.where}: "{quote(ev.text, 100)}")',
                  shown, named)
 
@@ -341,7 +341,7 @@ def key_fact_missing(
             said = fact.number_forms[missing[0]]
             return (
                 f"number {said!r}",
-                f'it says {_form(window, there)!r} where the source has {said!r}: "{quote(best.text, 100)}"',
+                f'it says {passage_form(window, there)!r} where the source has {said!r}: "{quote(best.text, 100)}"',
             )
     if missing:
         return f"number {fact.number_forms[missing[0]]!r}", ""
@@ -377,21 +377,7 @@ def unchecked_reason(claim: Sentence, ev: Evidence, covered: frozenset[str], doc
 def _with_slot(claim: Sentence, word: str, unit: str, ev: Evidence) -> str:
     """``word`` quoted, with the passage's word in its place where one stands there."""
     there = slot_word(claim, unit, ev) if in_slot(claim, unit, ev) else None
-    return f"{word!r} (the passage has {_form(ev, there)!r} there)" if there else repr(word)
-
-
-def _form(ev: Evidence, unit: str) -> str:
-    for s in ev.sentences:
-        if unit in s.forms:
-            return s.forms[unit]
-    return unit.lstrip("#")
-
-
-def _where(doc: Document, unit: str) -> str:
-    for i, s in enumerate(doc.sentences):
-        if unit in s.units:
-            return f"sentence {i + 1}"
-    return "elsewhere"
+    return f"{word!r} (the passage has {passage_form(ev, there)!r} there)" if there else repr(word)
 
 
 _SENTENCE_NUMBER = regex.compile(r"\b(sentences? )(\d+)(?:-(\d+))?")
