@@ -18,14 +18,12 @@ pytest_plugins = ["pytester", "isolation"]
 
 import pytest  # noqa: E402
 
-from sumjudge.testing.judge_server import JudgeServer  # noqa: E402
+from openai_endpoint import openai_endpoint  # noqa: E402
 
 
 @pytest.fixture
 def server(monkeypatch):
     """The bundled Chat Completions server, set as the OpenAI endpoint for the test (files that need
     another brain or provider define their own ``server``)."""
-    with JudgeServer() as srv:
-        monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)
-        monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    with openai_endpoint(monkeypatch) as srv:
         yield srv

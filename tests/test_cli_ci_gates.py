@@ -11,7 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from sumjudge.cli import main
-from sumjudge.testing.judge_server import Fault, JudgeServer, SummarizationBrain
+from sumjudge.testing.judge_server import Fault, SummarizationBrain
+
+from openai_endpoint import openai_endpoint
 
 MODEL = "openai/test-model"
 SOURCE = (
@@ -141,9 +143,7 @@ def test_a_passing_run_says_so_in_junit_and_the_summary(tmp_path, monkeypatch):
 
 @pytest.fixture
 def server(monkeypatch):
-    with JudgeServer(SummarizationBrain(claims=4, unsupported=1)) as srv:  # every scored item: 0.75
-        monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)
-        monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    with openai_endpoint(monkeypatch, SummarizationBrain(claims=4, unsupported=1)) as srv:  # every scored item: 0.75
         yield srv
 
 

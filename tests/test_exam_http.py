@@ -18,9 +18,10 @@ from sumjudge.judges.base import ModelConfig
 from sumjudge.scorers.summarization.exam import Exam, ExamError
 from sumjudge.scorers.summarization.prompts import PROMPT_VERSION
 from sumjudge.store import RunStore
-from sumjudge.testing.judge_server import JudgeServer
 from sumjudge.testing.quoting import QuotingBrain
 from sumjudge.testing.recorded import RecordedRequest
+
+from openai_endpoint import openai_endpoint
 
 SOURCES = [
     f"The council of Town{i} approved a budget of {100 + i} million dollars. Mayor Lind{i} opened {i + 3} schools. "
@@ -44,9 +45,7 @@ class Redrawing(QuotingBrain):
 
 @pytest.fixture
 def server(monkeypatch: pytest.MonkeyPatch):
-    with JudgeServer(Redrawing()) as srv:
-        monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)
-        monkeypatch.setenv("OPENAI_API_KEY", "test")
+    with openai_endpoint(monkeypatch, Redrawing()) as srv:
         yield srv
 
 

@@ -16,8 +16,9 @@ from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
 from sumjudge.scorers.summarization.prompts import PROMPT_VERSION
 from sumjudge.scorers.summarization.reading.facts import atomic_facts
 from sumjudge.scorers.summarization.reading.questions import fact_of_question
-from sumjudge.testing.judge_server import JudgeServer
 from sumjudge.testing.recorded import RecordedRequest
+
+from openai_endpoint import openai_endpoint
 
 NEWS = (
     "Two charity founders are among the survivors of the earthquake in Kathmandu, Nepal. "
@@ -102,9 +103,7 @@ class KeyFactBrain:
 
 @pytest.fixture
 def server(monkeypatch: pytest.MonkeyPatch):
-    with JudgeServer(KeyFactBrain()) as srv:
-        monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)
-        monkeypatch.setenv("OPENAI_API_KEY", "test")
+    with openai_endpoint(monkeypatch, KeyFactBrain()) as srv:
         yield srv
 
 

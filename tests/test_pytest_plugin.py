@@ -8,7 +8,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from sumjudge.testing.judge_server import JudgeServer, SummarizationBrain
+from sumjudge.testing.judge_server import SummarizationBrain
+
+from openai_endpoint import openai_endpoint
 
 SOURCE = (
     "The city council approved 120 new homes on Monday. Construction will start in March. "
@@ -44,9 +46,7 @@ def no_model_from_the_environment(monkeypatch):
 
 @pytest.fixture
 def server(monkeypatch):
-    with JudgeServer(SummarizationBrain(claims=3, unsupported=1, questions=4, unanswered=1)) as srv:
-        monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)
-        monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    with openai_endpoint(monkeypatch, SummarizationBrain(claims=3, unsupported=1, questions=4, unanswered=1)) as srv:
         yield srv
 
 

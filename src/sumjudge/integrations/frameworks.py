@@ -84,9 +84,7 @@ def alignment_reason(result: SummarizationResult) -> str:
     bad = [v for v in verdicts if not v.supported]
     said = f"alignment {result.alignment_score:.2f}: {len(verdicts) - len(bad)} of {len(verdicts)} claims supported"
     if bad:
-        listed = "; ".join(f'"{v.claim}" ({v.reason})' for v in bad[:LISTED])
-        more = f"; and {len(bad) - LISTED} more" if len(bad) > LISTED else ""
-        said += f". Unsupported: {listed}{more}"
+        said += ". Unsupported: " + _listed([f'"{v.claim}" ({v.reason})' for v in bad])
     return said + "."
 
 
@@ -99,10 +97,14 @@ def coverage_reason(result: SummarizationResult) -> str:
     missed = [v for v in verdicts if not v.answered]
     said = f"coverage {result.coverage_score:.2f}: {len(verdicts) - len(missed)} of {len(questions)} questions answered"
     if missed:
-        listed = "; ".join(f'"{v.question}"' for v in missed[:LISTED])
-        more = f"; and {len(missed) - LISTED} more" if len(missed) > LISTED else ""
-        said += f". Unanswered: {listed}{more}"
+        said += ". Unanswered: " + _listed([f'"{v.question}"' for v in missed])
     return said + "."
+
+
+def _listed(items: list[str]) -> str:
+    """The first :data:`LISTED` of ``items`` joined by "; ", the rest counted ("; and 3 more")."""
+    more = f"; and {len(items) - LISTED} more" if len(items) > LISTED else ""
+    return "; ".join(items[:LISTED]) + more
 
 
 def verdicts(result: SummarizationResult) -> dict[str, Any]:

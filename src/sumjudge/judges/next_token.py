@@ -25,7 +25,8 @@ import ctypes
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -148,16 +149,22 @@ class YesNoModel:
             self._answer_tokens = (yes, no)
         return self._answer_tokens
 
-    def ask(self, prompts: list[tuple[str, str]]) -> list[YesNoAnswer]:
-        """``P(yes)`` for each ``(system, user)`` prompt, in order (evaluate them in that order: each
-        reuses the prefix it shares with the one before)."""
+    @contextmanager
+    def _held(self) -> Iterator[tuple[Any, Callable[[str, str], str], list[int], list[int], int]]:
+        """The shared model, held under its lock for one run of questions, with what every question
+        needs of it: the llama, its prompt renderer, the yes and the no tokens, its context size."""
         model = self._model()
-        out: list[YesNoAnswer] = []
         with model.lock:
             llama = model.llama
             render = self._renderer(llama)
             yes, no = self._answers(llama)
-            n_ctx = int(llama.n_ctx())
+            yield llama, render, yes, no, int(llama.n_ctx())
+
+    def ask(self, prompts: list[tuple[str, str]]) -> list[YesNoAnswer]:
+        """``P(yes)`` for each ``(system, user)`` prompt, in order (evaluate them in that order: each
+        reuses the prefix it shares with the one before)."""
+        out: list[YesNoAnswer] = []
+        with self._held() as (llama, render, yes, no, n_ctx):
             for system, user in prompts:
                 tokens = llama.tokenize(render(system, user).encode("utf-8"), add_bos=True, special=True)
                 _fits(tokens, n_ctx)
@@ -170,13 +177,8 @@ class YesNoModel:
         restored from :attr:`states` when it was read before (its tokens are the head's own, each
         tail's follow them), or already in the context. :class:`PromptTooLong` when the head and the
         longest tail do not fit the context."""
-        model = self._model()
         out: list[YesNoAnswer] = []
-        with model.lock:
-            llama = model.llama
-            render = self._renderer(llama)
-            yes, no = self._answers(llama)
-            n_ctx = int(llama.n_ctx())
+        with self._held() as (llama, render, yes, no, n_ctx):
             prompts = [render(system, head + tail) for tail in tails]
             cut = prompts[0].find(head) + len(head) if prompts and head else 0
             head_tokens = llama.tokenize(prompts[0][:cut].encode("utf-8"), add_bos=True, special=True) if prompts else []

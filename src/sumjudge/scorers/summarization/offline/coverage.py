@@ -8,13 +8,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..reading.analysis import Sentence, TextAnalyzer, capitalised_words
+from ..reading.evidence import Evidence
 from ..reading.lexicon import DATE_WORDS, ORDINAL_WORDS, WEEKDAYS
 from ..reading.numbers import all_keys
 from ..reading.questions import fact_of_question
 from ..reading.segment import detect_language, quote, split_sentences
 from ..verdicts import CoverageVerdict
-from .proof import key_fact_missing
-from .support import polarity_conflict
+from .extrinsic import passage_form
+from .support import polarity_conflict, slot_match
+from .wrong_numbers import same_kind_of
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,45 @@ def point_of(fact: Sentence) -> frozenset[str]:
         n.isdigit() and 1800 <= int(n) <= 2100 for n in fact.numbers
     )
     return fact.units - detail if detail and dated and len(detail) < len(fact.units) else fact.units
+
+
+def key_fact_missing(
+    fact: Sentence, summary_units: frozenset[str], best: Sentence | None, summary_numbers: frozenset[str] = frozenset()
+) -> tuple[str, str] | None:
+    """Coverage (issue 30): what of a fact's key facts (its numbers, dates, names) the summary lacks,
+    ``None`` when it has them all (and at least half of the names). The second item is a
+    contradiction when the summary sentence closest to the fact has another number in its place
+    ("520 seats" for "250 seats"), else empty. ``summary_numbers``: every value the summary's numbers
+    may stand for (a fact's "10,000" is in a summary that says "ten thousand"). A weekday is
+    detail, never a key fact (:data:`..reading.lexicon.WEEKDAYS`)."""
+    missing = [n for n in fact.numbers if "#" + n not in summary_units and not fact.number_keys[n] & summary_numbers]
+    if missing and best is not None:
+        theirs = [
+            w for w in best.numbers
+            if w not in fact.numbers and w.endswith("%") == missing[0].endswith("%")
+            and same_kind_of(fact, missing[0], (best,), w)
+        ]
+        window = Evidence(0, 1, (best,), frozenset())
+        there, score = slot_match(fact, "#" + missing[0], window, ["#" + w for w in theirs])
+        if there and score:
+            said = fact.number_forms[missing[0]]
+            return (
+                f"number {said!r}",
+                f'it says {passage_form(window, there)!r} where the source has {said!r}: "{quote(best.text, 100)}"',
+            )
+    if missing:
+        return f"number {fact.number_forms[missing[0]]!r}", ""
+    dates = [
+        x for x in fact.names
+        if x not in summary_units and fact.name_forms[x].lower() in DATE_WORDS - WEEKDAYS
+    ]
+    if dates:
+        return f"date {fact.name_forms[dates[0]]!r}", ""
+    names = [x for x in fact.names if fact.name_forms[x].lower() not in DATE_WORDS]
+    lacking = [x for x in names if x not in summary_units]
+    if names and 2 * len(lacking) > len(names):
+        return f"name {fact.name_forms[lacking[0]]!r}", ""
+    return None
 
 
 def judge_fact(question: str, fact: Sentence, read: SummaryRead, answer_threshold: float) -> CoverageVerdict:

@@ -197,7 +197,7 @@ def intrinsic_problems(claim: Sentence, doc: Document, ev: Evidence) -> list[str
             theirs = [w for s in ev.sentences for w in s.numbers if w not in claim.numbers]
             said = f"; it says {passage_form(ev, same_slot(claim, '#' + n, ev, ['#' + w for w in theirs]))!r}" if theirs else ""
             problems.append(
-                f"{claim.number_forms[n]!r} is in the source ({_where(doc, '#' + n)}) but not in the passage "
+                f"{claim.number_forms[n]!r} is in the source ({where_in_source(doc, '#' + n)}) but not in the passage "
                 f'that states the rest ({ev.where}: "{quote(ev.text, 100)}"){said}'
             )
     for name in claim.names:
@@ -205,13 +205,14 @@ def intrinsic_problems(claim: Sentence, doc: Document, ev: Evidence) -> list[str
             theirs = [s.name_forms[x] for s in ev.sentences for x in s.names if x not in claim.units]
             said = f"; it names {theirs[0]!r}" if theirs else ""
             problems.append(
-                f"{claim.name_forms[name]!r} is in the source ({_where(doc, name)}) but not in the passage "
+                f"{claim.name_forms[name]!r} is in the source ({where_in_source(doc, name)}) but not in the passage "
                 f'that states the rest ({ev.where}: "{quote(ev.text, 100)}"){said}'
             )
     return problems
 
 
-def _where(doc: Document, unit: str) -> str:
+def where_in_source(doc: Document, unit: str) -> str:
+    """Which source sentence holds ``unit`` ("sentence 3", the first that does; "elsewhere" when none)."""
     for i, s in enumerate(doc.sentences):
         if unit in s.units:
             return f"sentence {i + 1}"

@@ -40,15 +40,11 @@ from ..verdicts import (
 )
 from .coverage import coverage_gaps, judge_fact, read_summary
 from .extrinsic import additions, extrinsic_problems, in_slot, passage_form, predicates, slot_word
-from .proof import (
-    name_errors,
-    number_errors,
-    renumber,
-    unchecked_reason,
-    whole_source_numbers,
-)
+from .reasons import renumber, unchecked_reason, whole_source_numbers
 from .roles import role_swap
 from .support import Shown, loose_pairs, negation_unstated, polarity_conflict, substitutions
+from .wrong_names import name_errors
+from .wrong_numbers import number_errors
 
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
 

@@ -27,7 +27,7 @@ from collections.abc import Callable
 import regex
 
 from ..reading.analysis import Phrase, Sentence
-from ..reading.evidence import Window
+from ..reading.evidence import Evidence, Window
 from ..reading.segment import quote
 
 
@@ -104,6 +104,36 @@ def slot_match(
         if score > best_score:
             best, best_score = c, score
     return best, max(0, best_score)
+
+
+def side_match(
+    claim: Sentence, unit: str, ev: Evidence, candidates: list[str], reach: int = 2, written: bool = False
+) -> tuple[str | None, int]:
+    """Of ``candidates`` (units of the passage), the one in ``unit``'s place in the claim, and how many
+    of ``unit``'s claim neighbours (content words within ``reach``) stand on the same side of it within
+    ``reach`` in a passage sentence: what precedes the claim's word precedes it, what follows follows.
+    ``written``: only where a sentence writes the candidate with a capital (a unit is a name by its
+    stem, so "suicidal" is one where the source also has "Veterans Suicide Hotline"; only a word
+    written as a name can be the name a claim's name took the place of)."""
+    seq = claim.sequence
+    before: set[str] = set()
+    after: set[str] = set()
+    for i, u in enumerate(seq):
+        if u == unit:
+            before.update(x for x in seq[max(0, i - reach) : i] if x != unit and not x.startswith("#"))
+            after.update(x for x in seq[i + 1 : i + reach + 1] if x != unit and not x.startswith("#"))
+    best: str | None = None
+    best_score = 0
+    for c in candidates:
+        for s in ev.sentences:
+            if written and not s.forms.get(c, "")[:1].isupper():
+                continue
+            for p in s.positions.get(c, ()):
+                got = len(before & set(s.sequence[max(0, p - reach) : p]))
+                got += len(after & set(s.sequence[p + 1 : p + reach + 1]))
+                if got > best_score:
+                    best, best_score = c, got
+    return best, best_score
 
 
 def _best_phrase(phrase: Phrase, weight_of: Callable[[frozenset[str]], float], others: list[Phrase]) -> Phrase | None:
