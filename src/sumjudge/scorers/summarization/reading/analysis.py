@@ -340,7 +340,7 @@ class Document:
     parts: frozenset[str] = frozenset()
     """The parts of the source's hyphenated words ("year", "old" of "19-year-old")."""
     acronyms: frozenset[str] = frozenset()
-    """Initials of the source's runs of capitalised words ("un" of "United Nations": :mod:`.proof`)."""
+    """Initials of the source's runs of capitalised words ("un" of "United Nations": :mod:`..offline.wrong_names`)."""
     writes_one: bool = False
     """The source has the word "one" (a stop word, so in no unit): "1 in 12" may retell "one in 12"."""
 

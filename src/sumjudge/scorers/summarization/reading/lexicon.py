@@ -104,7 +104,7 @@ OPENING_WORDS_EN = frozenset(
 )
 """English words that open a sentence and are no names (quantifiers, sentence adverbs, prepositions,
 people in general): the judge reads a capitalised first word it cannot find as a possible name
-(:func:`.proof._opening_name`); these it never takes for one."""
+(:func:`..offline.wrong_names._opening_name`); these it never takes for one."""
 
 ORDINAL_WORDS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth".split())
 """Spelled ordinals: numbers to the analyser ("first" is 1st), but often a way of saying ("the first lady"),
