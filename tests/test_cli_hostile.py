@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -9,6 +10,7 @@ import sqlite3
 import stat
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -214,17 +216,29 @@ def test_sigterm_saves_the_run_like_ctrl_c(tmp_path: Path) -> None:
 @pytest.mark.integration
 @pytest.mark.slow
 def test_a_second_identical_command_says_who_holds_the_run(tmp_path: Path) -> None:
-    with JudgeServer(latency=0.3) as server:  # the first command is still busy when the second starts
+    with JudgeServer() as server:
+        # the first command is held after its first items (6 calls, 2 items at a time: at least one
+        # item whole) until the second has answered, however slowly either process starts
+        release, answered, inner = threading.Event(), itertools.count(), server.brain
+
+        def held(request):
+            if next(answered) >= 6:
+                release.wait(120)
+            return inner(request)
+
+        server.brain = held
         cmd, env = _score_process(tmp_path, server, 20)
         first = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
             _wait_for_items(tmp_path / "runs.db", 1, first)
             second = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=60)
+            release.set()
             assert second.returncode == 2
             assert f"process {first.pid}" in second.stderr and "--fresh" in second.stderr
             _, err = first.communicate(timeout=120)
             assert first.returncode == 0, err
         finally:
+            release.set()
             if first.poll() is None:
                 first.kill()
         calls = len(server.chat_requests())
