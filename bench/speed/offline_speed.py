@@ -42,21 +42,40 @@ summary = (
 )
 
 
+STEPS: dict[str, list[float]] = {}
+"""Milliseconds per step of the last :func:`timed` call: the source's analysis (sentences, units,
+names: every step reads it, and a judge keeps it), the questions step after it, then alignment and
+coverage."""
+
+
 def timed(pairs: list[tuple[str, str]]) -> list[float]:
     times = []
+    STEPS.clear()
     for source, summary in pairs:
         j = LexicalJudge()
         t = time.perf_counter()
-        j.align(source, summary)
+        j.reading.document(source)
+        t0 = time.perf_counter()
         qs = j.questions(source, 10).questions
+        t1 = time.perf_counter()
+        j.align(source, summary)
+        t2 = time.perf_counter()
         j.cover(qs, summary)
-        times.append((time.perf_counter() - t) * 1000)
+        t3 = time.perf_counter()
+        times.append((t3 - t) * 1000)
+        for step, ms in (("the source's analysis", t0 - t), ("questions after it", t1 - t0), ("alignment", t2 - t1), ("coverage", t3 - t2)):
+            STEPS.setdefault(step, []).append(ms * 1000)
     return times
+
+
+def steps() -> str:
+    return "; ".join(f"{k} {statistics.median(v[1:] or v):.1f} ms" for k, v in STEPS.items())
 
 
 first, *times = timed([(make_source(run), summary) for run in range(31)])
 print(f"1,000-word source, fresh judge and new source each time: median {statistics.median(times):.1f} ms, "
       f"max {max(times):.1f} ms over {len(times)} evaluations (the first in the process: {first:.0f} ms)")
+print(f"  median per step: {steps()}")
 
 # Real news text, where fewer words repeat than in the source above: 30 SummEval articles, each
 # run on into the next ones up to 1,000 words, with one of its summaries (skipped without the data).
@@ -74,3 +93,4 @@ if os.path.exists(os.path.join(data, "summeval_docs.jsonl")):
     times = timed(pairs)
     print(f"SummEval articles run on to 1,000 words, a new one each time: median {statistics.median(times):.1f} ms, "
           f"max {max(times):.1f} ms over {len(times)} evaluations")
+    print(f"  median per step: {steps()}")
