@@ -3,6 +3,7 @@
     python bench/quality/reader_coverage.py run DATA --half tune --docs 3 --out tune.jsonl
     python bench/quality/reader_coverage.py run DATA --half held --docs 3 --out held.jsonl
     python bench/quality/reader_coverage.py report tune.jsonl held.jsonl   # threshold chosen on the first file
+    python bench/quality/reader_coverage.py references DATA --refs 24 --out refs.jsonl [--threshold T]
 
 ``run`` asks the model every question with no word shortcut (``word_gaps=0``), so that one run serves
 every threshold and both ways of answering: for each summary it records P(yes) of each of the
@@ -15,6 +16,10 @@ per summary as it finishes, so a run cut short still reports what it did.
 per key fact, with the word shortcut and without), then prints for each file: balanced accuracy per
 key fact, coverage (key facts given) ~ pyramid recall and coverage (own questions) ~ pyramid recall,
 pooled Pearson, at the chosen threshold and at 0.5.
+
+``references``: SummEval's human references as summaries (the first ``--refs`` of the articles in
+doc_id order, every reference of each), the judge's own 10 questions: mean coverage and the share
+scored 0, at 0.5 and at ``--threshold``, with the word shortcut.
 
 Articles: REALSumm's articles of the half (``sha256(doc_id)``, as bench/quality/keyfacts.py splits
 them), in doc_id order, the first ``--docs``; every summary of each.
@@ -82,6 +87,30 @@ def run(args: argparse.Namespace) -> None:
             print(f"{key[0][:12]}/{key[1]}: {rec['seconds']} s", flush=True)
 
 
+def references(args: argparse.Namespace) -> None:
+    out = Path(args.out)
+    if not out.exists():
+        docs = sorted(_load(Path(args.data) / "summeval_docs.jsonl"), key=lambda d: d["doc_id"])
+        refs = [(d, k, ref) for d in docs for k, ref in enumerate(d["references"])][: args.refs]
+        judge = resolve_judge(ModelConfig(id=args.judge, extra={"word_gaps": 0}))
+        words = judge._words
+        with out.open("w", encoding="utf-8") as f:
+            for d, k, ref in refs:
+                t0 = time.perf_counter()
+                qs = words.questions(d["source"], 10).questions
+                got, _ = judge.cover(qs, ref)
+                rec = {"doc_id": d["doc_id"], "reference": k, "own_p": [v.probability for v in got.coverage],
+                       "own_gap": [g is not None for g in words.coverage_gaps(qs, ref)],
+                       "seconds": round(time.perf_counter() - t0, 2)}
+                f.write(json.dumps(rec) + "\n")
+                f.flush()
+    recs = _load(out)
+    for t in sorted({0.5, args.threshold}):
+        covs = [sum(_answered(r["own_p"], r["own_gap"], t, True)) / max(1, len(r["own_p"])) for r in recs]
+        print(f"SummEval references ({len(recs)}), threshold {t:.2f}: mean coverage {np.mean(covs):.3f}, "
+              f"share at 0 {np.mean([c == 0 for c in covs]):.3f}")
+
+
 def _answered(ps: list[float | None], gaps: list[bool], t: float, shortcut: bool) -> list[bool]:
     return [(p or 0.0) >= t and not (shortcut and g) for p, g in zip(ps, gaps)]
 
@@ -132,6 +161,13 @@ def main() -> None:
     p.add_argument("--docs", type=int, default=3)
     p.add_argument("--out", required=True)
     p.set_defaults(fn=run)
+    p = sub.add_parser("references")
+    p.add_argument("data")
+    p.add_argument("--judge", default="local/reader")
+    p.add_argument("--refs", type=int, default=24)
+    p.add_argument("--threshold", type=float, default=0.5)
+    p.add_argument("--out", required=True)
+    p.set_defaults(fn=references)
     p = sub.add_parser("report")
     p.add_argument("files", nargs="+", help="the first file chooses the threshold")
     p.set_defaults(fn=report)

@@ -240,8 +240,6 @@ def caption_text(sentence: str, lang: str = "en") -> str | None:
 def _statements(text: str) -> list[str]:
     """:func:`split_statements`, keeping a predicate split only where each part has a verb of its
     own: "home to 425 young women and girls" and "from safety and healing" stay whole."""
-
-
     out: list[str] = []
     clauses = split_clauses(text, "en", min_words=4)
     found = en_subject(clauses[0].split()) if len(clauses) > 1 else None
@@ -290,8 +288,6 @@ def first_person(fact: str, lang: str = "en") -> bool:
 def _has_verb(words: list[str]) -> bool:
     """Some word of ``words`` reads as a finite verb: an auxiliary, an irregular past, a word in -ed,
     or one in -s that no determiner precedes (a words-only guess, no tagger)."""
-
-
     low = [w.lower() for w in words]
     for i, w in enumerate(low):
         if w in EN_AUX or w in {"'s", "'re", "'ve", "'ll", "'d", "'m", "am"}:
