@@ -52,6 +52,32 @@ def test_questions_ask_short_facts_not_quotes_captions_bylines_or_questions() ->
     assert "earthquake" in facts[0]  # what the article is about comes first
 
 
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        # cut to size after the predicate, never before it: "A win for mcilroy on the hallowed grounds" asks nothing
+        ("A win for McIlroy on the hallowed grounds at Augusta this week would also be his third major in a row "
+         "after his success at the Open and the USPGA championship .", "would also be"),
+        # a relative clause's fact is about its antecedent, not about the clause before it
+        ("The team will need Miller , who has played in 159 straight games , as it tries to secure a playoff spot .",
+         "Miller has played in 159 straight games"),
+        # a closing quotation mark left at the start by a cut-off quotation goes
+        ("’ most of the colourful spots of bacteria were found to be harmless .", "most of the colourful spots"),
+    ],
+)
+def test_each_fact_keeps_its_subject_and_predicate(sentence: str, fact: str) -> None:
+    facts = atomic_facts(sentence, "en", 20)
+    assert any(f.startswith(fact) or fact in f for f in facts), facts
+    assert all(f[:1] not in "’'\"" for f in facts), facts
+    assert not any(f.lower() == "a win for mcilroy on the hallowed grounds" for f in facts), facts
+    assert not any(f.startswith("The team will need Miller has") for f in facts), facts
+
+
+@pytest.mark.parametrize("sentence", ["Friday , April 3 .", "inspires others to think before judging them ."])
+def test_a_date_line_or_a_predicate_without_its_subject_is_no_fact(sentence: str) -> None:
+    assert atomic_facts(sentence, "en", 20) == []
+
 def test_a_long_sentence_gives_each_of_its_facts_with_its_subject() -> None:
     facts = atomic_facts(
         "Anuradha Koirala, who rescues victims of trafficking, runs a shelter in Kathmandu that is home to 425 girls.",

@@ -20,7 +20,9 @@ bench/quality/reference_proofs.py splits them; rules are chosen on A only):
   Spearman per article, averaged (summary-level), as bench/quality/tune_offline.py measures it;
 - with ``--shape``: the questions' shape over both corpora's articles: words per question's fact
   (median, 90th percentile), the share holding quotation marks or "said"/"says", the articles that
-  got fewer than 6 questions.
+  got fewer than 6 questions, the share whose fact shows no verb (no auxiliary, irregular past or
+  word in -ed: a fragment such as "a win for mcilroy on the hallowed grounds", or a fact whose only
+  verb is in -s).
 """
 from __future__ import annotations
 
@@ -40,6 +42,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bump_pairs import half_of
 
 from sumjudge.scorers.summarization.offline.lexical import LexicalJudge, LexicalSettings
+from sumjudge.scorers.summarization.reading.clauses import EN_AUX
+from sumjudge.scorers.summarization.reading.lexicon import IRREGULAR_EN
 from sumjudge.scorers.summarization.reading.questions import FactRanking, fact_of_question, phrase_question
 
 HALVES = (("A", "tune"), ("B", "held"))
@@ -150,10 +154,17 @@ def summeval(judge: LexicalJudge, data: Path, limit: int | None) -> dict[str, di
     return res
 
 
+def _shows_a_verb(fact: str) -> bool:
+    """An auxiliary, an irregular past or a word in -ed (not after "the", "a", "an")."""
+    low = fact.lower().split()
+    return any(w in EN_AUX or (IRREGULAR_EN.get(w, w) != w) or (len(w) > 3 and w.endswith("ed") and (i == 0 or low[i - 1] not in {"the", "a", "an"}))
+               for i, w in enumerate(low))
+
+
 def shape(judge: LexicalJudge, data: Path) -> dict[str, float]:
     docs = _load(data / "realsumm_docs.jsonl") + _load(data / "summeval_docs.jsonl")
     words: list[int] = []
-    quoted = few = 0
+    quoted = few = verbless = 0
     for d in docs:
         qs = judge.questions(d["source"], 10).questions
         few += len(qs) < 6
@@ -161,8 +172,10 @@ def shape(judge: LexicalJudge, data: Path) -> dict[str, float]:
             fact = fact_of_question(q)
             words.append(len(fact.split()))
             quoted += bool(re.search(r"``|''|[\"“”]|\bsaid\b|\bsays\b", fact))
+            verbless += not _shows_a_verb(fact)
     return {"articles": len(docs), "questions": len(words), "words_median": float(np.median(words)),
             "words_p90": float(np.percentile(words, 90)), "quoted_share": quoted / max(1, len(words)),
+            "no_verb_share": verbless / max(1, len(words)),
             "articles_under_6_questions": few}
 
 

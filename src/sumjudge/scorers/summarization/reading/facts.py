@@ -17,7 +17,7 @@ from bisect import bisect_right
 import regex
 
 from .clauses import EN_AUX, WORD, en_subject, split_clauses, split_predicates, split_statements
-from .lexicon import IRREGULAR_EN
+from .lexicon import DATE_WORDS, IRREGULAR_EN
 _QUOTE_MARK = regex.compile(r"``|''|[\"“”„«»]|(?:^|\s)['‘’`](?=\s*\w)|(?<=\w[.,!?]?\s?)['’](?:\s|$)")
 _SPEECH_VERB = regex.compile(
     r"\b(?:said|says|say|told|tells|added|adds|explained|explains|insisted|insists|claimed|claims|"
@@ -110,6 +110,8 @@ _OPENING_MARK = regex.compile(r"^(?:``|[\"“„«'‘`])")
 _LONG_QUOTATION = regex.compile(r"(?:``|[\"“„«'‘`])\s*((?:\S+\s+){5,}?\S+)\s*(?:''|[\"”»'’])")
 _CLITIC = regex.compile(r"^['’](?:s|t|re|ve|ll|d|m)$")
 _FIRST_WORD_SPACE = regex.compile(r"^\S+\s+")
+_STRAY_MARKS = " '’‘`\"“”"
+"""Quotation marks left at a fact's start once the quotation it closed was cut off."""
 
 def _strip_quotes(text: str) -> str:
     """Scare quotes off ("' peculiar ' power cuts" -> "peculiar power cuts"); possessives and
@@ -146,8 +148,9 @@ def _count(text: str) -> int:
 
 
 def _cap(words: list[str], limit: int) -> str:
-    """At most ``limit`` words, cut at a clause boundary or before a preposition; a fact that no
-    boundary would leave 8 words long stays whole."""
+    """At most ``limit`` words, cut at a clause boundary or before a preposition, after the fact's
+    predicate (a cut before it leaves no fact: "a win for mcilroy on the hallowed grounds"); a fact
+    that no such boundary would leave 8 words long stays whole."""
     text = " ".join(words).rstrip(" .!;,")
     ends = [m.end() for m in _COUNTED.finditer(text)]
     if len(ends) <= limit:
@@ -157,7 +160,7 @@ def _cap(words: list[str], limit: int) -> str:
         n = bisect_right(ends, m.start())  # the words that end before the cut
         if n > limit:
             break
-        if n >= 8:
+        if n >= 8 and _has_verb(text[: m.start()].split(), in_s=False):  # never before the predicate: "a win for ..."
             best = m.start()
     if best is None:
         return text
@@ -205,7 +208,7 @@ def atomic_facts(sentence: str, lang: str, max_words: int = 16, speech: bool = F
     text = _unattributed(text)
     r = _RELATIVE.search(text)
     if r and r.group("rel").split()[0].lower() == "who":
-        head = text[: r.start()].strip()
+        head = _antecedent(text[: r.start()].strip().split())
         if 1 <= len(head.split()) <= 6:
             extra.insert(0, f"{head} {r.group('rel').split(None, 1)[1] if len(r.group('rel').split()) > 1 else ''}".strip())
     text = _RELATIVE.sub(" ", text)
@@ -215,7 +218,7 @@ def atomic_facts(sentence: str, lang: str, max_words: int = 16, speech: bool = F
     out: list[str] = []
     for piece in main + extra:
         for s in _statements(piece):
-            s = _INTRO_ADVERB.sub("", s, count=1).strip(" ,;:-")
+            s = _INTRO_ADVERB.sub("", s, count=1).lstrip(_STRAY_MARKS).strip(" ,;:-")
             words = s.split()
             if len(words) < 3:
                 continue
@@ -276,6 +279,8 @@ _NOT_A_START = frozenset(
     "noted adding saying according without during despite among through including about like unlike into "
     "onto over under within against until whether how why what here imagine having".split()
 )
+_OBJECTS = frozenset("the a an his her their its our my your him them us me others people".split())
+"""Words that follow a verb, not a subject: a fact opening "inspires others" lost its subject."""
 _FIRST_PERSON = frozenset("i we me my our us mine ours i'm i've we're we've".split())
 
 
@@ -285,36 +290,51 @@ def first_person(fact: str, lang: str = "en") -> bool:
     return lang == "en" and any(w.lower() in _FIRST_PERSON for w in fact.split())
 
 
-def _has_verb(words: list[str]) -> bool:
-    """Some word of ``words`` reads as a finite verb: an auxiliary, an irregular past, a word in -ed,
-    or one in -s that no determiner precedes (a words-only guess, no tagger)."""
+def _verb_at(low: list[str], i: int, in_s: bool = True) -> bool:
+    """The lower-cased word ``low[i]`` reads as a finite verb: an auxiliary, an irregular past, a word
+    in -ed, or (``in_s``) one in -s that no determiner precedes (a words-only guess, no tagger; a
+    plural noun in -s passes for a verb too)."""
+    w = low[i]
+    if w in EN_AUX or w in {"'s", "'re", "'ve", "'ll", "'d", "'m", "am"}:
+        return True
+    if i == 0 or low[i - 1] in _DETERMINERS:
+        return False
+    if (w in IRREGULAR_EN and IRREGULAR_EN[w] != w and not w.endswith(("men", "children"))) or (
+        len(w) > 3 and w.endswith("ed")
+    ):
+        return True
+    return in_s and len(w) > 3 and w.endswith("s") and not w.endswith("ss") and low[i - 1] not in _NOT_A_START
+
+
+def _has_verb(words: list[str], in_s: bool = True) -> bool:
+    """Some word of ``words`` reads as a finite verb (:func:`_verb_at`)."""
     low = [w.lower() for w in words]
-    for i, w in enumerate(low):
-        if w in EN_AUX or w in {"'s", "'re", "'ve", "'ll", "'d", "'m", "am"}:
-            return True
-        if i == 0:
-            continue
-        before = low[i - 1]
-        if before in _DETERMINERS:
-            continue
-        if (w in IRREGULAR_EN and IRREGULAR_EN[w] != w and not w.endswith(("men", "children"))) or (
-            len(w) > 3 and w.endswith("ed")
-        ):
-            return True
-        if len(w) > 3 and w.endswith("s") and not w.endswith("ss") and before not in _NOT_A_START:
-            return True
-    return False
+    return any(_verb_at(low, i, in_s) for i in range(len(low)))
+
+
+def _antecedent(words: list[str]) -> str:
+    """What a relative clause after ``words`` is about: the words themselves ("Anuradha Koirala , who
+    ..."), or, where they hold a verb, what follows its last one ("the team will need Miller , who
+    ..." -> "Miller"): the subject of the relative clause's own fact."""
+    low = [w.lower() for w in words]
+    verbs = [i for i in range(len(low)) if _verb_at(low, i)]
+    return " ".join(words[verbs[-1] + 1:] if verbs else words)
 
 
 def states_a_fact(fact: str) -> bool:
     """English: the fact opens with a subject, not a verb, a preposition or a conjunction ("was too
-    late for matt", "noted that wherever ..." do not; "That 's what happened" does)."""
+    late for matt", "noted that wherever ...", "inspires others to ..." do not; "That 's what
+    happened" does), and says more than a date ("friday , april 3")."""
     words = [w for w in fact.split() if WORD.search(w)]
     if len(words) < 3:
         return False
+    if all(w.lower() in DATE_WORDS or w.isdigit() for w in words):
+        return False  # "friday , april 3": a date line, no fact
     first, second = words[0].lower(), words[1].lower()
     if first in {"that", "this"} and (second in EN_AUX or second in {"'s", "s"}):
         return True
+    if words[0][:1].islower() and first.endswith("s") and not first.endswith("ss") and second in _OBJECTS:
+        return False  # "inspires others to think": a predicate whose subject was cut off
     return not (first in _NOT_A_START or (first.endswith(("ed", "ing")) and words[0][:1].islower()))
 
 
