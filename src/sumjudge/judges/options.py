@@ -30,7 +30,7 @@ from .providers import PROVIDERS, parse_model_id
 OPTIONS_ENV_VAR = "SUMJUDGE_JUDGE_OPTIONS"
 """``"KEY=VALUE,KEY=VALUE"``: judge options for every command that takes ``--judge-option``."""
 
-READER_OPTIONS = "sumjudge.scorers.summarization.reader.judge:OPTIONS"
+READER_OPTIONS = "sumjudge.scorers.summarization.reader.settings:OPTIONS"
 """The :class:`OptionSet` of ``local/reader`` (its settings and llama.cpp's); named by path (the reader
 lives with the scorer it answers, above this package)."""
 

@@ -32,14 +32,12 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, fields
 from typing import Any, Protocol, runtime_checkable
 
 from ....errors import ConfigurationError, JudgeError
 from ....judges.base import JudgeReply, JudgeRequest, ModelConfig, Usage
 from ....judges.local import LocalSettings
 from ....judges.next_token import PromptTooLong, YesNoAnswer, YesNoModel
-from ....judges.options import OptionSet
 from ....judges.progress import notify
 from ....judges.registry import resolve_judge
 from ..reading import DraftClaim, Drafts, Reading, fact_of_question
@@ -57,9 +55,8 @@ from ..verdicts import (
 )
 from . import prompts
 from .models import ReaderModel, resolve_reader_model
+from .settings import DEFAULT_N_CTX, ReaderSettings, check_options
 
-DEFAULT_N_CTX = 4096
-LAYOUTS = ("source", "own", "shared")
 WORDS_JUDGE = "offline/lexical"
 """The judge whose word proofs the reader takes first (made through the registry, by name)."""
 
@@ -88,88 +85,6 @@ def words_judge() -> WordProofs:
     return judge
 
 
-@dataclass(frozen=True)
-class ReaderSettings:
-    """The reader's own constants (``ModelConfig.extra`` may set each); docs/benchmarks.md says how
-    they were chosen (on half of BUMP task 1's articles)."""
-
-    threshold: float = 0.5
-    """A claim is supported when P(yes) >= this: chosen again for the ``source`` layout (issue 41) on
-    the tune half of BUMP task 1 (16 pairs, 12 articles), with the offline proofs (rules 30.5) at
-    ``proof_scale``: the most pairs with the edited summary lower (boolean, .562 against .500 at 0.15)
-    while >= .85 of reference claims hold (.976); the held half agrees (edited summaries with an
-    unsupported claim .500 against .438, references fully supported .800 at both). Above 0.5 reference
-    claims start to fail (.881 at 0.55). docs/benchmarks.md, "Issue 41"."""
-    coverage_threshold: float = 0.6
-    """A question is answered when P(yes) >= this: chosen on REALSumm's per-fact labels (issue 40;
-    3 articles of the tune half, 75 summaries, 790 key facts asked as questions, the word shortcut on):
-    the best balanced accuracy per key fact, .854 against .843 at 0.5; the held half agrees (.780
-    against .764; coverage ~ pyramid recall .731 against .712), though its own questions' coverage
-    ranks less well there (.368 against .525). docs/benchmarks.md, "Issue 40"."""
-    passages: int = 2
-    """Best passages per claim."""
-    window: int = 2
-    """Sentences per passage, at most."""
-    max_sentences: int = 16
-    """Source sentences shown before a summary's claims, at most (``shared`` layout)."""
-    layout: str = "source"
-    """``source``: the whole source first, numbered, each claim after it: llama.cpp reads a source
-    once for every claim of every summary of it (its state kept, :meth:`YesNoModel.ask_after`), and
-    the model sees the whole of it (a source longer than the context falls back to ``own``);
-    ``own``: each claim after its own best passages (a claim that two summaries share is the same
-    prompt, answered once; claims with the same passages share the prefix); ``shared``: every claim's
-    passages shown once, all the summary's claims after them (one prefix for the whole summary)."""
-    proof_scale: float = 0.1
-    """A claim the offline judge proves wrong is unsupported, its P(supported) the model's times this:
-    at most this, and two such claims still in the model's order (a cap would tie them). 1: the model
-    alone decides."""
-    word_gaps: int = 1
-    """1: questions the summary's words already settle are "not answered" without a model call; 0:
-    the model reads every question."""
-
-    @classmethod
-    def split_extra(cls, extra: dict[str, Any]) -> tuple[ReaderSettings, dict[str, Any]]:
-        """(the reader's settings, what is left for llama.cpp's :class:`LocalSettings`)."""
-        mine = {f.name for f in fields(cls)}
-        rest = {k: v for k, v in extra.items() if k not in mine}
-        try:
-            values = {
-                k: (float(v) if "threshold" in k or k == "proof_scale" else str(v) if k == "layout" else int(v))
-                for k, v in extra.items() if k in mine
-            }
-        except (TypeError, ValueError) as exc:
-            raise ConfigurationError(f"reader settings: {exc}") from exc
-        settings = cls(**values)  # type: ignore[arg-type]
-        if not (0 < settings.threshold < 1 and 0 < settings.coverage_threshold < 1) or settings.passages < 1 \
-                or settings.window < 1 or settings.max_sentences < 1 or settings.layout not in LAYOUTS \
-                or not 0 <= settings.proof_scale <= 1 or settings.word_gaps not in (0, 1):
-            raise ConfigurationError(
-                "reader settings out of range: thresholds in (0, 1), passages, window, max_sentences >= 1, "
-                "layout 'source', 'own' or 'shared', proof_scale in [0, 1], word_gaps 0 or 1"
-            )
-        return settings, rest
-
-    @classmethod
-    def keys(cls) -> tuple[str, ...]:
-        """Every key the reader takes: its own settings, then llama.cpp's (:class:`LocalSettings`)."""
-        return (*(f.name for f in fields(cls)), *LocalSettings.KEYS)
-
-
-def _check_options(extra: dict[str, Any]) -> dict[str, Any]:
-    """``extra`` for the reader, each value of its type (what ``--judge-option`` gives it, checked
-    before the model is loaded); :class:`ConfigurationError` for an unknown key or a bad value."""
-    unknown = sorted(set(extra) - set(ReaderSettings.keys()))
-    if unknown:
-        raise ConfigurationError(f"unknown option(s) {', '.join(unknown)}")
-    settings, rest = ReaderSettings.split_extra(extra)
-    typed = {k: getattr(settings, k) for k in extra if k not in rest}
-    return {**typed, **LocalSettings.check(rest)}
-
-
-OPTIONS = OptionSet(ReaderSettings.keys(), _check_options)
-"""The options ``local/reader`` takes (:mod:`sumjudge.judges.options`)."""
-
-
 class ReaderJudge:
     """A judge that reads: see the module. Safe to share; calls into the model are serialized."""
 
@@ -187,7 +102,7 @@ class ReaderJudge:
         ``name``. ``words``: the word proofs (by default :data:`WORDS_JUDGE`'s)."""
         self.config: ModelConfig = config or ModelConfig(id=f"local/{name}")
         extra = dict(self.config.extra)
-        _check_options(extra)  # an unknown key is named beside every key the reader takes
+        check_options(extra)  # an unknown key is named beside every key the reader takes
         extra.setdefault("n_ctx", DEFAULT_N_CTX)
         self.settings, local_extra = ReaderSettings.split_extra(extra)
         self._model: ReaderModel = resolve_reader_model(name)
