@@ -110,6 +110,7 @@ _OPENING_MARK = regex.compile(r"^(?:``|[\"“„«'‘`])")
 _LONG_QUOTATION = regex.compile(r"(?:``|[\"“„«'‘`])\s*((?:\S+\s+){5,}?\S+)\s*(?:''|[\"”»'’])")
 _CLITIC = regex.compile(r"^['’](?:s|t|re|ve|ll|d|m)$")
 _FIRST_WORD_SPACE = regex.compile(r"^\S+\s+")
+_WORDS = regex.compile(r"\S+")
 _STRAY_MARKS = " '’‘`\"“”"
 """Quotation marks left at a fact's start once the quotation it closed was cut off."""
 
@@ -155,12 +156,18 @@ def _cap(words: list[str], limit: int) -> str:
     ends = [m.end() for m in _COUNTED.finditer(text)]
     if len(ends) <= limit:
         return text
+    # never before the predicate: a cut must come after the end of the first verb
+    spans = [m.span() for m in _WORDS.finditer(text)]
+    low = [text[a:b].lower() for a, b in spans]
+    verb_end = next((spans[i][1] for i in range(len(low)) if _verb_at(low, i, in_s=False)), None)
+    if verb_end is None:
+        return text
     best = None
     for m in _SPLIT_AT.finditer(text):
         n = bisect_right(ends, m.start())  # the words that end before the cut
         if n > limit:
             break
-        if n >= 8 and _has_verb(text[: m.start()].split(), in_s=False):  # never before the predicate: "a win for ..."
+        if n >= 8 and m.start() >= verb_end:
             best = m.start()
     if best is None:
         return text
