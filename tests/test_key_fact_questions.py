@@ -62,6 +62,9 @@ def test_questions_ask_short_facts_not_quotes_captions_bylines_or_questions() ->
         # a relative clause's fact is about its antecedent, not about the clause before it
         ("The team will need Miller , who has played in 159 straight games , as it tries to secure a playoff spot .",
          "Miller has played in 159 straight games"),
+        # a name in -s is no verb: its relative clause keeps it
+        ("Chris Williams , who founded the charity in 2004 , runs a shelter in Leeds .",
+         "Chris Williams founded the charity in 2004"),
         # a closing quotation mark left at the start by a cut-off quotation goes
         ("’ most of the colourful spots of bacteria were found to be harmless .", "most of the colourful spots"),
     ],

@@ -324,7 +324,7 @@ def _antecedent(words: list[str]) -> str:
     ..."), or, where they hold a verb, what follows its last one ("the team will need Miller , who
     ..." -> "Miller"): the subject of the relative clause's own fact."""
     low = [w.lower() for w in words]
-    verbs = [i for i in range(len(low)) if _verb_at(low, i)]
+    verbs = [i for i in range(len(low)) if _verb_at(low, i, in_s=False)]  # "Chris Williams" holds none
     return " ".join(words[verbs[-1] + 1:] if verbs else words)
 
 
