@@ -42,15 +42,12 @@ summary = (
 )
 
 
-STEPS: dict[str, list[float]] = {}
-"""Milliseconds per step of the last :func:`timed` call: the source's analysis (sentences, units,
-names: every step reads it, and a judge keeps it), the questions step after it, then alignment and
-coverage."""
-
-
-def timed(pairs: list[tuple[str, str]]) -> list[float]:
-    times = []
-    STEPS.clear()
+def timed(pairs: list[tuple[str, str]]) -> tuple[list[float], dict[str, list[float]]]:
+    """Milliseconds per evaluation, and per step: the source's analysis (sentences, units, names:
+    every step reads it, and a judge keeps it), the questions step after it, then alignment and
+    coverage."""
+    times: list[float] = []
+    steps: dict[str, list[float]] = {}
     for source, summary in pairs:
         j = LexicalJudge()
         t = time.perf_counter()
@@ -63,19 +60,21 @@ def timed(pairs: list[tuple[str, str]]) -> list[float]:
         j.cover(qs, summary)
         t3 = time.perf_counter()
         times.append((t3 - t) * 1000)
-        for step, ms in (("the source's analysis", t0 - t), ("questions after it", t1 - t0), ("alignment", t2 - t1), ("coverage", t3 - t2)):
-            STEPS.setdefault(step, []).append(ms * 1000)
-    return times
+        for step, sec in (("the source's analysis", t0 - t), ("questions after it", t1 - t0),
+                          ("alignment", t2 - t1), ("coverage", t3 - t2)):
+            steps.setdefault(step, []).append(sec * 1000)
+    return times, steps
 
 
-def steps() -> str:
-    return "; ".join(f"{k} {statistics.median(v[1:] or v):.1f} ms" for k, v in STEPS.items())
+def per_step(steps: dict[str, list[float]]) -> str:
+    """Each step's median, the first evaluation left out (it warms the process's word memos)."""
+    return "; ".join(f"{k} {statistics.median(v[1:] or v):.1f} ms" for k, v in steps.items())
 
 
-first, *times = timed([(make_source(run), summary) for run in range(31)])
+(first, *times), steps = timed([(make_source(run), summary) for run in range(31)])
 print(f"1,000-word source, fresh judge and new source each time: median {statistics.median(times):.1f} ms, "
       f"max {max(times):.1f} ms over {len(times)} evaluations (the first in the process: {first:.0f} ms)")
-print(f"  median per step: {steps()}")
+print(f"  median per step: {per_step(steps)}")
 
 # Real news text, where fewer words repeat than in the source above: 30 SummEval articles, each
 # run on into the next ones up to 1,000 words, with one of its summaries (skipped without the data).
@@ -90,7 +89,7 @@ if os.path.exists(os.path.join(data, "summeval_docs.jsonl")):
     for k in range(30):
         text = " ".join(d["source"] for d in docs[k : k + 4]).split()[:1000]
         pairs.append((" ".join(text), summaries[docs[k]["doc_id"]]))
-    times = timed(pairs)
+    times, steps = timed(pairs)
     print(f"SummEval articles run on to 1,000 words, a new one each time: median {statistics.median(times):.1f} ms, "
           f"max {max(times):.1f} ms over {len(times)} evaluations")
-    print(f"  median per step: {steps()}")
+    print(f"  median per step: {per_step(steps)}")
