@@ -19,7 +19,8 @@ Settings travel in ``ModelConfig.extra``: ``n_ctx`` (context tokens, default 819
 reading the prompt; default: the same as ``n_threads``; docs/benchmarks.md "Issue 41" measures the
 choices, quiet and beside a busy process), ``max_items``
 (array items when the request does not fix them, default 10), ``max_string_chars``
-(characters per claim, question or reason, default 200), ``seed``.
+(characters per claim, question or reason, default 200), ``seed``, ``use_mmap`` (default 0: the
+file is read into memory once; 1 maps it, see :attr:`LocalSettings.use_mmap`).
 """
 
 from __future__ import annotations
@@ -125,9 +126,15 @@ class LocalSettings:
     max_string_chars: int = DEFAULT_MAX_STRING_CHARS
     state_cache_mb: int = DEFAULT_STATE_CACHE_MB
     """Megabytes of read sources' states a yes/no reader keeps (:class:`~.next_token.StateCache`)."""
+    use_mmap: int = 0
+    """1: llama.cpp maps the GGUF file. 0 (the default): it reads the file into its own buffers. On a
+    CPU, llama.cpp repacks most quantized weights into a layout of its own (Q4_K for AVX2, say), so a
+    mapped file keeps its pages resident beside the repacked copy: the 1.5B reader held 1.82 GB after
+    loading mapped and 1.24 GB read, at the same speed (docs/benchmarks.md, "Issue 41, third round")."""
 
     KEYS: ClassVar[tuple[str, ...]] = (
         "n_ctx", "n_threads", "n_threads_batch", "seed", "max_items", "max_string_chars", "state_cache_mb",
+        "use_mmap",
     )
 
     @classmethod
@@ -151,10 +158,10 @@ class LocalSettings:
             raise ConfigurationError(f"local judge settings must be integers: {exc}") from exc
         if settings.n_ctx < 512 or settings.max_items < 1 or settings.max_string_chars < _MIN_STRING_CHARS \
                 or any(n is not None and n < 1 for n in (settings.n_threads, settings.n_threads_batch)) \
-                or settings.state_cache_mb < 0:
+                or settings.state_cache_mb < 0 or settings.use_mmap not in (0, 1):
             raise ConfigurationError(
                 f"local judge settings out of range: n_ctx >= 512, n_threads and n_threads_batch >= 1, "
-                f"state_cache_mb >= 0, "
+                f"state_cache_mb >= 0, use_mmap 0 or 1, "
                 f"max_items >= 1, max_string_chars >= {_MIN_STRING_CHARS}"
             )
         return settings
@@ -191,7 +198,7 @@ class _LoadedModel:
 
 
 class _ModelCache:
-    """Loaded models, one per (file, context size, threads, seed), shared by every judge in the process.
+    """Loaded models, one per (file, context size, threads, seed, mapping), shared by every judge in the process.
 
     This is a resource cache, not configuration: loading a GGUF file costs seconds and
     memory, and one llama.cpp context per file is enough because calls are serialized
@@ -200,13 +207,13 @@ class _ModelCache:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._models: dict[tuple[str, int, int, int, int | None], _LoadedModel] = {}
+        self._models: dict[tuple[str, int, int, int, int | None, int], _LoadedModel] = {}
 
     def get(self, path: Path, settings: LocalSettings, verify: Callable[[Path], None] | None = None) -> _LoadedModel:
         """The model loaded from ``path``; ``verify(path)`` runs before each load (a packaged model's
         digest check, :mod:`.gguf_parts`) and may raise to refuse the file."""
         n_threads, n_threads_batch = settings.threads()
-        key = (str(path), settings.n_ctx, n_threads, n_threads_batch, settings.seed)
+        key = (str(path), settings.n_ctx, n_threads, n_threads_batch, settings.seed, settings.use_mmap)
         with self._lock:
             model = self._models.get(key)
             if model is None:
@@ -221,6 +228,7 @@ class _ModelCache:
                     "n_ctx": settings.n_ctx,
                     "n_threads": n_threads,
                     "n_threads_batch": n_threads_batch,
+                    "use_mmap": bool(settings.use_mmap),
                     "verbose": False,
                 }
                 if settings.seed is not None:
