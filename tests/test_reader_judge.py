@@ -16,7 +16,13 @@ import pytest
 from sumjudge import create_summarization_scorer
 from sumjudge.judges.base import JudgeRequest, ModelConfig, StepInputs, judge_identity
 from sumjudge.judges.registry import resolve_judge
-from sumjudge.scorers.summarization.verdicts import ALIGNMENT_STEP, COVERAGE_STEP, AlignmentOutput, CoverageOutput
+from sumjudge.scorers.summarization.verdicts import (
+    ALIGNMENT_STEP,
+    COVERAGE_STEP,
+    AlignmentOutput,
+    AlignmentVerdict,
+    CoverageOutput,
+)
 
 SOURCE = (
     "The city council of Springfield voted 7 to 2 on Tuesday to build a new public library downtown. "
@@ -135,3 +141,29 @@ def test_any_gguf_file_reads_through_local_reader_path() -> None:
     judge = resolve_judge(f"local/reader:{smollm2_path()}")
     verdict = judge.answer(_align("The library will cost 12 million dollars.")).output.alignment[0]
     assert 0.0 < verdict.probability < 1.0
+
+
+# Issue 41's kinds of error, one case each (bench/quality/reader_cases.py runs three of each): the faithful
+# sentence is supported and the same sentence with the error is not, at the reader's default settings.
+ERROR_KINDS = [
+    ("Shareholders voted to accept the takeover offer from Dorran Group at a meeting in London on Monday.",
+     "Shareholders accepted Dorran Group's takeover offer.", "Shareholders rejected Dorran Group's takeover offer."),
+    ("A fire broke out at a paper factory in Leeds early on Sunday. No one was hurt.",
+     "A fire broke out at a paper factory in Leeds.", "A fire broke out at a paper factory in Glasgow."),
+    ("The airline cut 1,200 jobs last year as passenger numbers fell, its annual report showed.",
+     "The airline cut 1,200 jobs last year.", "The airline cut 12,000 jobs last year."),
+    ("A hiker missing for two days in a snowstorm was found alive on Tuesday, suffering from frostbite.",
+     "A hiker missing in a snowstorm was found alive with frostbite.", "A hiker missing in thick fog was found unhurt."),
+]
+
+
+@needs_model
+@in_child
+def test_a_reversed_decision_a_moved_place_an_unlike_number_and_a_changed_circumstance_are_unsupported() -> None:
+    judge = resolve_judge("local/reader")
+    for source, faithful, edited in ERROR_KINDS:
+        def verdicts(summary: str) -> list[AlignmentVerdict]:
+            return judge.answer(JudgeRequest(step=ALIGNMENT_STEP, messages=[], output_type=AlignmentOutput,
+                                             inputs=StepInputs(source=source, summary=summary))).output.alignment
+        assert all(v.supported for v in verdicts(faithful)), faithful
+        assert not all(v.supported for v in verdicts(edited)), edited
