@@ -91,6 +91,12 @@ def test_a_long_sentence_gives_each_of_its_facts_with_its_subject() -> None:
     # who says it is not the fact; the speaker's description is not either
     (said,) = atomic_facts("The bridge will reopen in May, officials said on Monday.", "en")
     assert said == "The bridge will reopen in May"
+    # "told X that": whom it was told is attribution too, up to its "that", not a fact's subject
+    (told,) = atomic_facts("The tour manager told a local TV station that the bus stopped after a tire blew out.", "en")
+    assert told == "the bus stopped after a tire blew out"
+    # ", says it will grow" is what was said, not who said it: the fact keeps its predicate
+    facts = atomic_facts("The park is small, but Ana Lopez, the mayor, says it will grow.", "en")
+    assert facts == ["The park is small", "Ana Lopez says it will grow"]
     # a date before the subject stays with the fact, after it
     (dated,) = atomic_facts("In 1903, the museum was rebuilt for 30 million dollars.", "en")
     assert dated == "the museum was rebuilt for 30 million dollars in 1903"

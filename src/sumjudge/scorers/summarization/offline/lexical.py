@@ -49,12 +49,12 @@ from .wrong_numbers import number_errors
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
 
 
-RULES_VERSION = "45.5"
+RULES_VERSION = "45.6"
 """The version of the judge's rules and its own word lists: raise it with any change that can move
 a verdict, so that a stored run is never resumed with another judge's verdicts. (30.5, issue 41: an
 unchecked claim carries its words' support as its probability, what a graded axis counts; 40.2, issue
 40: a fact is cut after its predicate, a relative clause's fact is about its antecedent, a date line
-or a predicate without its subject is no fact.)"""
+or a predicate without its subject is no fact; 45.6: "told X that" is attribution up to its "that".)"""
 
 
 @dataclass(frozen=True)

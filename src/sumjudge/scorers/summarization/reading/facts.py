@@ -28,17 +28,19 @@ _CAPTION_LABEL = regex.compile(
     r"^\s*(?:[\p{L}'’][\p{L}\p{M}'’ -]{0,30}\s:|\p{L}[\p{L}\p{M}'’-]*(?:\s+\p{L}[\p{L}\p{M}'’-]*){0,2}:)\s+(?=\S)"
 )
 """A caption's label before a colon ("Gruesome : miller was left with a scar"): a page's picture text."""
+_CLAUSE_SUBJECT = r"(?:it|he|she|they|we|i|you|there|that|this|these|those)\b"
+"""After ", says", a pronoun opens what was said (", says it will grow"), not who said it (", says Jane Ortiz")."""
 _ATTRIBUTION_TAIL = regex.compile(
     r"\s*,\s*(?:(?:[\p{L}\p{M}'’.-]+\s+){0,7}(?:said|says|reports|reported|told\s+[\p{L}\p{M}'’. -]{1,40}|"
     r"according\s+to\s+[\p{L}\p{M}'’. -]{1,40}|added|claimed|explained)"
     r"(?:\s+(?:on|last|this|yesterday|today|earlier)\b[\p{L}\p{N} ]{0,25})?"
-    r"|(?:said|says|reports|reported|according\s+to)\s+[\p{L}\p{M}'’. -]{1,60})\s*[.!]?\s*$",
+    r"|(?:said|says|reports|reported|according\s+to)\s+(?!" + _CLAUSE_SUBJECT + r")[\p{L}\p{M}'’. -]{1,60})\s*[.!]?\s*$",
     regex.I,
 )
 """", the detroit free press reports", ", police said (on Monday)", ", said Jane Ortiz", ", according to the BBC"."""
 _ATTRIBUTION_HEAD = regex.compile(
     r"^\s*(?:according\s+to\s+[^,]{1,60},\s*|(?:[\p{L}\p{M}'’.-]+\s+){1,6}(?:said|says|reported|reports|"
-    r"told\s+[^,]{1,40}?|claimed|claims|believes|believe|announced|confirmed)\s+(?:that\s+|on\s+\p{L}+\s+that\s+)?(?=\S))",
+    r"told\s+[^,]{1,40}?(?=\s+that\b)|told\s+[^,]{1,40}?|claimed|claims|believes|believe|announced|confirmed)\s+(?:that\s+|on\s+\p{L}+\s+that\s+)?(?=\S))",
     regex.I,
 )
 """"According to police, ...", "Officials said (that) ...": who says it is not the fact."""
