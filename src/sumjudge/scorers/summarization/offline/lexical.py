@@ -54,7 +54,7 @@ RULES_VERSION = "45.6"
 a verdict, so that a stored run is never resumed with another judge's verdicts. (30.5, issue 41: an
 unchecked claim carries its words' support as its probability, what a graded axis counts; 40.2, issue
 40: a fact is cut after its predicate, a relative clause's fact is about its antecedent, a date line
-or a predicate without its subject is no fact; 45.6: "told X that" is attribution up to its "that".)"""
+or a predicate without its subject is no fact; 45.6: "told X that" is attribution up to its "that", and ", says it ..." names no speaker.)"""
 
 
 @dataclass(frozen=True)

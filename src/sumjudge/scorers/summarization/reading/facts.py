@@ -40,7 +40,7 @@ _ATTRIBUTION_TAIL = regex.compile(
 """", the detroit free press reports", ", police said (on Monday)", ", said Jane Ortiz", ", according to the BBC"."""
 _ATTRIBUTION_HEAD = regex.compile(
     r"^\s*(?:according\s+to\s+[^,]{1,60},\s*|(?:[\p{L}\p{M}'’.-]+\s+){1,6}(?:said|says|reported|reports|"
-    r"told\s+[^,]{1,40}?(?=\s+that\b)|told\s+[^,]{1,40}?|claimed|claims|believes|believe|announced|confirmed)\s+(?:that\s+|on\s+\p{L}+\s+that\s+)?(?=\S))",
+    r"told\s+(?:[^,]{1,40}?(?=\s+that\b)|[^,]{1,40}?)|claimed|claims|believes|believe|announced|confirmed)\s+(?:that\s+|on\s+\p{L}+\s+that\s+)?(?=\S))",
     regex.I,
 )
 """"According to police, ...", "Officials said (that) ...": who says it is not the fact."""
