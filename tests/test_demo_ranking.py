@@ -42,9 +42,15 @@ def test_faithful_and_verbatim_outrank_every_flawed_summary(scored: dict[str, di
                 assert s[good] > s[bad], (doc, good, bad, s)
 
 
-def test_leaving_out_half_scores_below_one_wrong_detail(scored: dict[str, dict[str, float]]) -> None:
-    for doc, s in scored.items():
-        assert s["half"] < min(s["invented_number"], s["wrong_name"]), (doc, s)
+def test_leaving_out_half_costs_coverage_and_a_wrong_detail_costs_alignment() -> None:
+    records = score_examples(load(ROOT / "examples" / "summaries.jsonl"))
+    by = {(r["id"].rsplit("-", 1)[0], r["kind"]): r for r in records}
+    for (doc, kind), r in by.items():
+        faithful = by[(doc, "faithful")]
+        if kind == "half":
+            assert r["coverage"] < faithful["coverage"], (doc, r["coverage"], faithful["coverage"])
+        if kind in ("invented_number", "wrong_name"):
+            assert r["alignment"] < faithful["alignment"], (doc, kind, r["alignment"])
 
 
 def test_empty_summary_scores_zero_and_verbatim_scores_one(scored: dict[str, dict[str, float]]) -> None:

@@ -43,10 +43,8 @@ def test_questions_ask_short_facts_not_quotes_captions_bylines_or_questions() ->
     text = " ".join(facts)
     assert "suffering" not in text  # quoted speech asks nothing
     assert "volunteer" not in text  # a caption's text only fills places that the body leaves free
-    every = [fact_of_question(q) for q in _questions(NEWS, 10)]
-    caption = next(i for i, f in enumerate(every) if "volunteer" in f)
-    spoken = next(i for i, f in enumerate(every) if "suffering" in f)
-    assert len(facts) <= caption < spoken  # after the body's facts, a caption; what was said fills last
+    every = " ".join(fact_of_question(q) for q in _questions(NEWS, 10))
+    assert "suffering" not in every  # however many are allowed: what someone said is no fact to ask
     assert "Griffiths" not in text and "What happens" not in text and "#" not in text
     assert all(len(f.split()) <= 20 for f in facts), facts
     assert "earthquake" in facts[0]  # what the article is about comes first

@@ -41,6 +41,7 @@ from scipy.stats import pearsonr, spearmanr
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bump_pairs import half_of
 
+from sumjudge.scorers.summarization.axes import coverage_value
 from sumjudge.scorers.summarization.offline.lexical import LexicalJudge, LexicalSettings
 from sumjudge.scorers.summarization.reading.clauses import EN_AUX
 from sumjudge.scorers.summarization.reading.lexicon import IRREGULAR_EN
@@ -79,8 +80,10 @@ def asked_share(judge: LexicalJudge, key_facts: list[str], questions: list[str])
 
 
 def coverage_of(judge: LexicalJudge, questions: list[str], summary: str) -> tuple[float, list[bool]]:
-    verdicts = [v.answered for v in judge.cover(questions, summary).coverage]
-    return (sum(verdicts) / len(questions) if questions else 0.0), verdicts
+    """The coverage axis as the scorer counts it (an unchecked verdict as its probability), and each
+    verdict's boolean."""
+    verdicts = judge.cover(questions, summary).coverage
+    return coverage_value(verdicts, len(questions)), [v.answered for v in verdicts]
 
 
 def realsumm(judge: LexicalJudge, data: Path, limit: int | None) -> dict[str, dict[str, float]]:

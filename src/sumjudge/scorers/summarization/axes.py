@@ -1,7 +1,8 @@
 """The two axes from the verdicts, counted (the spec's formula, the default) or graded (opt in).
 
 Counted: ``alignment = supported_claims / total_claims``, ``coverage = answered_questions /
-total_questions`` (section 1 of the spec). Graded (``SummarizationOptions(graded=True)``): each
+total_questions`` (section 1 of the spec), where a coverage verdict the judge marked ``unchecked``
+counts as its probability (its expected share of an answer). Graded (``SummarizationOptions(graded=True)``): each
 verdict counts as its probability of being supported / answered, where the judge gave one
 (:attr:`~.verdicts.AlignmentVerdict.probability`), else as its boolean (1 or 0), and an axis is the
 mean over its verdicts, with the same denominators. A judge that gives no probability at all scores
@@ -16,9 +17,11 @@ from .verdicts import AlignmentVerdict, CoverageVerdict
 
 
 def weight(verdict: AlignmentVerdict | CoverageVerdict, graded: bool) -> float:
-    """What one verdict adds to its axis: its boolean, or graded, its probability where it has one."""
+    """What one verdict adds to its axis: its boolean, or graded, its probability where it has one.
+    An unchecked coverage verdict (the judge could show neither the answer nor its absence) counts as
+    its probability either way: how often such a fact is present, not a yes or a no it did not see."""
     said = verdict.supported if isinstance(verdict, AlignmentVerdict) else verdict.answered
-    if graded and verdict.probability is not None:
+    if verdict.probability is not None and (graded or (isinstance(verdict, CoverageVerdict) and verdict.unchecked)):
         return float(verdict.probability)
     return 1.0 if said else 0.0
 

@@ -40,7 +40,9 @@ def explain(
     alignment, coverage = alignment_ratio(pre, graded), coverage_ratio(pre, ana, graded)
     axes = f"alignment {alignment:.2f}, coverage {coverage:.2f}" + (_graded_note(pre, ana) if graded else "")
     unsupported = [f"{v.claim}" + (f" ({v.reason})" if v.reason else "") for v in pre.alignment if not v.supported]
-    unanswered = [v.question for v in ana.coverage if not v.answered]
+    unanswered = [v.question for v in ana.coverage if not v.answered and not v.unchecked]
+    unsettled = [v.question for v in ana.coverage if v.unchecked]
+    unchecked_claims = sum(1 for v in pre.alignment if v.unchecked)
     if alignment == coverage == 1:
         return f"Score {score:.2f}: every claim is supported and every question is answered ({axes})."
     parts: list[str] = []
@@ -54,4 +56,14 @@ def explain(
         parts.append(f"Unsupported claims: {_quote(unsupported)}.")
     if unanswered:
         parts.append(f"Unanswered questions: {_quote(unanswered)}.")
+    if unsettled:
+        parts.append(
+            f"Unchecked questions ({len(unsettled)} of {len(pre.questions)}: the judge could neither find the "
+            f"answer nor show it missing; each counts as its probability): {_quote(unsettled)}."
+        )
+    if unchecked_claims:
+        parts.append(
+            f"Unchecked claims: {unchecked_claims} of {len(pre.alignment)} (nothing contradicts them, but the "
+            "judge could not confirm them either)."
+        )
     return " ".join(parts)

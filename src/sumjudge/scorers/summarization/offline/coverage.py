@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import regex
+
 from ..reading.analysis import Sentence, TextAnalyzer, capitalised_words
 from ..reading.evidence import Evidence
 from ..reading.lexicon import DATE_WORDS, ORDINAL_WORDS, WEEKDAYS
@@ -58,6 +60,23 @@ def point_of(fact: Sentence) -> frozenset[str]:
     return fact.units - detail if detail and dated and len(detail) < len(fact.units) else fact.units
 
 
+_MONTHS = "|".join(sorted(DATE_WORDS - WEEKDAYS, key=len, reverse=True))
+_DAY_OF_MONTH = regex.compile(
+    rf"(?i)\b(?:{_MONTHS})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}})\b)?"
+    rf"|\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b(?:,?\s+(\d{{4}})\b)?"
+)
+
+
+def date_parts(fact: Sentence) -> frozenset[str]:
+    """The units that say when the fact happened: its weekdays and months, and the day and year
+    written beside a month ("on Sunday, April 13, 2025"). A summary that gives any of them ("on
+    Sunday") dates the fact; it need not give them all."""
+    parts = {n for n in fact.names if fact.name_forms.get(n, "").lower() in DATE_WORDS}
+    for m in _DAY_OF_MONTH.finditer(fact.text):
+        parts.update("#" + str(int(g)) for g in m.groups() if g)
+    return frozenset(parts)
+
+
 def key_fact_missing(
     fact: Sentence, summary_units: frozenset[str], best: Sentence | None, summary_numbers: frozenset[str] = frozenset()
 ) -> tuple[str, str] | None:
@@ -66,8 +85,16 @@ def key_fact_missing(
     contradiction when the summary sentence closest to the fact has another number in its place
     ("520 seats" for "250 seats"), else empty. ``summary_numbers``: every value the summary's numbers
     may stand for (a fact's "10,000" is in a summary that says "ten thousand"). A weekday is
-    detail, never a key fact (:data:`..reading.lexicon.WEEKDAYS`)."""
-    missing = [n for n in fact.numbers if "#" + n not in summary_units and not fact.number_keys[n] & summary_numbers]
+    detail, never a key fact (:data:`..reading.lexicon.WEEKDAYS`), nor a spelled ordinal ("a second
+    heart attack" is "a repeat heart attack"). Of a date, any one part will do (:func:`date_parts`)."""
+    when = date_parts(fact)
+    if when & (summary_units | frozenset("#" + n for n in summary_numbers)):
+        summary_units = summary_units | when
+    missing = [
+        n for n in fact.numbers
+        if "#" + n not in summary_units and not fact.number_keys[n] & summary_numbers
+        and fact.number_forms[n].lower() not in ORDINAL_WORDS
+    ]
     if missing and best is not None:
         theirs = [
             w for w in best.numbers
@@ -97,39 +124,73 @@ def key_fact_missing(
     return None
 
 
-def judge_fact(question: str, fact: Sentence, read: SummaryRead, answer_threshold: float) -> CoverageVerdict:
+def _matched_numbers(fact: Sentence, read: SummaryRead) -> frozenset[str]:
+    """The fact's number units that the summary holds in another form ("2:17:41" for "2 hours 17
+    minutes and 41 seconds", "ten thousand" for "10,000")."""
+    return frozenset("#" + n for n in fact.numbers if fact.number_keys.get(n, frozenset()) & read.numbers)
+
+
+def judge_fact(
+    question: str, fact: Sentence, read: SummaryRead, answer_threshold: float,
+    unsettled_presence: float = 0.21, lone_name_presence: float = 0.57,
+) -> CoverageVerdict:
+    """One question's verdict, one of three outcomes. *Answered*: the summary carries enough of the
+    fact, its numbers, dates and names among them, and contradicts none of it. *Shown missing*: the
+    summary shares none of the fact's words, lacks its number, date or most of its names, or
+    contradicts it. *Unchecked*: the summary carries part of the fact and lacks nothing key, so words
+    cannot tell a paraphrase from a different fact; the verdict is marked ``unchecked``, carries
+    ``unsettled_presence`` (how often such a fact is present, measured on human labels) as its
+    probability, and counts as answered only when that is at least one half. A fact whose one name
+    is all the summary lacks is unchecked too, with ``lone_name_presence``."""
     if not fact.content:
         return CoverageVerdict(question=question, answered=False, reason="the question names no fact to look for")
     point = point_of(fact)
-    found = point & read.units
+    found = point & (read.units | _matched_numbers(fact, read))
+    when = date_parts(fact)
+    if when & (read.units | _matched_numbers(fact, read)):
+        found |= point & when  # one part of a date dates the fact
     share = fact.weight_of(found) / fact.weight_of(point)
     best = read.closest(fact)
     key = key_fact_missing(fact, read.units, best, read.numbers)
     if best is not None and key is not None and key[1]:
         return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {key[1]}")
-    if share >= answer_threshold and best is not None and key is None:
+    if best is not None and key is None and found:
         conflict = polarity_conflict(fact, read.sentences, read.analyser.antonyms, who="the source", where="the summary")
         if conflict:
             return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {conflict}")
-        return CoverageVerdict(
-            question=question,
-            quote=best.text,
-            answered=True,
-            reason=f'the summary says so ({share:.0%} of the fact): "{quote(best.text)}"',
-        )
+        if share >= answer_threshold:
+            return CoverageVerdict(
+                question=question,
+                quote=best.text,
+                answered=True,
+                reason=f'the summary says so ({share:.0%} of the fact): "{quote(best.text)}"',
+            )
     missing = sorted({fact.forms.get(u, u) for u in point - found})
     shown = ", ".join(repr(w) for w in missing[:6])
     if not read.sentences:
-        reason = "the summary is empty"
-    elif not found:
-        reason = "the summary does not mention this fact"
-    elif key is not None and share >= answer_threshold:
-        reason = f"the summary lacks the fact's {key[0]}"
-    else:
-        reason = f"the summary carries only {share:.0%} of this fact; missing: {shown}"
-    return CoverageVerdict(question=question, answered=False, reason=reason)
-
-
+        return CoverageVerdict(question=question, answered=False, reason="the summary is empty")
+    if not found:
+        return CoverageVerdict(question=question, answered=False, reason="the summary does not mention this fact")
+    names = [x for x in fact.names if fact.name_forms.get(x, "").lower() not in DATE_WORDS]
+    if key is not None and key[0].startswith("name") and len(names) == 1 and share >= answer_threshold:
+        # the fact's one name is all it lacks ("the council" for "the Grenshaw city council")
+        return CoverageVerdict(
+            question=question, quote=best.text if best is not None else "",
+            answered=lone_name_presence >= 0.5, unchecked=True, probability=lone_name_presence,
+            reason=f"unchecked: the summary carries {share:.0%} of this fact but not its name "
+            f"{fact.name_forms.get(names[0], names[0])!r}; words cannot tell whether it means the same one",
+        )
+    if key is not None:
+        return CoverageVerdict(question=question, answered=False, reason=f"the summary lacks the fact's {key[0]}")
+    return CoverageVerdict(
+        question=question,
+        quote=best.text if best is not None else "",
+        answered=unsettled_presence >= 0.5,
+        unchecked=True,
+        probability=unsettled_presence,
+        reason=f"unchecked: the summary carries {share:.0%} of this fact and lacks none of its numbers or "
+        f"names, but not {shown}; words cannot tell a paraphrase from another fact",
+    )
 
 
 def coverage_gaps(analyser_of: Callable[[str], TextAnalyzer], questions: list[str], summary: str) -> list[str | None]:

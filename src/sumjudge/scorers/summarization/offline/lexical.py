@@ -82,6 +82,13 @@ class LexicalSettings:
     pair_distance: int = 4
     answer_threshold: float = 0.6
     """Share of a fact's weight that the summary must hold."""
+    unsettled_presence: float = 0.21
+    """How often a fact that the summary holds in part, lacking none of its numbers or names, is
+    present by human judgment: an unchecked coverage verdict's probability (it counts as answered
+    only from one half up)."""
+    lone_name_presence: float = 0.57
+    """The same for a fact the summary carries but for its one name ("the council" for "the
+    Grenshaw city council")."""
     ranking: FactRanking = field(default_factory=FactRanking)
 
 
@@ -346,8 +353,11 @@ class LexicalJudge:
         if not questions:
             return CoverageOutput(coverage=[])
         read = read_summary(self._analyser, questions, summary)
-        threshold = self.settings.answer_threshold
-        return CoverageOutput(coverage=[judge_fact(q, f, read, threshold) for q, f in zip(questions, read.facts)])
+        cfg = self.settings
+        return CoverageOutput(coverage=[
+            judge_fact(q, f, read, cfg.answer_threshold, cfg.unsettled_presence, cfg.lone_name_presence)
+            for q, f in zip(questions, read.facts)
+        ])
 
     def coverage_gaps(self, questions: list[str], summary: str) -> list[str | None]:
         """For each question, why the summary's words alone show it cannot be answered yes, or

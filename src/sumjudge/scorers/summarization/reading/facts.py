@@ -34,6 +34,7 @@ _ATTRIBUTION_TAIL = regex.compile(
     r"\s*,\s*(?:(?:[\p{L}\p{M}'’.-]+\s+){0,7}(?:said|says|reports|reported|told\s+[\p{L}\p{M}'’. -]{1,40}|"
     r"according\s+to\s+[\p{L}\p{M}'’. -]{1,40}|added|claimed|explained)"
     r"(?:\s+(?:on|last|this|yesterday|today|earlier)\b[\p{L}\p{N} ]{0,25})?"
+    r"(?:\s+(?:at|in)\s+[\p{L}\p{N}' ]{1,60})?"
     r"|(?:said|says|reports|reported|according\s+to)\s+(?!" + _CLAUSE_SUBJECT + r")[\p{L}\p{M}'’. -]{1,60})\s*[.!]?\s*$",
     regex.I,
 )
@@ -85,6 +86,12 @@ _APPOSITION = regex.compile(
     r"\s*,\s*(?:(?:the|a|an|his|her|their|its|our|now|then|formerly|aged)\s+[^,]{1,70}?|\d{1,3})\s*,\s*(?=\p{Ll}|\p{Lu})"
 )
 """", the founder of the nonprofit maiti nepal ,", ", 19 ,": a description of who was just named."""
+_PARTICIPLE_APPOSITION = regex.compile(
+    r"\s*,\s*(?:(?:called|named|known|built|founded|led|developed|owned|run|made|made|based|born|"
+    r"located|opened|created|designed|backed|launched|elected|appointed)\b[^,]{1,80}?)\s*,\s*(?=\p{Ll}|\p{Lu})"
+)
+"""", built in 1911 ,", ", called velorastat and developed by X ,": a participle describing what was
+just named; the sentence's fact is what comes after it ("The mill, built in 1911, closed in 1987")."""
 _TRAILER = regex.compile(
     r"\s*,\s*(?:followed\s+by|including|such\s+as|which|where|who|as\s+well\s+as|after\s+which|"
     r"\p{L}+ing\b)[^;]*$",
@@ -222,6 +229,7 @@ def atomic_facts(sentence: str, lang: str, max_words: int = 16, speech: bool = F
             extra.insert(0, f"{head} {r.group('rel').split(None, 1)[1] if len(r.group('rel').split()) > 1 else ''}".strip())
     text = _RELATIVE.sub(" ", text)
     text = _APPOSITION.sub(" ", text)
+    text = _PARTICIPLE_APPOSITION.sub(" ", text)
     text = _TRAILER.sub("", text)
     main.append(_SPACES.sub(" ", text).strip(" ,;:-"))
     out: list[str] = []

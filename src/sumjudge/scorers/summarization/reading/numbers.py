@@ -200,14 +200,43 @@ _DECADE_FIGURE = regex.compile(r"(?<![\d.,])(\d+)\s?['’]?\s?s\b")
 _ORDINAL_FIGURE = regex.compile(r"(?<![\d.,])(\d+)\s?(?:st|nd|rd|th)\b", regex.IGNORECASE)
 
 
+_CLOCK = regex.compile(r"(\d{1,2}):(\d\d)(?::(\d\d))?")
+_DURATION = regex.compile(
+    r"(?<![\d.,])(?:(\d{1,2})\s*(?:hours?|hrs?|h)\b[\s,]*(?:and\s+)?)?(\d{1,2})\s*(?:minutes?|mins?|m)\b"
+    r"(?:[\s,]*(?:and\s+)?(\d{1,2})\s*(?:seconds?|secs?|s)\b)?",
+    regex.IGNORECASE,
+)
+"""A duration in words ("2 hours 17 minutes and 41 seconds", "3 min 5 s"), written as a clock reads it."""
+
+
+def _durations(text: str) -> dict[str, str]:
+    """Each figure of a duration in words, mapped to the duration as a clock writes it: "2 hours 17
+    minutes and 41 seconds" gives "2", "17" and "41" the key "2:17:41", so that a text that writes
+    "2:17:41" has the same numbers."""
+    out: dict[str, str] = {}
+    for m in _DURATION.finditer(text):
+        hours, minutes, seconds = m.groups()
+        if hours is None and seconds is None:
+            continue  # "17 minutes" alone is a count, as it was
+        clock = (f"{int(hours)}:{int(minutes):02d}" if hours else str(int(minutes))) + (
+            f":{int(seconds):02d}" if seconds else ""
+        )
+        for figure in (hours, minutes, seconds):
+            if figure is not None:
+                out.setdefault(str(int(figure)), clock)
+    return out
+
+
 def number_keys(text: str, forms: dict[str, str]) -> dict[str, frozenset[str]]:
     """For each normalised number of ``text`` (``forms``: normalised -> as written, the analyser's
     ``number_forms``), the values it may stand for: itself (without a percent sign), the ordinal it
     is ("9th", also for "ninth"; never the cardinal: "second" is no "two"), a clock time's hour, the
-    decade it names ("1980s"), and the value of every compound it is part of."""
+    decade it names ("1980s"), a duration in words as a clock writes it ("2 hours 17 minutes and 41
+    seconds": "2:17:41"), and the value of every compound it is part of."""
     out: dict[str, set[str]] = {}
     ordinals = frozenset(_ORDINAL_FIGURE.findall(text))
     decades = frozenset(_DECADE_FIGURE.findall(text))
+    durations = _durations(text) if ":" not in text or regex.search(r"(?i)\d\s*(?:hours?|minutes?|seconds?)\b", text) else {}
     for norm, form in forms.items():
         value = norm.rstrip("%")
         keys = {value}
@@ -217,6 +246,10 @@ def number_keys(text: str, forms: dict[str, str]) -> dict[str, frozenset[str]]:
             keys.add(str(_ORDINALS[form.lower()]) + "th")
         if time := _TIME.fullmatch(value):
             keys.add(str(int(time.group(1))))
+        if (clock := _CLOCK.fullmatch(value)) and clock.group(3):
+            keys.add(value)  # "2:17:41": its parts stand for it in a duration in words
+        if value in durations:
+            keys.add(durations[value])
         keys |= _decade(value, form, decades)
         out[norm] = keys
     low = text.lower()

@@ -41,14 +41,19 @@ _LEAD = regex.compile(
     r"(?:[\p{Lu}][\p{L}\p{M}' ,.]{0,40})?\((?:CNN|AP|Reuters|AFP)\)\s*(?:-+\s*)?|by\s+\.\s+)",
     regex.I,
 )
-"""A dateline or caption before a sentence's first word ("(CNN) -- ", "scroll down for video ")."""
+_DATELINE = regex.compile(
+    r"^\s*\p{Lu}[\p{Lu}\p{M}' .-]{1,40}(?:,\s*\p{Lu}[\p{L}.]*\s+\d{1,2}(?:,\s*\d{4})?\s*(?:\([^()]{1,30}\)\s*)?"
+    r"|\s*\([^()]{1,30}\)\s*)[-–—:]+\s+(?=\S)"
+)
+"""A dateline before a sentence: a place in capitals with a date or a news agency ("GRENSHAW, March
+14, 2025 - ", "PARIS (AP) -- ")."""
 _KO_FORMAL = regex.compile(r"(\p{Hangul})니다$")
 
 
 def clean_fact(text: str) -> str | None:
     """The sentence without a dateline or caption before it; ``None`` when it is page furniture (a
     caption, a byline, a share line) or a byline's bare name ("Sarah Griffiths .")."""
-    text = _LEAD.sub("", text, count=1).strip()
+    text = _DATELINE.sub("", _LEAD.sub("", text, count=1), count=1).strip()
     if _BOILERPLATE.search(text):
         return None
     words = text.rstrip(" .").split()
@@ -141,6 +146,10 @@ class FactRanking:
     """What recurs: the share of the fact's units that other sentences repeat, times this."""
     later_piece: float = 0.5
     """A sentence's second and later facts (a relative or introductory clause) lose this much each."""
+    words_per_question: int = 60
+    """A source gets one question for about this many words, at least ``min_questions`` and at most
+    the caller's limit: a short article has fewer key points than a long one."""
+    min_questions: int = 3
 
 
 _DOUBLE_QUOTE = regex.compile(r"``|''|[\"“”„«»]")
@@ -170,8 +179,9 @@ def select_facts(doc: Document, analyser: TextAnalyzer, limit: int, ranking: Fac
     news text puts what it is about first), by what recurs (the share of a fact's units that other
     sentences repeat) and a sentence's main fact before its second ones; a caption's text, a fact
     spoken in the first person and a fact of fewer than ``min_fact_units`` units only fill places
-    left free, and what quoted speech says fills what they leave; a fact that repeats a chosen one
-    is skipped."""
+    left free; quoted speech gives none; a fact that repeats a chosen one is skipped. The main
+    event, the first fact of the first sentence that states one, is always asked first, and a
+    source gets no more facts than its length calls for (:func:`question_budget`)."""
     candidates: list[tuple[int, float, int, Sentence]] = []
     quoted = _in_quotation(doc.sentences)
     df: dict[str, int] = {}
@@ -186,9 +196,8 @@ def select_facts(doc: Document, analyser: TextAnalyzer, limit: int, ranking: Fac
             continue
         pieces = [] if quoted[i] else atomic_facts(text, doc.lang, ranking.max_fact_words)
         tier = int(caption is not None)
-        if not pieces and caption is None:
-            # quoted speech: what was said only fills places that the reported facts leave free
-            pieces, tier = atomic_facts(text, doc.lang, ranking.max_fact_words, speech=True), 2
+        if not pieces:
+            continue  # quoted speech is what someone said, not a fact the article states
         for k, piece in enumerate(pieces):
             p = s if piece == s.text else analyser.analyse(piece, capitalised_elsewhere=doc.caps)
             if p.content < 2 or p.text.strip().endswith(("?", "？")):
@@ -198,7 +207,9 @@ def select_facts(doc: Document, analyser: TextAnalyzer, limit: int, ranking: Fac
             score = ranking.position_weight / (1 + i) + ranking.centrality_weight * centrality - ranking.later_piece * k
             candidates.append((max(tier, int(weak)), -score, len(candidates), p))
     candidates.sort(key=lambda t: t[:3])
-    chosen: list[Sentence] = []
+    limit = min(limit, question_budget(doc, ranking))
+    lead = min((c for c in candidates if c[0] == 0), key=lambda c: c[2], default=None)
+    chosen: list[Sentence] = [lead[3]] if lead is not None and limit > 0 else []
     for *_, p in candidates:
         if len(chosen) >= limit:
             break
@@ -206,3 +217,10 @@ def select_facts(doc: Document, analyser: TextAnalyzer, limit: int, ranking: Fac
             continue
         chosen.append(p)
     return chosen
+
+
+def question_budget(doc: Document, ranking: FactRanking) -> int:
+    """How many key facts ``doc`` is asked about: one for every ``words_per_question`` words, at
+    least ``min_questions``."""
+    words = sum(len(s.text.split()) for s in doc.sentences)
+    return max(ranking.min_questions, -(-words // max(1, ranking.words_per_question)))

@@ -1,0 +1,90 @@
+"""Coverage has three outcomes: answered, shown missing, and unchecked where words cannot tell. An
+unchecked question counts as how often such a fact is present, so a paraphrase is not scored as an
+omission and an omission the words show is."""
+
+from __future__ import annotations
+
+import pytest
+
+from sumjudge import create_summarization_scorer
+from sumjudge.scorers.summarization.axes import coverage_value
+from sumjudge.scorers.summarization.offline.lexical import LexicalJudge, LexicalSettings
+
+FACT = "Is it true that the council voted to reject the plan for 240 apartments at the old mill?"
+
+
+def _verdict(summary: str, question: str = FACT, judge: LexicalJudge | None = None):  # type: ignore[no-untyped-def]
+    [v] = (judge or LexicalJudge()).cover([question], summary).coverage
+    return v
+
+
+def test_a_fact_the_summary_states_is_answered() -> None:
+    v = _verdict("The council voted to reject the plan for 240 apartments at the old mill.")
+    assert v.answered and not v.unchecked
+
+
+@pytest.mark.parametrize(
+    ("summary", "why"),
+    [
+        ("The weather was fine and the river rose.", "does not mention"),
+        ("The council voted on the plan for the old mill.", "lacks the fact's number '240'"),
+        ("The council voted to reject the plan for 420 apartments at the old mill.", "contradicts"),
+    ],
+)
+def test_an_absence_the_words_show_is_missing_not_unchecked(summary: str, why: str) -> None:
+    v = _verdict(summary)
+    assert not v.answered and not v.unchecked and why in v.reason, v.reason
+
+
+def test_a_paraphrase_with_every_number_is_unchecked_and_counts_as_its_probability() -> None:
+    judge = LexicalJudge(LexicalSettings(unsettled_presence=0.3))
+    v = _verdict("Councillors turned down the scheme to build 240 apartments.", judge=judge)
+    assert v.unchecked and not v.answered and v.probability == 0.3
+    assert "words cannot tell" in v.reason
+    # the axis counts it as its probability, with or without graded
+    assert coverage_value([v], 1) == pytest.approx(0.3)
+    assert coverage_value([v], 1, graded=True) == pytest.approx(0.3)
+    assert v.model_dump()["unchecked"] is True
+
+
+def test_a_duration_written_as_a_clock_answers_the_same_duration_in_words() -> None:
+    q = "Is it true that Faith Chepkoech won the marathon in 2 hours 17 minutes and 41 seconds?"
+    assert _verdict("Faith Chepkoech won the marathon in 2:17:41.", q).answered
+    wrong = _verdict("Faith Chepkoech won the marathon in 2:19:41.", q)
+    assert not wrong.answered
+
+
+def test_one_part_of_a_date_dates_the_fact_and_a_missing_date_is_shown() -> None:
+    q = "Is it true that Faith Chepkoech won the Rotterdam Marathon on Sunday, April 13?"
+    assert _verdict("Faith Chepkoech won Sunday's Rotterdam Marathon.", q).answered
+    assert _verdict("On April 13 Faith Chepkoech won the Rotterdam Marathon.", q).answered
+
+
+def test_a_spelled_ordinal_is_no_key_number() -> None:
+    q = "Is it true that the injection cut the risk of a second heart attack by 21 percent?"
+    v = _verdict("The injection cut the risk of a repeat heart attack by 21 percent.", q)
+    assert "lacks the fact's number" not in v.reason and (v.answered or v.unchecked), v.reason
+
+
+def test_a_summary_without_the_main_event_scores_below_one_with_it() -> None:
+    source = (
+        "The Grenshaw city council voted 7 to 2 on Tuesday to reject a plan for 240 apartments at the old mill. "
+        "The developer had promised 60 affordable units. Opponents said the site floods. "
+        "The mayor said the city would lose $1.1 million a year in taxes."
+    )
+    scorer = create_summarization_scorer()
+    tail = " The mayor said the city would lose $1.1 million a year in taxes."
+    good = scorer.run_sync(input=source, output="The Grenshaw council voted 7 to 2 to reject the plan for 240 apartments." + tail)
+    none = scorer.run_sync(input=source, output="The old mill has stood empty for years." + tail)
+    assert good.score > none.score, (good.reason, none.reason)
+    assert none.analyze_step_result.coverage[0].answered is False  # the main event is asked first
+
+
+def test_unchecked_questions_are_named_in_the_reason() -> None:
+    source = "The Grenshaw city council voted 7 to 2 on Tuesday to reject a plan for 240 apartments at the old mill."
+    result = create_summarization_scorer().run_sync(
+        input=source, output="Grenshaw councillors split 7 to 2 against the 240-apartment scheme."
+    )
+    [v] = result.analyze_step_result.coverage
+    assert v.unchecked
+    assert "Unchecked questions (1 of 1" in result.reason, result.reason
