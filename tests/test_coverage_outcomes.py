@@ -88,3 +88,30 @@ def test_unchecked_questions_are_named_in_the_reason() -> None:
     [v] = result.analyze_step_result.coverage
     assert v.unchecked
     assert "Unchecked questions (1 of 1" in result.reason, result.reason
+
+
+def test_a_reversed_decision_and_a_swapped_winner_are_shown_not_answered() -> None:
+    judge = LexicalJudge()
+    q = "Is it true that the council voted 7 to 2 to reject the plan for 240 apartments?"
+    v = _verdict("The council approved, by seven votes to two, the plan for 240 apartments.", q, judge)
+    assert not v.answered and not v.unchecked and "'approved'" in v.reason, v.reason
+    q = "Is it true that Faith Chepkoech won the Rotterdam Marathon?"
+    v = _verdict("Almaz Tesfaye won the Rotterdam Marathon after pulling away from Faith Chepkoech.", q, judge)
+    assert not v.answered and "Tesfaye" in v.reason and "contradicts" in v.reason, v.reason
+    assert _verdict("Faith Chepkoech won the Rotterdam Marathon, ahead of Almaz Tesfaye.", q, judge).answered
+
+
+def test_a_swapped_winner_is_an_unsupported_claim() -> None:
+    source = "Faith Chepkoech won the Rotterdam Marathon on Sunday. Almaz Tesfaye finished second, 54 seconds back."
+    [claim] = LexicalJudge().align(source, "Almaz Tesfaye won the Rotterdam Marathon.").alignment
+    assert not claim.supported and "'Faith'" not in claim.reason and "Chepkoech" in claim.reason, claim.reason
+    [ok] = LexicalJudge().align(source, "Faith Chepkoech won the Rotterdam Marathon.").alignment
+    assert ok.supported
+
+
+def test_a_clock_time_claim_is_the_duration_the_source_writes_in_words() -> None:
+    source = "Faith Chepkoech won the marathon in 2 hours 17 minutes and 41 seconds."
+    [claim] = LexicalJudge().align(source, "Faith Chepkoech won the marathon in 2:17:41.").alignment
+    assert claim.supported, claim.reason
+    [wrong] = LexicalJudge().align(source, "Faith Chepkoech won the marathon in 2:19:41.").alignment
+    assert not wrong.supported, wrong.reason

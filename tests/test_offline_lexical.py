@@ -119,7 +119,8 @@ async def test_questions_carry_the_fact_and_respect_the_cap(judge: JudgeModel) -
     every = await questions(judge, SOURCE)
     # a 60-word source has few key points: max_questions (10) is a ceiling, not a quota
     assert len(every) == 3
-    assert every[0] == "Is it true that the town council of Millbrook voted on Tuesday to build a new public library on Elm Street?"
+    # the weekday is detail a summary may leave out: the question asks without it
+    assert every[0] == "Is it true that the town council of Millbrook voted to build a new public library on Elm Street?"
     assert "Is it true that the building will cost $4.2 million?" in every
 
 

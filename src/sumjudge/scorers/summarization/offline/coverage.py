@@ -17,6 +17,7 @@ from ..reading.questions import fact_of_question
 from ..reading.segment import detect_language, quote, split_sentences
 from ..verdicts import CoverageVerdict
 from .extrinsic import passage_form
+from .roles import subject_swap
 from .support import polarity_conflict, slot_match
 from .wrong_numbers import same_kind_of
 
@@ -130,6 +131,25 @@ def _matched_numbers(fact: Sentence, read: SummaryRead) -> frozenset[str]:
     return frozenset("#" + n for n in fact.numbers if fact.number_keys.get(n, frozenset()) & read.numbers)
 
 
+def _antonym_in_place(
+    fact: Sentence, best: Sentence, missing: frozenset[str], antonyms: dict[str, frozenset[str]]
+) -> str | None:
+    """A fact word the summary lacks whose antonym the closest summary sentence has in its place
+    ("approved the plan" for "voted to reject the plan"), as alignment shows a reversed claim."""
+    window = Evidence(0, 1, (best,), frozenset())
+    for u in sorted(missing):
+        theirs = [x for x in antonyms.get(u, ()) if x in best.units]
+        if not theirs:
+            continue
+        there, score = slot_match(fact, u, window, theirs, reach=3)
+        if there and score:
+            return (
+                f"it says {passage_form(window, there)!r} where the source has {fact.forms.get(u, u)!r}: "
+                f'"{quote(best.text, 100)}"'
+            )
+    return None
+
+
 def judge_fact(
     question: str, fact: Sentence, read: SummaryRead, answer_threshold: float,
     unsettled_presence: float = 0.21, lone_name_presence: float = 0.57,
@@ -155,6 +175,15 @@ def judge_fact(
     if best is not None and key is not None and key[1]:
         return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {key[1]}")
     if best is not None and key is None and found:
+        swapped = subject_swap(fact, [best]) if read.analyser.lang == "en" else None
+        if swapped:
+            return CoverageVerdict(
+                question=question, answered=False,
+                reason=f"the summary contradicts it: it says {swapped[1]!r} {swapped[2]} where the source has {swapped[0]!r}",
+            )
+        reversed_ = _antonym_in_place(fact, best, point - found, read.analyser.antonyms)
+        if reversed_:
+            return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {reversed_}")
         conflict = polarity_conflict(fact, read.sentences, read.analyser.antonyms, who="the source", where="the summary")
         if conflict:
             return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {conflict}")

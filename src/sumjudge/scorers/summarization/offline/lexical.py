@@ -41,7 +41,7 @@ from ..verdicts import (
 from .coverage import coverage_gaps, judge_fact, read_summary
 from .extrinsic import additions, extrinsic_problems, in_slot, passage_form, predicates, slot_word
 from .reasons import renumber, unchecked_reason, whole_source_numbers
-from .roles import role_swap
+from .roles import role_swap, subject_swap
 from .support import Shown, loose_pairs, negation_unstated, polarity_conflict, substitutions
 from .wrong_names import name_errors
 from .wrong_numbers import number_errors
@@ -49,12 +49,10 @@ from .wrong_numbers import number_errors
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
 
 
-RULES_VERSION = "45.6"
+RULES_VERSION = "46.0"
 """The version of the judge's rules and its own word lists: raise it with any change that can move
-a verdict, so that a stored run is never resumed with another judge's verdicts. (30.5, issue 41: an
-unchecked claim carries its words' support as its probability, what a graded axis counts; 40.2, issue
-40: a fact is cut after its predicate, a relative clause's fact is about its antecedent, a date line
-or a predicate without its subject is no fact; 45.6: "told X that" is attribution up to its "that", and ", says it ..." names no speaker.)"""
+a verdict, so that a stored run is never resumed with another judge's verdicts. The history of each
+version is in the commit log and docs/design-notes.md."""
 
 
 @dataclass(frozen=True)
@@ -315,6 +313,12 @@ class LexicalJudge:
         swap = role_swap(claim, ev, cfg.pair_distance, PASSIVE.get(doc.lang), doc.lang)
         if swap:
             return [swap], soft
+        subject = subject_swap(claim, ev.sentences) if doc.lang == "en" else None
+        if subject:
+            mine, theirs, verb = subject
+            return [Shown(
+                f'the source says {theirs!r} {verb}, not {mine!r}: "{quote(ev.text, 100)}" ({ev.where})', mine, theirs
+            )], soft
         if cfg.pair_threshold > 0:
             loose, judged = loose_pairs(claim, ev, cfg.pair_distance)
             if judged and 1 - len(loose) / judged < cfg.pair_threshold:

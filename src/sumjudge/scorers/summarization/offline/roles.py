@@ -145,4 +145,34 @@ def _passive_at(sentence: Sentence, unit: str, passive: regex.Pattern[str] | Non
     return sentence.passive
 
 
-__all__ = ["role_swap"]
+_OUTCOME_VERBS = frozenset("won wins win beat beats lost loses led leads took takes ran runs".split())
+"""Verbs of who won and who lost that the irregular-verb list leaves out as ambiguous ("won" is also a
+currency) but that, right after a name, are verbs."""
+
+
+def subject_swap(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence]) -> tuple[str, str, str] | None:
+    """Another name as the subject of the same verb ("Almaz Tesfaye won ... from Faith Chepkoech" where
+    the source has "Faith Chepkoech won ..."): in English, a verb right after a name in the claim
+    stands right after another name in a sentence of ``sentences``, and ``sentences`` also name the
+    claim's subject elsewhere, so the two are the same people in swapped roles. Returns the claim's
+    name, the sentence's name and the verb, as written, or ``None``."""
+    words = _words(claim)
+    mine_names = {f.lower(): f for f in claim.name_forms.values()}
+    named = {w for s in sentences for w in _words(s)}
+    for j in range(1, len(words)):
+        mine, verb = words[j - 1], words[j]
+        if mine not in mine_names or mine not in named or verb in _AUXILIARIES_EN:
+            continue
+        if not (_verb_like(verb, mine) or verb in _OUTCOME_VERBS):
+            continue
+        for s in sentences:
+            theirs_names = {f.lower(): f for f in s.name_forms.values()}
+            other = _words(s)
+            for k in range(1, len(other)):
+                theirs = other[k - 1]
+                if other[k] == verb and theirs != mine and theirs in theirs_names and theirs not in words[max(0, j - 4) : j]:
+                    return mine_names[mine], theirs_names[theirs], verb
+    return None
+
+
+__all__ = ["role_swap", "subject_swap"]

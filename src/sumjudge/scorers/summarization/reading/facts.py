@@ -52,6 +52,14 @@ _DASHES = regex.compile(r"\s+[-–—]{1,2}\s+[^-–—]{2,80}?\s+[-–—]{1,2}
 """A parenthesis between dashes or brackets ("Residents on greville street - near the scene - say")."""
 
 
+_WEEKDAY_PHRASE = regex.compile(
+    r"(?i)\s+(?:on|last|this|next|late|early)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+    r"(?:\s+(?:night|morning|afternoon|evening))?(?=[\s.;]|,(?!\s*\p{Lu}\p{Ll}+\.?\s+\d)|$)"
+)
+"""When in the week ("on Tuesday night"): a detail a summary may leave out, not part of the fact
+(kept where a date follows it: "on Sunday, April 13")."""
+
+
 def _unattributed(text: str) -> str:
     """``text`` without who says it ("Officials said (that) ..."), unless what remains opens with a
     pronoun that the attribution names ("Residents say they had ...")."""
@@ -205,6 +213,7 @@ def atomic_facts(sentence: str, lang: str, max_words: int = 16, speech: bool = F
     main: list[str] = []
     extra: list[str] = []
     text = _DASHES.sub(" ", text)
+    text = _WEEKDAY_PHRASE.sub("", text)
     text = _ATTRIBUTION_TAIL.sub("", text)
     text = _unattributed(text)
     for _ in range(2):
@@ -327,6 +336,12 @@ def _has_verb(words: list[str], in_s: bool = True) -> bool:
     """Some word of ``words`` reads as a finite verb (:func:`_verb_at`)."""
     low = [w.lower() for w in words]
     return any(_verb_at(low, i, in_s) for i in range(len(low)))
+
+
+def shows_a_verb(fact: str) -> bool:
+    """English: some word of ``fact`` reads as a finite verb (an auxiliary, an irregular past, a word
+    in -ed or -s): a date line or a caption ("08:48 EST, 3 February 2014") shows none."""
+    return _has_verb(fact.split()) or any(w.lower() in {"won", "wins", "win", "leads", "led"} for w in fact.split())
 
 
 def _antecedent(words: list[str]) -> str:

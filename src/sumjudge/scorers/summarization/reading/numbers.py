@@ -277,6 +277,11 @@ _CURRENCY_AFTER = regex.compile(
 _PERCENT_AFTER = regex.compile(r"^\s?(?:%|per\s?cent\b|percent\b|percentage points?\b)", regex.IGNORECASE)
 _TIME_AFTER = regex.compile(r"^(?::\d\d)?\s?(?:[ap]\.?m\b\.?|o'clock\b|hours? gmt\b)", regex.IGNORECASE)
 _ORDINAL_AFTER = regex.compile(r"^(?:st|nd|rd|th)\b", regex.IGNORECASE)
+_MONTH_BEFORE = regex.compile(
+    r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?\s$"
+)
+"""A month before a day's number ("April 13"): the number is a date."""
 _ORDINAL_NAMES = frozenset(_ORDINALS)
 YEARS = (1800, 2099)
 """A plain four-figure number in this range, written with no currency, percent or unit, is a year."""
@@ -285,8 +290,8 @@ YEARS = (1800, 2099)
 def number_kind(text: str, form: str) -> str:
     """What a number of ``text`` (written ``form``) measures, by the words around it: ``money`` ("$4.2
     million", "£16m", "40 euros"), ``percent`` ("12%", "12 per cent"), ``time`` ("4pm", "10:30"),
-    ``ordinal`` ("9th", "ninth"), ``year`` (four figures from 1800 to 2099 with none of those), else
-    ``count``. Two numbers of different kinds are no pair: "1958" (a year) does not stand where "4.2"
+    ``ordinal`` ("9th", "ninth"), ``date`` (a day after its month: "April 13"), ``year`` (four figures
+    from 1800 to 2099 with none of those), else ``count``. Two numbers of different kinds are no pair: "1958" (a year) does not stand where "4.2"
     (a price) does."""
     low = form.lower()
     if low in _ORDINAL_NAMES:
@@ -299,8 +304,10 @@ def number_kind(text: str, form: str) -> str:
         return "money"
     if _PERCENT_AFTER.match(after):
         return "percent"
-    if _TIME_AFTER.match(after) or regex.fullmatch(r"\d{1,2}:\d\d", form):
+    if _TIME_AFTER.match(after) or regex.fullmatch(r"\d{1,2}:\d\d(?::\d\d)?", form):
         return "time"
+    if _MONTH_BEFORE.search(before):
+        return "date"
     if _ORDINAL_AFTER.match(after):
         return "ordinal"
     if form.isdigit() and len(form) == 4 and YEARS[0] <= int(form) <= YEARS[1]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import regex
 
 from .analysis import Document, Sentence, TextAnalyzer
-from .facts import atomic_facts, caption_text, first_person
+from .facts import atomic_facts, caption_text, first_person, shows_a_verb
 from .lexicon import STOPWORDS
 
 # Question phrasings per language: (template, pattern that recovers the fact).
@@ -200,8 +200,8 @@ def select_facts(doc: Document, analyser: TextAnalyzer, limit: int, ranking: Fac
             continue  # quoted speech is what someone said, not a fact the article states
         for k, piece in enumerate(pieces):
             p = s if piece == s.text else analyser.analyse(piece, capitalised_elsewhere=doc.caps)
-            if p.content < 2 or p.text.strip().endswith(("?", "？")):
-                continue
+            if p.content < 2 or p.text.strip().endswith(("?", "？")) or (doc.lang == "en" and not shows_a_verb(p.text)):
+                continue  # a question, or a fragment with no verb ("08:48 EST, 3 February 2014")
             weak = p.content < ranking.min_fact_units or first_person(p.text, doc.lang)
             centrality = sum(df.get(u, 1) - 1 for u in p.units) / (p.content * n)
             score = ranking.position_weight / (1 + i) + ranking.centrality_weight * centrality - ranking.later_piece * k
