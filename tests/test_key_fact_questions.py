@@ -149,6 +149,10 @@ def test_hosted_judges_are_asked_for_atomic_key_facts_and_the_exam_keeps_them_in
     assert res.exit_code == 0, res.output
     (request,) = server.chat_requests(step="questions")
     assert "one atomic fact" in request.prompt and "most important facts first" in request.prompt
-    assert "not quoted speech, captions, bylines" in request.prompt
+    assert "not quoted speech, datelines, captions, bylines" in request.prompt
+    # only the key points, the main event first, max_questions a ceiling and not a quota
+    assert "The first question asks the main event" in request.prompt
+    assert "at most 10 and fewer for a short source (that number is a ceiling, not a quota)" in request.prompt
+    assert "never a fragment without a verb" in request.prompt
     (entry,) = [json.loads(line) for line in (tmp_path / "exam.jsonl").read_text().splitlines()]
-    assert entry["questions"] == KEY_FACTS and entry["prompt_version"] == PROMPT_VERSION == "3"
+    assert entry["questions"] == KEY_FACTS and entry["prompt_version"] == PROMPT_VERSION == "4"

@@ -91,7 +91,7 @@ def reading_brain(request: RecordedRequest) -> Any:
         }
     if step == "questions":
         (part,) = _fenced(prompt, "SOURCE")
-        n = int(re.search(r"Write at most (\d+)", prompt).group(1))
+        n = int(re.search(r"at most (\d+) and fewer", prompt).group(1))
         return {"questions": [f"Does the part starting {' '.join(part.split()[:6])!r} make point {i}?" for i in range(n)]}
     if step == "coverage":
         (listed,) = _fenced(prompt, "QUESTIONS")

@@ -19,7 +19,7 @@ import secrets
 
 from ...judges.base import ChatMessage
 
-PROMPT_VERSION = "3"
+PROMPT_VERSION = "4"
 """The version of these prompts and of the verdict schema they ask for. Bump it with any change that
 can change a judge's answers: it is part of the scorer's identity (:meth:`SummarizationScorer.identity`),
 so a run is never resumed with verdicts asked for by other prompts, and written in every kept exam.
@@ -61,15 +61,17 @@ ALIGNMENT_SUMMARY = """<<<SUMMARY {summary_fence}>>>
 
 Return a JSON object whose "alignment" array has one entry per claim, each with the claim's text ("claim"), the source passage ("quote"), a one-sentence "reason", then the boolean "supported"."""
 
-QUESTIONS = """Write at most {max_questions} closed yes/no questions about the SOURCE that test \
-whether a summary kept its key facts: the facts a reader would put in a three-sentence summary of it.
+QUESTIONS = """Write closed yes/no questions about the SOURCE that test whether a summary kept its \
+key points: only the facts a reader would put in a three-sentence summary of it, at most \
+{max_questions} and fewer for a short source (that number is a ceiling, not a quota).
 
+- The first question asks the main event: what the opening of the source is about.
 - Each question asks one atomic fact: one subject and one predicate, a number with what it counts, \
 a date with its event, in at most about 15 words ("Does Pushpa Basnet care for 45 children?"), \
-never a whole sentence of the source copied.
+never a whole sentence of the source copied, never a fragment without a verb.
 - Ask what the source is about (its opening, the people and events it keeps returning to), not \
-quoted speech, captions, bylines, page furniture or background detail. A detail that is not the \
-fact's point (a weekday when the month is given) is left out of the question.
+quoted speech, datelines, captions, bylines, page furniture or background detail. A detail that is \
+not the fact's point (a weekday when the month is given) is left out of the question.
 - Each question is answered "yes" by the source, never "no" or "maybe".
 - Each is specific and self-contained: it names the fact it asks about (who, what, which \
 number or date) so that it can be answered from another text without seeing the source.
