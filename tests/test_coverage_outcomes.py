@@ -115,3 +115,28 @@ def test_a_clock_time_claim_is_the_duration_the_source_writes_in_words() -> None
     assert claim.supported, claim.reason
     [wrong] = LexicalJudge().align(source, "Faith Chepkoech won the marathon in 2:19:41.").alignment
     assert not wrong.supported, wrong.reason
+
+
+def test_a_run_counts_its_unchecked_questions_where_it_counts_unchecked_claims(tmp_path) -> None:
+    import json
+    import sqlite3
+
+    from click.testing import CliRunner
+
+    from sumjudge.cli import main
+    from sumjudge.store.run_stats import read_run_stats
+
+    source = "The Grenshaw city council voted 7 to 2 on Tuesday to reject a plan for 240 apartments at the old mill."
+    data = tmp_path / "d.jsonl"
+    data.write_text(json.dumps({"id": "a", "source": source, "summary": "Grenshaw councillors split 7 to 2 against the 240-apartment scheme."}) + "\n")
+    store = tmp_path / "runs.db"
+    res = CliRunner().invoke(main, ["score", str(data), "--store", str(store), "--report", str(tmp_path / "r.html")])
+    assert res.exit_code in (0, 1), res.output
+    assert "unchecked questions" in res.output and "100% (1 of 1)" in res.output
+    with sqlite3.connect(store) as db:
+        (run_id,) = db.execute("SELECT id FROM runs").fetchone()
+        stats = read_run_stats(db, run_id)
+    assert (stats.questions, stats.unchecked_questions) == (1, 1)
+    assert stats.as_dict()["unchecked_questions"] == 1
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "unchecked questions" in html and "1 unchecked)" in html

@@ -96,6 +96,12 @@ def _unchecked(stats: RunStats) -> str:
     return "-" if share is None else f"{share:.0%} ({stats.unchecked_claims:,} of {stats.claims:,})"
 
 
+def _unchecked_questions(stats: RunStats) -> str:
+    """ "20% (12 of 60)": questions the judge could neither answer nor show missing."""
+    share = stats.unchecked_question_share
+    return "-" if share is None else f"{share:.0%} ({stats.unchecked_questions:,} of {stats.questions:,})"
+
+
 def summary_table(stats: RunStats, *, title: str = "summary", empty_sources: int = 0) -> Table:
     """count, mean, median, p10, mean alignment, mean coverage, zero scores (and, when there are any,
     how many of them had an empty source), errors, total tokens; the three means with their bootstrap
@@ -114,6 +120,7 @@ def summary_table(stats: RunStats, *, title: str = "summary", empty_sources: int
         ("mean coverage", _fmt(stats.mean_coverage), _ci(stats.coverage_ci)),
         ("zero scores", str(stats.zero_scores), ""),
         ("unchecked claims", _unchecked(stats), ""),
+        ("unchecked questions", _unchecked_questions(stats), ""),
         *([("empty sources", str(empty_sources), "scored 0")] if empty_sources else []),
         ("errors", str(stats.errors), ""),
         ("judge calls", f"{stats.calls:,}", ""),

@@ -114,6 +114,8 @@ def _figures(stats: RunStats, total: int, extra: Sequence[tuple[str, str]] = ())
         ("zero scores", str(stats.zero_scores)),
         ("unchecked claims", "–" if stats.unchecked_share is None
          else f"{stats.unchecked_share:.0%} ({stats.unchecked_claims:,} of {stats.claims:,})"),
+        ("unchecked questions", "–" if stats.unchecked_question_share is None
+         else f"{stats.unchecked_question_share:.0%} ({stats.unchecked_questions:,} of {stats.questions:,})"),
         ("errors", str(stats.errors)),
         ("judge calls", f"{stats.calls:,}"),
         ("tokens", f"{stats.tokens:,}"),
@@ -212,7 +214,11 @@ def _item_html(item: ItemRecord, texts: tuple[str, str] | None = None) -> str:
             detail.append("</ul>")
         else:
             detail.append('<p class="none">no claims</p>')
-        detail.append(f'<h4>questions from the source ({answered} of {len(questions)} answered)</h4>')
+        unsettled = sum(1 for v in coverage if v.unchecked)
+        detail.append(
+            f'<h4>questions from the source ({answered} of {len(questions)} answered'
+            + (f", {unsettled} unchecked" if unsettled else "") + ")</h4>"
+        )
         if questions:
             detail.append('<ul class="questions">')
             for i, q in enumerate(questions):

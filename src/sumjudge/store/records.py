@@ -42,6 +42,11 @@ class Verdicts(BaseModel):
     def questions_answered(self) -> int:
         return sum(1 for c in self.coverage if c.answered)
 
+    @property
+    def questions_unchecked(self) -> int:
+        """Questions the judge could neither answer nor show missing (:attr:`CoverageVerdict.unchecked`)."""
+        return sum(1 for c in self.coverage if c.unchecked)
+
 
 class ItemUsage(Usage):
     """An item's judge usage, with its total written out for readers of the JSON line."""

@@ -45,6 +45,16 @@ class RunStats:
     def unchecked_share(self) -> float | None:
         """The share of claims left unchecked ("12% of claims unchecked"); ``None`` without claims."""
         return self.unchecked_claims / self.claims if self.claims else None
+    questions: int = 0
+    """Coverage verdicts, over the items that finished."""
+    unchecked_questions: int = 0
+    """Of them, those the judge could neither answer nor show missing (``unchecked``: each counts in
+    coverage as its probability)."""
+
+    @property
+    def unchecked_question_share(self) -> float | None:
+        """The share of questions left unchecked; ``None`` without questions."""
+        return self.unchecked_questions / self.questions if self.questions else None
     evidence_verified: int = 0
     """Verdicts (claims and questions) whose quote holds them up (``verified``)."""
     evidence_checked: int = 0
@@ -79,6 +89,8 @@ class RunStats:
         claims: int = 0,
         unchecked_claims: int = 0,
         evidence: tuple[int, int] = (0, 0),
+        questions: int = 0,
+        unchecked_questions: int = 0,
     ) -> RunStats:
         """``alignment`` and ``coverage`` (per-item values) give those means their intervals."""
         from ..figures.stats import CONFIDENCE, mean_interval
@@ -109,6 +121,8 @@ class RunStats:
             cached_tokens=cached_tokens,
             claims=claims,
             unchecked_claims=unchecked_claims,
+            questions=questions,
+            unchecked_questions=unchecked_questions,
             evidence_verified=evidence[0],
             evidence_checked=evidence[1],
         )
@@ -136,6 +150,8 @@ class RunStats:
             "judge_calls": self.calls,
             "claims": self.claims,
             "unchecked_claims": self.unchecked_claims,
+            "questions": self.questions,
+            "unchecked_questions": self.unchecked_questions,
             "evidence_verified": self.evidence_verified,
             "evidence_checked": self.evidence_checked,
         }
@@ -175,11 +191,14 @@ def read_run_stats(db: sqlite3.Connection, run_id: str, *, axes: bool = True) ->
         " FROM items WHERE run_id = ?",
         (run_id,),
     ).fetchone()
-    claims = db.execute(
-        "SELECT COUNT(*), SUM(COALESCE(json_extract(c.value, '$.unchecked'), 0))"
-        " FROM items, json_each(items.record, '$.verdicts.alignment') AS c WHERE run_id = ? AND status = 'ok'",
-        (run_id,),
-    ).fetchone()
+    claims, questions = (
+        db.execute(
+            "SELECT COUNT(*), SUM(COALESCE(json_extract(c.value, '$.unchecked'), 0))"
+            f" FROM items, json_each(items.record, '$.verdicts.{step}') AS c WHERE run_id = ? AND status = 'ok'",
+            (run_id,),
+        ).fetchone()
+        for step in ("alignment", "coverage")
+    )
     return RunStats.from_sorted_scores(
         scores,
         mean_alignment=agg[0],
@@ -192,6 +211,8 @@ def read_run_stats(db: sqlite3.Connection, run_id: str, *, axes: bool = True) ->
         cached_tokens=agg[5] or 0,
         claims=claims[0] or 0,
         unchecked_claims=claims[1] or 0,
+        questions=questions[0] or 0,
+        unchecked_questions=questions[1] or 0,
         evidence=_evidence(db, run_id),
     )
 

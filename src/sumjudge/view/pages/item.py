@@ -101,16 +101,23 @@ def _verdicts(c: ItemContext, o: ScoredItem) -> str:
             + f'<span class="label">{_label_text(mark)}</span>{_mark_form(c, "claim", i)}</li>'
         )
     out.append("</ol>")
-    out.append(f'<h2>questions from the source ({v.questions_answered} of {len(v.questions)} answered by the summary)</h2><ol class="verdicts">')
+    unsettled = f", {v.questions_unchecked} unchecked" if v.questions_unchecked else ""
+    out.append(
+        f'<h2>questions from the source ({v.questions_answered} of {len(v.questions)} answered by the summary{unsettled})</h2>'
+        '<ol class="verdicts">'
+    )
     for i, q in enumerate(v.questions):
         ans = v.coverage[i] if i < len(v.coverage) else None
         ok = bool(ans and ans.answered)
+        unsure = bool(ans and ans.unchecked)
         mark = c.marks.get(("answer", i))
         out.append(
-            f'<li class="verdict {"answered" if ok else "unanswered"}{_doubt(ans)}" tabindex="-1" data-target="answer" '
-            f'data-quote="answer-{i}" data-index="{i}" '
-            f'data-judge="{"answered" if ok else "unanswered"}" data-label="{_label_text(mark)}">'
-            f'<span class="says">{"✔ answered" if ok else "✘ not answered"}</span>{_prob(ans, "answered")} '
+            f'<li class="verdict {"answered" if ok else "unanswered"}{" unchecked" if unsure else ""}{_doubt(ans)}" '
+            f'tabindex="-1" data-target="answer" data-quote="answer-{i}" data-index="{i}" '
+            f'data-judge="{"answered" if ok else "unanswered"}" data-label="{_label_text(mark)}" '
+            f'data-unchecked="{str(unsure).lower()}">'
+            f'<span class="says">{"? unchecked" if unsure else "✔ answered" if ok else "✘ not answered"}</span>'
+            f'{_prob(ans, "answered")} '
             f'<span class="text">{shown(q)}</span>'
             + (evidence_line(ans) if ans else "") +
             f'<div class="why">{shown(ans.reason if ans else "no verdict")}</div>'
