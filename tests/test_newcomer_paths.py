@@ -110,3 +110,12 @@ def test_an_output_a_doc_shows_is_what_the_code_prints(shown) -> None:
     assert doc_outputs.normal(printed) == doc_outputs.normal(shown.text), (
         f"{shown.doc.name}: the '{shown.name}' block drifted; refresh it with "
         "`PYTHONPATH=src python tests/doc_outputs.py --write` and review the diff")
+
+
+def test_the_readmes_first_gate_passes_the_faithful_summary_and_fails_the_wrong_figure() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    first = SHELL_BLOCK.findall(text.split("## A first result", 1)[1])[0]
+    commands = [line.split("  #", 1)[0].strip().removeprefix(".venv/bin/") for line in first.splitlines() if line.strip()]
+    assert len(commands) == 2 and all("--fail-under 0.7" in c for c in commands)
+    codes = [CliRunner().invoke(main, shlex.split(c)[1:]).exit_code for c in commands]
+    assert codes == [0, 1]
