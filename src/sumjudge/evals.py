@@ -14,7 +14,8 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from ._aio import gather_or_cancel, run_sync
-from .errors import ConfigurationError, InputError, describe_failure
+from .errors import ConfigurationError, InputError
+from .guards.redact import describe_failure
 from .figures.stats import MeanEstimate
 from .data.tables import result_row, rows_frame, table_items
 

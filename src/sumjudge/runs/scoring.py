@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..data.datasets import Row
-from ..errors import describe_failure
+from ..guards.redact import describe_failure
 from ..guards.redact import secrets_of
 from ..evals import is_interrupt
 from ..judges.base import JudgeModel, JudgeReply, JudgeRequest, OutputT, WrappedJudge

@@ -1,9 +1,0 @@
-"""The import path ``sumjudge.decide`` of sumjudge 0.1, kept so that code written against it still runs.
-It lives in :mod:`sumjudge.figures.decide` (the numbers a run reports); new code imports from there.
-The old path is that very module, private names included."""
-
-import sys
-
-from .figures import decide as _module
-
-sys.modules[__name__] = _module
