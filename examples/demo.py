@@ -92,7 +92,7 @@ Next ({how}):
       many items, resumable, with an HTML report
   {sumjudge} score examples/summaries.jsonl --model openai/gpt-4o-mini
       a capable LLM judge (OPENAI_API_KEY), or --model ollama/qwen2.5:7b on your own hardware
-See README.md, "Choosing a judge".
+See docs/guide.md, "Choosing a judge".
 """
 
 

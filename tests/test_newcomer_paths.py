@@ -119,3 +119,19 @@ def test_the_readmes_first_gate_passes_the_faithful_summary_and_fails_the_wrong_
     assert len(commands) == 2 and all("--fail-under 0.7" in c for c in commands)
     codes = [CliRunner().invoke(main, shlex.split(c)[1:]).exit_code for c in commands]
     assert codes == [0, 1]
+
+
+def test_the_demo_points_at_a_section_that_exists_and_the_readme_outputs_are_ignored() -> None:
+    text = (ROOT / "examples" / "demo.py").read_text(encoding="utf-8")
+    (doc, section) = re.search(r'See (\S+), "([^"]+)"', text).groups()
+    assert f"## {section}" in (ROOT / doc).read_text(encoding="utf-8")
+    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").split()
+    for written in re.findall(r"--(?:out|report) (\S+)", (ROOT / "README.md").read_text(encoding="utf-8")):
+        assert written in ignored, written
+
+
+def test_the_async_example_names_what_runs_it_in_every_install_line() -> None:
+    text = (ROOT / "docs" / "testing-in-ci.md").read_text(encoding="utf-8")
+    assert "@pytest.mark.asyncio" in text
+    installs = re.findall(r"pip install sumjudge[^\n`]*", text)
+    assert installs and all("pytest-asyncio" in line for line in installs if "pytest" in line), installs
