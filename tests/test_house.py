@@ -63,7 +63,7 @@ def test_the_top_level_holds_no_shim_module() -> None:
 def test_every_judge_reads_through_the_shared_room() -> None:
     """The offline judge and the reader both read with a ``Reading``; neither package imports the other."""
     from sumjudge.scorers.summarization.offline import create_offline_judge
-    from sumjudge.scorers.summarization.reading import Reading
+    from sumjudge.scorers.summarization.language import Reading
 
     assert isinstance(create_offline_judge("lexical").reading, Reading)
     for package, other in (("offline", "reader"), ("reader", "offline")):

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from sumjudge.cli import main
 from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
 from sumjudge.scorers.summarization.prompts import PROMPT_VERSION
-from sumjudge.scorers.summarization.reading.facts import atomic_facts
-from sumjudge.scorers.summarization.reading.questions import fact_of_question
+from sumjudge.scorers.summarization.language.facts import atomic_facts
+from sumjudge.scorers.summarization.language.questions import fact_of_question
 from sumjudge.testing.recorded import RecordedRequest
 
 from openai_endpoint import openai_endpoint

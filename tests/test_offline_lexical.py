@@ -8,7 +8,7 @@ from sumjudge.errors import ConfigurationError, JudgeError
 from sumjudge.judges.base import JudgeModel, JudgeRequest, StepInputs
 from sumjudge.scorers.summarization.offline import create_offline_judge
 from sumjudge.scorers.summarization.offline.lexical import fact_of_question
-from sumjudge.scorers.summarization.reading.segment import detect_language, split_sentences
+from sumjudge.scorers.summarization.language.segment import detect_language, split_sentences
 from sumjudge.judges.registry import resolve_judge
 from sumjudge.scorers.summarization.verdicts import (
     ALIGNMENT_STEP,

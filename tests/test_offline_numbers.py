@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
-from sumjudge.scorers.summarization.reading.numbers import number_keys
+from sumjudge.scorers.summarization.language.numbers import number_keys
 
 SOURCE = (
     "More than 10,000 migrants reached Italy in the first three months of 2015. "

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from sumjudge.scorers.summarization.reading.segment import split_sentences
+from sumjudge.scorers.summarization.language.segment import split_sentences
 
 syntok_segmenter = pytest.importorskip("syntok.segmenter")
 

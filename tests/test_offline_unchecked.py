@@ -137,7 +137,7 @@ def test_a_long_source_reason_numbers_the_sentence_in_the_whole_source() -> None
 
 
 def test_an_english_question_drops_an_opening_conjunction_and_a_capital_that_is_no_title() -> None:
-    from sumjudge.scorers.summarization.reading.questions import phrase_question
+    from sumjudge.scorers.summarization.language.questions import phrase_question
 
     assert phrase_question("But she also said the plan works.", "en") == "Is it true that she also said the plan works?"
     assert phrase_question("In November, officials seized 250 kilograms.", "en", frozenset({"november"})) == (
@@ -156,7 +156,7 @@ def test_a_negated_claim_whose_every_word_the_passage_states_without_a_negation_
 def test_a_korean_copula_is_quoted_as_a_question_grammatically() -> None:
     """Issue 30, point 4: "예정이다" is quoted "예정이라는 것이 사실입니까?", not "예정이다는"; the
     question still gives back its fact."""
-    from sumjudge.scorers.summarization.reading.questions import fact_of_question, phrase_question
+    from sumjudge.scorers.summarization.language.questions import fact_of_question, phrase_question
 
     q = phrase_question("공사는 2027년에 시작해 2032년에 개통할 예정이다.", "ko")
     assert q == "공사는 2027년에 시작해 2032년에 개통할 예정이라는 것이 사실입니까?"

@@ -43,9 +43,9 @@ from bump_pairs import half_of
 
 from sumjudge.scorers.summarization.axes import coverage_value
 from sumjudge.scorers.summarization.offline.lexical import LexicalJudge, LexicalSettings
-from sumjudge.scorers.summarization.reading.clauses import EN_AUX
-from sumjudge.scorers.summarization.reading.lexicon import IRREGULAR_EN
-from sumjudge.scorers.summarization.reading.questions import FactRanking, fact_of_question, phrase_question
+from sumjudge.scorers.summarization.language.clauses import EN_AUX
+from sumjudge.scorers.summarization.language.lexicon import IRREGULAR_EN
+from sumjudge.scorers.summarization.language.questions import FactRanking, fact_of_question, phrase_question
 
 HALVES = (("A", "tune"), ("B", "held"))
 

@@ -43,7 +43,7 @@ from keyfacts import balanced_accuracy  # noqa: E402
 
 from sumjudge.judges.base import ModelConfig  # noqa: E402
 from sumjudge.judges.registry import resolve_judge  # noqa: E402
-from sumjudge.scorers.summarization.reading.questions import phrase_question  # noqa: E402
+from sumjudge.scorers.summarization.language.questions import phrase_question  # noqa: E402
 
 
 def _load(path: Path) -> list[dict[str, Any]]:

@@ -28,7 +28,7 @@ from . import prompts
 from .long_source import LongSource
 from .long_source import prompts as long_prompts
 from .long_source.alignment import pack_claims
-from .reading import Reading
+from .language import Reading
 from .verdicts import (
     ALIGNMENT_STEP,
     CLAIMS_STEP,

@@ -1,6 +1,6 @@
 """Which chunks of a long source most likely hold a claim's evidence: Okapi BM25 over the chunks.
 
-The terms are the offline judge's content units (:class:`~sumjudge.scorers.summarization.reading.analysis.TextAnalyzer`:
+The terms are the offline judge's content units (:class:`~sumjudge.scorers.summarization.language.analysis.TextAnalyzer`:
 Snowball stems without stop words, normalised numbers, CJK character bigrams), so retrieval sees
 "£4.5m" and "4.5 million", "opened" and "opens" the way the offline judge's verdicts do, in the
 languages it knows. Why not ``bm25s``: it would bring numpy and scipy into the core install for an
@@ -15,8 +15,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..reading.analysis import TextAnalyzer
-from ..reading.segment import detect_language
+from ..language.analysis import TextAnalyzer
+from ..language.segment import detect_language
 from .chunks import Chunk
 
 

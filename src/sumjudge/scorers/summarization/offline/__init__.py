@@ -15,7 +15,7 @@ def create_offline_judge(name: str) -> JudgeModel:
     key = (name or "").strip().lower()
     if key in OFFLINE_JUDGES:
         from .lexical import LexicalJudge
-        from ..reading.lexicon import CORE, WORDFREQ
+        from ..language.lexicon import CORE, WORDFREQ
 
         return LexicalJudge(data=CORE if key == "lexical" else WORDFREQ)
     known = ", ".join(f"offline/{n}" for n in OFFLINE_JUDGES)

@@ -9,12 +9,12 @@ from dataclasses import dataclass
 
 import regex
 
-from ..reading.analysis import Sentence, TextAnalyzer, capitalised_words
-from ..reading.evidence import Evidence
-from ..reading.lexicon import DATE_WORDS, ORDINAL_WORDS, WEEKDAYS
-from ..reading.numbers import all_keys
-from ..reading.questions import fact_of_question
-from ..reading.segment import detect_language, quote, split_sentences
+from ..language.analysis import Sentence, TextAnalyzer, capitalised_words
+from ..language.evidence import Evidence
+from ..language.lexicon import DATE_WORDS, ORDINAL_WORDS, WEEKDAYS
+from ..language.numbers import all_keys
+from ..language.questions import fact_of_question
+from ..language.segment import detect_language, quote, split_sentences
 from ..verdicts import CoverageVerdict
 from .extrinsic import passage_form
 from .roles import subject_swap
@@ -86,7 +86,7 @@ def key_fact_missing(
     contradiction when the summary sentence closest to the fact has another number in its place
     ("520 seats" for "250 seats"), else empty. ``summary_numbers``: every value the summary's numbers
     may stand for (a fact's "10,000" is in a summary that says "ten thousand"). A weekday is
-    detail, never a key fact (:data:`..reading.lexicon.WEEKDAYS`), nor a spelled ordinal ("a second
+    detail, never a key fact (:data:`..language.lexicon.WEEKDAYS`), nor a spelled ordinal ("a second
     heart attack" is "a repeat heart attack"). Of a date, any one part will do (:func:`date_parts`)."""
     when = date_parts(fact)
     if when & (summary_units | frozenset("#" + n for n in summary_numbers)):

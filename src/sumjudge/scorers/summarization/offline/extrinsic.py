@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import regex
 
-from ..reading.analysis import Document, Sentence
-from ..reading.evidence import Evidence, Window
-from ..reading.segment import quote
+from ..language.analysis import Document, Sentence
+from ..language.evidence import Evidence, Window
+from ..language.segment import quote
 from .support import same_slot, substitutions
 
 

@@ -4,9 +4,9 @@ that statements share, weighted by how informative they are.
 It reads no prompt. Each request carries typed inputs (source, summary, questions); the judge
 answers from them:
 
-- alignment: the summary's sentences, split into statements (:mod:`..reading.clauses`), are the claims;
+- alignment: the summary's sentences, split into statements (:mod:`..language.clauses`), are the claims;
   :mod:`.support` decides each one and says why.
-- questions: the source's most salient facts, one per question (:mod:`..reading.questions`).
+- questions: the source's most salient facts, one per question (:mod:`..language.questions`).
 - coverage: a question is answered when the summary carries most of the fact's weight and does not
   negate or reverse it.
 
@@ -20,12 +20,12 @@ from typing import Any
 
 from ....errors import JudgeError
 from ....judges.base import JudgeReply, JudgeRequest, Usage
-from ..reading import Reading, memo
-from ..reading.analysis import PASSIVE, Document, Sentence, TextAnalyzer, capitalised_words
-from ..reading.evidence import Evidence, dangling_pronoun, derived_forms, light_units, passages
-from ..reading.lexicon import CORE, WORDFREQ
-from ..reading.questions import FactRanking, fact_of_question, phrase_question
-from ..reading.segment import quote
+from ..language import Reading, memo
+from ..language.analysis import PASSIVE, Document, Sentence, TextAnalyzer, capitalised_words
+from ..language.evidence import Evidence, dangling_pronoun, derived_forms, light_units, passages
+from ..language.lexicon import CORE, WORDFREQ
+from ..language.questions import FactRanking, fact_of_question, phrase_question
+from ..language.segment import quote
 from ..verdicts import (
     ALIGNMENT_STEP,
     CLAIMS_STEP,
@@ -168,7 +168,7 @@ class LexicalJudge:
         return JudgeReply(output=output, usage=Usage(calls=1), raw=None)
 
     # ---------------------------------------------------------------------------------------------
-    # What the judge reads (shared with every judge: :class:`..reading.Reading`)
+    # What the judge reads (shared with every judge: :class:`..language.Reading`)
 
     def _analyser(self, lang: str) -> TextAnalyzer:
         return self.reading.analyser(lang)
@@ -177,7 +177,7 @@ class LexicalJudge:
         return self.reading.document(source)
 
     def claims(self, summary: str, lang: str, names: frozenset[str] = frozenset()) -> list[Sentence]:
-        """The summary's clauses (:meth:`..reading.Reading.claims`)."""
+        """The summary's clauses (:meth:`..language.Reading.claims`)."""
         return self.reading.claims(summary, lang, names)
 
     # ---------------------------------------------------------------------------------------------

@@ -16,10 +16,10 @@ from itertools import pairwise
 
 import regex
 
-from ..reading.analysis import Sentence
-from ..reading.evidence import Window
-from ..reading.lexicon import IRREGULAR_EN
-from ..reading.segment import quote
+from ..language.analysis import Sentence
+from ..language.evidence import Window
+from ..language.lexicon import IRREGULAR_EN
+from ..language.segment import quote
 
 
 def role_swap(

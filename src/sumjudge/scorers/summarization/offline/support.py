@@ -11,7 +11,7 @@ the largest weight of its content units. It is supported when all of these hold:
    ``support_threshold`` of the claim's weight (words weigh by how informative they are, so a
    common verb that differs costs less than a rare word);
 3. **polarity agrees**: each phrase of the claim and the window phrase that shares most of it agree
-   in negation, and no antonym pair sets them apart (:mod:`..reading.polarity`);
+   in negation, and no antonym pair sets them apart (:mod:`..language.polarity`);
 4. **roles agree**: no two words of the claim swap sides around the word between them ("Jones
    defeated Smith" for "Smith defeated Jones") unless one side is passive and the other active
    (:mod:`.roles`);
@@ -26,9 +26,9 @@ from collections.abc import Callable
 
 import regex
 
-from ..reading.analysis import Phrase, Sentence
-from ..reading.evidence import Evidence, Window
-from ..reading.segment import quote
+from ..language.analysis import Phrase, Sentence
+from ..language.evidence import Evidence, Window
+from ..language.segment import quote
 
 
 class Shown(str):

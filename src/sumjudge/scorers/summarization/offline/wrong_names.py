@@ -8,20 +8,20 @@ gender than all of the passage's (rules 30.2). Any other name the source has onl
 is a note, or nothing when the sentences just before the passage name it: a summary may join distant
 facts.
 
-A name counts in any of the forms :mod:`..reading.names` knows ("English" and "England", "Man Utd" and
+A name counts in any of the forms :mod:`..language.names` knows ("English" and "England", "Man Utd" and
 "Manchester United", "UN" and "United Nations", "X-Factor" and "X Factor"), and in its derived forms
-("Asia" and "Asian", :func:`..reading.evidence.derived_forms`).
+("Asia" and "Asian", :func:`..language.evidence.derived_forms`).
 """
 
 from __future__ import annotations
 
 import regex
 
-from ..reading.analysis import Document, Sentence
-from ..reading.evidence import Evidence, subject_names
-from ..reading.names import common_opener, joined_in_source, known_name, same_name, shouted, spelled_out
-from ..reading.segment import quote
-from ..reading.tokens import squash
+from ..language.analysis import Document, Sentence
+from ..language.evidence import Evidence, subject_names
+from ..language.names import common_opener, joined_in_source, known_name, same_name, shouted, spelled_out
+from ..language.segment import quote
+from ..language.tokens import squash
 from .extrinsic import passage_form, where_in_source
 from .support import Shown, side_match, slot_match
 

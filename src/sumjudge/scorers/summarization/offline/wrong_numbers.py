@@ -7,19 +7,19 @@ and the passage has another number in its place; since rules 30.2 also when the 
 where the claim puts it the passage has another number's words. A number the source has only
 elsewhere is otherwise a note: a summary may join distant facts.
 
-Forms count as the same: "two-year" and "two years", "43" and "forty-three" (:mod:`..reading.analysis`),
-"ten thousand" and "10,000" (:mod:`..reading.numbers`).
+Forms count as the same: "two-year" and "two years", "43" and "forty-three" (:mod:`..language.analysis`),
+"ten thousand" and "10,000" (:mod:`..language.numbers`).
 """
 
 from __future__ import annotations
 
 import regex
 
-from ..reading.analysis import Document, Sentence
-from ..reading.evidence import Evidence
-from ..reading.lexicon import ORDINAL_WORDS
-from ..reading.numbers import all_keys, number_kind
-from ..reading.segment import quote
+from ..language.analysis import Document, Sentence
+from ..language.evidence import Evidence
+from ..language.lexicon import ORDINAL_WORDS
+from ..language.numbers import all_keys, number_kind
+from ..language.segment import quote
 from .extrinsic import passage_form, where_in_source
 from .support import Shown, side_match, slot_match
 
@@ -97,7 +97,7 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
 
 
 def _kind(s: Sentence, n: str) -> tuple[str, frozenset[str]]:
-    """What ``s``'s number ``n`` measures (:func:`..reading.numbers.number_kind`) and, for a count,
+    """What ``s``'s number ``n`` measures (:func:`..language.numbers.number_kind`) and, for a count,
     the words after it (what it counts: "40 computers")."""
     form = s.number_forms.get(n, n)
     kind = number_kind(s.text, form)

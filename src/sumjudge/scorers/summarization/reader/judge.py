@@ -18,7 +18,7 @@ probability the model's times ``proof_scale``, its reason the offline proof besi
 number or date the summary lacks, or that shares no word with the summary, is "not answered" without a
 model call (the offline judge's ``coverage_gaps``).
 
-The reader imports no other judge: it reads with its own :class:`~..reading.Reading` and asks for word
+The reader imports no other judge: it reads with its own :class:`~..language.Reading` and asks for word
 proofs of a judge made by name (``offline/lexical``, through the registry) that offers
 :class:`WordProofs`.
 
@@ -40,9 +40,9 @@ from ....judges.local import LocalSettings
 from ....judges.next_token import PromptTooLong, YesNoAnswer, YesNoModel
 from ....judges.progress import notify
 from ....judges.registry import resolve_judge
-from ..reading import DraftClaim, Drafts, Reading, fact_of_question
-from ..reading.analysis import capitalised_words
-from ..reading.segment import detect_language, split_sentences
+from ..language import DraftClaim, Drafts, Reading, fact_of_question
+from ..language.analysis import capitalised_words
+from ..language.segment import detect_language, split_sentences
 from ..verdicts import (
     ALIGNMENT_STEP,
     CLAIMS_STEP,
