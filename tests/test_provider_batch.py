@@ -14,7 +14,7 @@ import pytest
 from batch_helpers import TextBrain, results, write_data
 from sumjudge.data.datasets import Dataset
 from sumjudge.errors import ConfigurationError
-from sumjudge.runs.batch import BatchOutputs, run_batch_sync
+from sumjudge.runs.dataset import RunOutputs, run_dataset_sync
 from sumjudge.runs.provider_batch import BatchMode, ProviderRounds
 from sumjudge.store.provider_jobs import ProviderJobs
 from sumjudge.testing.anthropic_server import AnthropicServer
@@ -47,9 +47,9 @@ def score(tmp_path, model, name, *, batch=None, cache=None, data=None):
     out = tmp_path / f"{name}.jsonl"
     with Dataset(str(data)) as ds:
         info = ds.validate()
-        result = run_batch_sync(
+        result = run_dataset_sync(
             ds, info, model=model, options=OPTIONS, store_path=tmp_path / f"{name}.db", cache=cache,
-            outputs=BatchOutputs(out=str(out), step_summary=False), batch=batch,
+            outputs=RunOutputs(out=str(out), step_summary=False), batch=batch,
         )
     return result, results(out)
 

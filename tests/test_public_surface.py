@@ -33,7 +33,7 @@ def test_every_exported_name_resolves(package: str) -> None:
 @pytest.mark.parametrize(
     ("package", "module", "name"),
     [
-        ("sumjudge.runs", "sumjudge.runs.batch", "run_batch"),
+        ("sumjudge.runs", "sumjudge.runs.dataset", "run_dataset"),
         ("sumjudge.analysis", "sumjudge.analysis.compare", "compare_runs"),
         ("sumjudge.data", "sumjudge.data.parquet", "write_frame"),
         ("sumjudge.store", "sumjudge.store.database", "RunStore"),
@@ -53,7 +53,7 @@ def test_importing_a_package_imports_none_of_its_modules() -> None:
     """Package ``__init__`` files hold exports only: importing them loads no scorer, judge or SDK."""
     code = (
         "import sys, sumjudge, sumjudge.runs, sumjudge.store, sumjudge.analysis, sumjudge.data\n"
-        "heavy = [m for m in ('sumjudge.runs.batch', 'sumjudge.store.database', 'sumjudge.analysis.compare',\n"
+        "heavy = [m for m in ('sumjudge.runs.dataset', 'sumjudge.store.database', 'sumjudge.analysis.compare',\n"
         "         'sumjudge.data.datasets', 'sumjudge.scorers.summarization', 'openai', 'pydantic') if m in sys.modules]\n"
         "print(heavy)\n"
     )

@@ -14,7 +14,7 @@ from test_long_source import NEEDLE, TOWNS, long_source, passage_judge
 from sumjudge import create_summarization_scorer
 from sumjudge.data.datasets import Dataset
 from sumjudge.errors import JudgeOutputError
-from sumjudge.runs.batch import BatchOutputs, run_batch_sync
+from sumjudge.runs.dataset import RunOutputs, run_dataset_sync
 from sumjudge.scorers.summarization.asked import same_text, strays
 from sumjudge.scorers.summarization.verdicts import ALIGNMENT_STEP, COVERAGE_STEP
 from sumjudge.testing.brains import SummarizationBrain
@@ -103,9 +103,9 @@ def test_a_run_records_the_stray_items_as_failed_and_counts_them(tmp_path, monke
         monkeypatch.setenv("OPENAI_API_KEY", "k")
         out = tmp_path / "out.jsonl"
         with Dataset(str(data)) as ds:
-            result = run_batch_sync(ds, ds.validate(), model="openai/test-model", options={"max_questions": 3},
+            result = run_dataset_sync(ds, ds.validate(), model="openai/test-model", options={"max_questions": 3},
                                     store_path=tmp_path / "runs.db",
-                                    outputs=BatchOutputs(out=str(out), step_summary=False))
+                                    outputs=RunOutputs(out=str(out), step_summary=False))
     (line,) = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
     assert line["score"] is None and "not asked" in line["error"]
     assert result.stats.errors == 1 and result.stats.count == 0

@@ -191,7 +191,7 @@ def test_provider_batch_jobs_carry_the_probabilities_as_live_calls_do(tmp_path, 
     import json
 
     from sumjudge.data.datasets import Dataset
-    from sumjudge.runs.batch import BatchOutputs, run_batch_sync
+    from sumjudge.runs.dataset import RunOutputs, run_dataset_sync
     from sumjudge.runs.provider_batch import BatchMode, ProviderRounds
 
     data = tmp_path / "d.jsonl"
@@ -201,9 +201,9 @@ def test_provider_batch_jobs_carry_the_probabilities_as_live_calls_do(tmp_path, 
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", "k")
         with Dataset(str(data)) as ds:
-            run_batch_sync(
+            run_dataset_sync(
                 ds, ds.validate(), model="openai/test-model", options={"max_questions": 4, "scale": 1.0},
-                store_path=tmp_path / "runs.db", outputs=BatchOutputs(out=str(out), step_summary=False),
+                store_path=tmp_path / "runs.db", outputs=RunOutputs(out=str(out), step_summary=False),
                 batch=ProviderRounds(BatchMode(poll_interval=0.01)),
             )
         assert not server.chat_requests()  # every request went in a batch job, none live

@@ -21,7 +21,7 @@ from .data.tables import result_row, rows_frame, table_items
 
 
 class Scorer(Protocol):
-    """The one scorer interface: what ``run_evals``, the batch tool and every integration need of a scorer.
+    """The one scorer interface: what ``run_evals``, the data set tool and every integration need of a scorer.
 
     ``run`` scores one item and returns a result with a numeric ``score`` (a
     :class:`~sumjudge.SummarizationResult` for the built-in scorer); ``id`` names the scorer in

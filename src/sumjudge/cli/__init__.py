@@ -1,6 +1,6 @@
 """The ``sumjudge`` command: click commands only (flags, printing, exit codes), one module per command.
 
-- :mod:`.score`: ``sumjudge score`` (the batch tool);
+- :mod:`.score`: ``sumjudge score`` (the data set tool);
 - :mod:`.check`: ``sumjudge check`` (one pair from the shell);
 - :mod:`.runs`: ``sumjudge runs list|show|export``;
 - :mod:`.agreement`: ``sumjudge agreement``;

@@ -77,7 +77,7 @@ def check(
 ) -> None:
     """Score one SUMMARY against its SOURCE and print the verdicts behind the score."""
     from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, default_model_id
-    from ..runs.batch import build_scorer
+    from ..runs.dataset import build_scorer
     from .progress import JudgeNotices
 
     if source_arg == "-" and summary_arg == "-":

@@ -148,7 +148,7 @@ async def _probe(
     judge_options: dict[str, dict[str, Any]] | None = None,
 ) -> int:
     from ..analysis.probe.table import paired_kinds
-    from ..runs.batch import Meter
+    from ..runs.dataset import Meter
     from ..runs.probe import run_probe
     from .batch_view import provider_rounds
     from ..store.database import DEFAULT_STORE_PATH

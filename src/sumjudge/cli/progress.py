@@ -1,4 +1,4 @@
-"""What a batch run shows on standard error: a live progress line and the end-of-run summary table."""
+"""What a data set run shows on standard error: a live progress line and the end-of-run summary table."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from ..runs.batch import Meter
+from ..runs.dataset import Meter
 from ..figures import number as _fmt
 from ..store.database import RunStats
 

@@ -4,7 +4,7 @@ Exit codes: 0 success, 1 a gate failed (``--fail-under``, failed items beyond ``
 no item could be scored), 3 no gate failed but one is inconclusive (its interval crosses its bar), 2 usage or input errors (the message names the row and the field, or the
 file and the fix), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM); an interrupted run is saved
 and resumes when the same command runs again. The command is thin: it parses flags, reads the rows
-(:mod:`sumjudge.data.datasets`), hands the run to :func:`sumjudge.runs.run_batch` (judge, store, outputs,
+(:mod:`sumjudge.data.datasets`), hands the run to :func:`sumjudge.runs.run_dataset` (judge, store, outputs,
 gates), prints what it says, and picks the exit code.
 """
 
@@ -201,8 +201,8 @@ def warn_empty_sources(name: str, rows: Any) -> None:
         say(f"sumjudge: warning: {name}: {len(rows) - _EMPTY_SHOWN} more rows with an empty source score 0")
 
 
-class _ShownEvents:  # a sumjudge.runs.BatchEvents
-    """The CLI's view of a batch run: the opening line, the progress bar, nothing when quiet."""
+class _ShownEvents:  # a sumjudge.runs.RunEvents
+    """The CLI's view of a data set run: the opening line, the progress bar, nothing when quiet."""
 
     def __init__(self, console: Any, meter: Any, *, model_id: str, quiet: bool, batch_store: Any = None,
                  out: str | None = None) -> None:
@@ -280,8 +280,8 @@ async def _score(
     empty_sources: int = 0,
     judge_options: dict[str, Any] | None = None,
 ) -> int:
-    """Run the batch (:func:`sumjudge.runs.run_batch`) and say how it ended; the exit code."""
-    from ..runs.batch import BatchOutputs, Meter, run_batch
+    """Run the batch (:func:`sumjudge.runs.run_dataset`) and say how it ended; the exit code."""
+    from ..runs.dataset import RunOutputs, Meter, run_dataset
     from .progress import summary_table
 
     from ..store.database import DEFAULT_STORE_PATH
@@ -297,10 +297,10 @@ async def _score(
 
     try:
         with JudgeNotices(console, spinner=False):  # a model loading: said (the bar shows the reading)
-            result = await run_batch(
+            result = await run_dataset(
                 dataset, info, model=model_id, options=options, concurrency=concurrency, timeout=timeout,
                 cache=cache, store_path=store_path, fresh=fresh,
-                outputs=BatchOutputs(out=out, report=report, junit=junit), gates=gates, meter=meter,
+                outputs=RunOutputs(out=out, report=report, junit=junit), gates=gates, meter=meter,
                 events=events, batch=rounds, workers=workers, exam=exam, judge_options=judge_options,
             )
     except (SumjudgeError, ValueError) as exc:

@@ -1,4 +1,4 @@
-"""The one JSON-lines (and streamed JSON array) reader: the batch tool's input rows, ``sumjudge
+"""The one JSON-lines (and streamed JSON array) reader: the data set tool's input rows, ``sumjudge
 agreement``'s rated summaries, ``sumjudge compare``'s result files.
 
 Strict where a silent guess would mislead: a key twice in one object is an error (not "the last one

@@ -91,7 +91,7 @@ def table_rows(data: Any) -> Iterator[dict[str, Any]]:
 
 
 def row_label(data: Any, position: int) -> str:
-    """How an error names the row at ``position`` (0-based): ``row N`` (1-based, as the batch tool
+    """How an error names the row at ``position`` (0-based): ``row N`` (1-based, as the data set tool
     counts), plus the DataFrame's index label when the index is not the default 0..n-1."""
     label = f"row {position + 1}"
     if is_dataframe(data):

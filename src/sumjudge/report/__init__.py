@@ -1,4 +1,4 @@
-"""The HTML pages: the report of a batch run (``sumjudge score --report``) and the comparison of two
+"""The HTML pages: the report of a data set run (``sumjudge score --report``) and the comparison of two
 runs (``sumjudge compare A B --report``)."""
 
 from .compare_html import write_comparison_report

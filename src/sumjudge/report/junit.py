@@ -1,4 +1,4 @@
-"""JUnit XML of a batch run (``sumjudge score --junit FILE.xml``), for CI test views.
+"""JUnit XML of a data set run (``sumjudge score --junit FILE.xml``), for CI test views.
 
 One ``<testcase>`` per item, named by the item's id: an item that scored below ``--threshold``
 is a ``<failure>`` whose text is the scorer's reason (the axis that set the score and the claims or

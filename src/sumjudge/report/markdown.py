@@ -1,4 +1,4 @@
-"""A Markdown summary of a batch run, for ``$GITHUB_STEP_SUMMARY`` (the page of a GitHub Actions job).
+"""A Markdown summary of a data set run, for ``$GITHUB_STEP_SUMMARY`` (the page of a GitHub Actions job).
 
 The figures of the run, whether it passed its gates and why not, and the lowest items with the
 reason behind each score. Text from the judge or the data is untrusted: table cells are cut short,

@@ -1,4 +1,4 @@
-"""Gates: whether a finished batch run passes what the user asked of it (exit code 1 when not, 3
+"""Gates: whether a finished data set run passes what the user asked of it (exit code 1 when not, 3
 when the data cannot tell).
 
 Every gate reads the run's end figures (:class:`~sumjudge.store.RunStats`) and returns a

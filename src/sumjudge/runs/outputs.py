@@ -1,4 +1,4 @@
-"""The files of a batch run, as one :class:`~sumjudge.data.files.OutputPlan`: what it reads (the data
+"""The files of a data set run, as one :class:`~sumjudge.data.files.OutputPlan`: what it reads (the data
 file), its SQLite files (the run store, the reply cache), what it replaces (``--out``, ``--report``,
 ``--junit``) and what it appends to (``$GITHUB_STEP_SUMMARY``)."""
 
@@ -21,7 +21,7 @@ def output_plan(
     dataset: Dataset, store_path: str | Path | None, cache: bool | str | Path | None, *, out: str | None,
     report: str | None, junit: str | None, step_summary: bool,
 ) -> OutputPlan:
-    """Every file a batch run reads and writes: the data file, the run store and the reply cache
+    """Every file a data set run reads and writes: the data file, the run store and the reply cache
     (with their sidecars) are never written over, nor appended to by the job summary."""
     from ..judges.cache import DEFAULT_CACHE_PATH
     from ..store.database import DEFAULT_STORE_PATH

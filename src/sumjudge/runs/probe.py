@@ -1,5 +1,5 @@
 """A probe run: the originals and variants of a :class:`~sumjudge.analysis.probe.ProbePlan` scored
-through :func:`sumjudge.runs.batch.run_batch`, the same path as ``sumjudge score``.
+through :func:`sumjudge.runs.dataset.run_dataset`, the same path as ``sumjudge score``.
 
 A probe run is a run in the store like any other: its items are the originals (their own ids) and the
 variants (``row7/number/0``), its data fingerprint covers every one of them, so running the same probe
@@ -23,11 +23,11 @@ from ..data.datasets import Dataset, DatasetInfo, Fields, Row, add_to_fingerprin
 from ..errors import InputError
 from ..store.database import RunRecord, RunStore
 from ..store.records import ItemOutcome
-from .batch import BatchEvents, JudgeRounds, Meter, run_batch
+from .dataset import RunEvents, JudgeRounds, Meter, run_dataset
 
 
 class ProbeDataset:
-    """The plan's originals and variants as the rows of a batch run (what :func:`run_batch` reads)."""
+    """The plan's originals and variants as the rows of a data set run (what :func:`run_dataset` reads)."""
 
     def __init__(self, plan: ProbePlan, name: str) -> None:
         self.plan = plan
@@ -139,19 +139,19 @@ async def run_probe(
     plan: ProbePlan, *, data_name: str, model: str, options: Mapping[str, Any], concurrency: int = 8,
     timeout: float | None = None, cache: bool | str | None = None, store_path: str | Path | None = None,
     fresh: bool = False, min_detection: float | None = None, max_false_alarm: float | None = None,
-    meter: Meter | None = None, events: BatchEvents | None = None, workers: int | None = None,
+    meter: Meter | None = None, events: RunEvents | None = None, workers: int | None = None,
     batch: JudgeRounds | None = None, on_inconclusive: str = "inconclusive",
     judge_options: Mapping[str, Any] | None = None,
 ) -> ProbeResult:
     """Score the plan's originals and variants into the run store (resumed when the same probe ran
-    before) and make the table. ``workers`` and ``batch`` are :func:`run_batch`'s: processes for a
-    CPU-bound judge, provider batch jobs for an LLM judge (``score --batch``). Raises :class:`~sumjudge.errors.SumjudgeError` as :func:`run_batch` does."""
+    before) and make the table. ``workers`` and ``batch`` are :func:`run_dataset`'s: processes for a
+    CPU-bound judge, provider batch jobs for an LLM judge (``score --batch``). Raises :class:`~sumjudge.errors.SumjudgeError` as :func:`run_dataset` does."""
     from ..runs.gates import ErrorAllowance, Gates
     from ..store.database import DEFAULT_STORE_PATH
 
     dataset = ProbeDataset(plan, data_name)
     info = dataset.info()
-    result = await run_batch(
+    result = await run_dataset(
         dataset, info, model=model, options=options, concurrency=concurrency,  # type: ignore[arg-type]
         timeout=timeout, cache=cache, store_path=store_path, fresh=fresh, meter=meter, events=events,
         gates=Gates(allow_errors=ErrorAllowance(share=1.0)),  # failed items are left out of the table

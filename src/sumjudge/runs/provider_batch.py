@@ -1,7 +1,7 @@
 """Score a data set through provider batch jobs, round by round, resumable from the run store.
 
-``sumjudge score DATA --model openai/...|azure/...|anthropic/... --batch`` (and ``run_batch(...,
-batch=BatchMode())``) scores the rows as a live run does (:func:`~sumjudge.runs.batch.score_dataset`,
+``sumjudge score DATA --model openai/...|azure/...|anthropic/... --batch`` (and ``run_dataset(...,
+batch=BatchMode())``) scores the rows as a live run does (:func:`~sumjudge.runs.dataset.score_dataset`,
 every pending item in flight at once), with the judge wrapped in a
 :class:`~sumjudge.judges.batch.collector.BatchingJudge`: each judge request waits in a queue instead of
 being sent. When every item waits (the loop has settled), the waiting requests are one *round*:
@@ -40,7 +40,7 @@ from ..judges.http import HTTPJudge
 from ..judges.retry import RetryPolicy, call_with_retries
 from ..store.database import RunRecord, RunStore
 from ..store.provider_jobs import JobRecord, ProviderJobs
-from .batch import Meter, RecordCallback, score_dataset
+from .dataset import Meter, RecordCallback, score_dataset
 
 T = TypeVar("T")
 
@@ -60,7 +60,7 @@ class JobView:
 
 @dataclass(frozen=True)
 class BatchMode:
-    """How a run uses provider batch jobs: ``run_batch(..., batch=BatchMode())``, ``--batch``."""
+    """How a run uses provider batch jobs: ``run_dataset(..., batch=BatchMode())``, ``--batch``."""
 
     poll_interval: float = 30.0
     """Seconds between two polls of the jobs in flight."""

@@ -1,7 +1,7 @@
 """One item of a batch, scored into its record: the scorer (its judge built once, metered, behind the
 reply cache), the guard that turns an item's failure into its recorded error, and the record itself.
 
-Shared by the batch run in one process (:mod:`.batch`) and by its worker processes (:mod:`.workers`),
+Shared by the data set run in one process (:mod:`.dataset`) and by its worker processes (:mod:`.workers`),
 so that both score an item the same way and write the same record.
 """
 
@@ -25,7 +25,7 @@ METER_COUNTS = ("calls", "failed_calls", "prompt_tokens", "completion_tokens", "
 
 @dataclass
 class Meter:
-    """Live counters of a batch run, for the progress display."""
+    """Live counters of a data set run, for the progress display."""
 
     started: float = field(default_factory=time.monotonic)
     done: int = 0

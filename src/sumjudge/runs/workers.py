@@ -208,7 +208,7 @@ async def score_in_processes(
     dataset: Dataset, recipe: WorkerRecipe, store: RunStore, run: RunRecord, *, workers: int,
     on_record: Callable[[ItemOutcome], None] | None = None, meter: Meter | None = None,
 ) -> None:
-    """:func:`~sumjudge.runs.batch.score_dataset` on ``workers`` processes: each builds its scorer from
+    """:func:`~sumjudge.runs.dataset.score_dataset` on ``workers`` processes: each builds its scorer from
     ``recipe`` once; this process reads the rows and commits every record as it comes back."""
     finished = store.finished_ids(run.id)
 

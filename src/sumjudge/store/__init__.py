@@ -1,4 +1,4 @@
-"""What a batch run leaves behind: the SQLite run store (:mod:`.database`), its typed records (a
+"""What a data set run leaves behind: the SQLite run store (:mod:`.database`), its typed records (a
 finished item is a :class:`ScoredItem` or a :class:`FailedItem`), the lock that keeps one process per
 run, and a run's figures. The names below are imported on first use (:mod:`sumjudge._lazy`).
 """

@@ -1,4 +1,4 @@
-"""The run store: every batch run and every finished item, in SQLite, committed as each item finishes.
+"""The run store: every data set run and every finished item, in SQLite, committed as each item finishes.
 
 A run is identified by a *key*: a hash of the judge model, the scoring options and the data's
 fingerprint. Running the same command on the same data finds the run with that key and resumes

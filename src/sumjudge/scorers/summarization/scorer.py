@@ -106,7 +106,7 @@ class SummarizationScorer:
     def identity(self) -> str:
         """What this scorer's verdicts depend on: the judge's identity
         (:func:`~sumjudge.judges.base.judge_identity`) and the prompts' version
-        (:data:`~.prompts.PROMPT_VERSION`). A batch run is keyed on it, so a run asked by other
+        (:data:`~.prompts.PROMPT_VERSION`). A data set run is keyed on it, so a run asked by other
         prompts is never resumed."""
         return f"{judge_identity(self.judge)}+prompts={prompts.PROMPT_VERSION}"
 

@@ -1,11 +1,11 @@
 """Score a dataset into the run store: the batch work behind ``sumjudge score``.
 
-:func:`run_batch` is the whole run, in the order it happens: the judge is built once
+:func:`run_dataset` is the whole run, in the order it happens: the judge is built once
 (:func:`build_scorer`: registry, call meter, reply cache), the output files are proven writable, the
 run is opened or resumed in the :class:`~sumjudge.store.RunStore`, the rows are scored
 (:func:`score_dataset`), then ``--out`` (input order), the HTML report, JUnit XML and the job summary
-are written and the gates judged. The CLI only parses flags, prints what :class:`BatchEvents` and
-the :class:`BatchResult` say, and picks the exit code.
+are written and the gates judged. The CLI only parses flags, prints what :class:`RunEvents` and
+the :class:`DatasetResult` say, and picks the exit code.
 
 :func:`score_dataset` streams rows from the :class:`~sumjudge.data.datasets.Dataset` through
 :func:`sumjudge.evals.run_evals` (which pulls items lazily, ``concurrency`` at a time); each finished
@@ -95,11 +95,11 @@ async def score_dataset(
     )
 
 
-# -- the whole batch run: judge, run store, outputs, gates -----------------------------------------
+# -- the whole data set run: judge, run store, outputs, gates -----------------------------------------
 
 
-class BatchEvents(Protocol):
-    """What :func:`run_batch` tells its caller while it works (the CLI shows it; by default nothing is shown)."""
+class RunEvents(Protocol):
+    """What :func:`run_dataset` tells its caller while it works (the CLI shows it; by default nothing is shown)."""
 
     def started(self, run: RunRecord, *, resumed: bool, already_done: int, total: int) -> None:
         """The run is open (new, or resumed with ``already_done`` items finished); scoring begins."""
@@ -111,13 +111,13 @@ class BatchEvents(Protocol):
         """No item is in flight any more (also after an interruption); the outputs are written next."""
 
 
-class _Unseen(BatchEvents):
+class _Unseen(RunEvents):
     """Nobody watches: every event is ignored."""
 
 
 @dataclass(frozen=True)
-class BatchOutputs:
-    """The files a batch run writes when it ends, each replaced whole (written beside, then renamed)."""
+class RunOutputs:
+    """The files a data set run writes when it ends, each replaced whole (written beside, then renamed)."""
 
     out: str | None = None
     """One JSON line per item, in input order; ``"-"`` writes them to standard output."""
@@ -130,8 +130,8 @@ class BatchOutputs:
 
 
 @dataclass(frozen=True)
-class BatchResult:
-    """How a batch run ended."""
+class DatasetResult:
+    """How a data set run ended."""
 
     run: RunRecord
     stats: RunStats
@@ -149,7 +149,7 @@ class BatchResult:
     the verdicts (:mod:`sumjudge.analysis.spread`)."""
 
 
-async def run_batch(
+async def run_dataset(
     dataset: Dataset,
     info: DatasetInfo,
     *,
@@ -160,16 +160,16 @@ async def run_batch(
     cache: bool | str | None = None,
     store_path: str | Path | None = None,
     fresh: bool = False,
-    outputs: BatchOutputs = BatchOutputs(),
+    outputs: RunOutputs = RunOutputs(),
     gates: Gates | None = None,
     meter: Meter | None = None,
-    events: BatchEvents | None = None,
+    events: RunEvents | None = None,
     batch: JudgeRounds | None = None,
     workers: int | None = None,
     judge_factory: Callable[[], JudgeModel] | None = None,
     exam: Any = None,
     judge_options: Mapping[str, Any] | None = None,
-) -> BatchResult:
+) -> DatasetResult:
     """Score ``dataset`` (validated: ``info`` is what :meth:`Dataset.validate` said) into the run store.
 
     In order, so that nothing is opened or called when an input is wrong: the judge is built once;
@@ -230,10 +230,10 @@ async def run_batch(
 
 async def _score_run(
     dataset: Dataset, info: DatasetInfo, scorer: Any, store: RunStore, run: RunRecord, *, resumed: bool,
-    concurrency: int, outputs: BatchOutputs, files: Mapping[str, Any], gates: Gates | None, meter: Meter,
-    events: BatchEvents, scale: float, workers: tuple[WorkerRecipe, int | None], plan: OutputPlan | None = None,
+    concurrency: int, outputs: RunOutputs, files: Mapping[str, Any], gates: Gates | None, meter: Meter,
+    events: RunEvents, scale: float, workers: tuple[WorkerRecipe, int | None], plan: OutputPlan | None = None,
     rounds: JudgeRounds | None = None,
-) -> BatchResult:
+) -> DatasetResult:
     already_done = len(store.finished_ids(run.id))
     events.started(run, resumed=resumed, already_done=already_done, total=info.count)
     interrupted = False
@@ -261,7 +261,7 @@ async def _score_run(
     except InputError as exc:  # a full disk, a file-size limit: the store still holds every item
         raise InputError(f"{exc}; run {run.id} is saved in the store: `sumjudge runs export {run.id}`") from None
     if interrupted:
-        return BatchResult(run=run, stats=stats, interrupted=True)
+        return DatasetResult(run=run, stats=stats, interrupted=True)
 
     from .gates import Gates, decide_gates, inconclusive
 
@@ -273,7 +273,7 @@ async def _score_run(
     spread = _spread(store, run)
     notes = _write_reports(store, run, stats, files, outputs, gates, failures, scale, plan, unsure, dataset, spread)
     notes += [f"gate inconclusive: {d.text()}" for d in decisions if d.resolved_by and d.outcome == "pass"]
-    return BatchResult(run=run, stats=stats, interrupted=False, gate_failures=failures, gate_inconclusive=unsure,
+    return DatasetResult(run=run, stats=stats, interrupted=False, gate_failures=failures, gate_inconclusive=unsure,
                        notes=notes, spread=spread)
 
 
@@ -303,7 +303,7 @@ def _write_out(store: RunStore, run: RunRecord, out: str | None, out_file: Any) 
 
 
 def _write_reports(
-    store: RunStore, run: RunRecord, stats: RunStats, files: Mapping[str, Any], outputs: BatchOutputs,
+    store: RunStore, run: RunRecord, stats: RunStats, files: Mapping[str, Any], outputs: RunOutputs,
     gates: Gates, failures: list[str], scale: float, plan: OutputPlan | None = None,
     unsure: list[str] | None = None, dataset: Dataset | None = None, spread: SpreadSplit | None = None,
 ) -> list[str]:
@@ -377,14 +377,14 @@ def _field_names(dataset: Any) -> dict[str, str] | None:
     return dataclasses.asdict(fields) if dataclasses.is_dataclass(fields) else None
 
 
-def run_batch_sync(dataset: Dataset, info: DatasetInfo, **kwargs: Any) -> BatchResult:
-    """:func:`run_batch` for scripts; works inside a running event loop too."""
+def run_dataset_sync(dataset: Dataset, info: DatasetInfo, **kwargs: Any) -> DatasetResult:
+    """:func:`run_dataset` for scripts; works inside a running event loop too."""
     from .._aio import run_sync
 
-    return run_sync(lambda: run_batch(dataset, info, **kwargs))
+    return run_sync(lambda: run_dataset(dataset, info, **kwargs))
 
 
 __all__ = [
-    "BatchEvents", "BatchOutputs", "BatchResult", "JudgeRounds", "Meter", "MeteredJudge", "build_scorer", "run_batch",
-    "run_batch_sync", "score_dataset",
+    "RunEvents", "RunOutputs", "DatasetResult", "JudgeRounds", "Meter", "MeteredJudge", "build_scorer", "run_dataset",
+    "run_dataset_sync", "score_dataset",
 ]
