@@ -71,3 +71,13 @@ def test_every_judge_reads_through_the_shared_room() -> None:
             tree = ast.parse(path.read_text(encoding="utf-8"))
             imported = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
             assert not [m for m in imported if m.split(".")[-1] == other or f".{other}." in f".{m}."], path
+
+
+def test_a_module_name_used_twice_is_one_concept_the_layout_names() -> None:
+    from collections import Counter
+
+    names = Counter(p.name for p in PACKAGE.rglob("*.py") if p.name != "__init__.py")
+    twice = sorted(n for n, k in names.items() if k > 1)
+    assert len(twice) <= 10, twice
+    layout = (PACKAGE.parents[1] / "docs" / "layout.md").read_text(encoding="utf-8").split("## Names used twice", 1)[1]
+    assert [n for n in twice if f"`{n}`" not in layout] == []

@@ -64,7 +64,7 @@ def test_the_viewer_shows_each_verdicts_probability(tmp_path) -> None:
     from starlette.testclient import TestClient
 
     from sumjudge.view.app import ViewSettings, create_app
-    from sumjudge.view.html import link
+    from sumjudge.view.markup import link
 
     path, run_id = store_with_one_item(tmp_path, {"max_questions": 10, "scale": 1})
     client = TestClient(create_app(ViewSettings(store=path, data_roots=(tmp_path,))))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sumjudge.analysis.probe.plan import ProbePlan
+from sumjudge.analysis.probe.selection import ProbePlan
 from sumjudge.analysis.probe.table import mcnemar_exact, paired_kinds, probe_table, wilson
 from sumjudge.analysis.probe.variants import ProbeRow, Variant
 from sumjudge.store.records import FailedItem, ScoredItem, Verdicts

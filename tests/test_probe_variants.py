@@ -8,7 +8,7 @@ import re
 import pytest
 
 from probe_rows import ROWS
-from sumjudge.analysis.probe.plan import Pair, make_variant, parse_kinds, plan_pairs, plan_probe
+from sumjudge.analysis.probe.selection import Pair, make_variant, parse_kinds, plan_pairs, plan_probe
 from sumjudge.analysis.probe.variants import CONTROL_KINDS, KINDS
 from sumjudge.errors import InputError
 

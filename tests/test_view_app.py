@@ -29,7 +29,7 @@ def client(tmp_path: Path, *, evil: bool = False, read_only: bool = False, **kw)
 
 
 def item_url(run: str, item: str, reviewer: str | None = None) -> str:
-    from sumjudge.view.html import link
+    from sumjudge.view.markup import link
 
     return link(f"/run/{run}/item", id=item, reviewer=reviewer)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from sumjudge.analysis.probe.plan import make_variant
+from sumjudge.analysis.probe.selection import make_variant
 from sumjudge.analysis.probe.variants import ProbeRow
 from sumjudge import create_summarization_scorer
 

@@ -95,7 +95,7 @@ def probe(
     """Probe a judge: score faithful summaries of DATA and controlled variants of them (a changed number,
     date or name, a negation, a swapped role, an added claim, a dropped fact; and controls that must not
     lower the score), and report per kind how often the judge caught the change."""
-    from ..analysis.probe.plan import parse_kinds
+    from ..analysis.probe.selection import parse_kinds
     from ..data.datasets import Fields
     from ..data.files import check_paths
     from ..judges.cache import DEFAULT_CACHE_PATH

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..analysis.probe.plan import ProbePlan
+from ..analysis.probe.selection import ProbePlan
 from ..analysis.probe.table import KindRow, PairedKind, ProbeTable, examples, is_detected
 from ..analysis.probe.variants import Variant
 from ..store.records import ItemOutcome, ScoredItem

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..analysis.probe.plan import Pair, ProbePlan, plan_pairs, plan_probe
+from ..analysis.probe.selection import Pair, ProbePlan, plan_pairs, plan_probe
 from ..analysis.probe.table import ProbeTable, probe_table
 from ..analysis.probe.variants import KINDS, ProbeRow
 from ..data.datasets import Dataset, DatasetInfo, Fields, Row, add_to_fingerprint
@@ -116,7 +116,7 @@ def probe_items(
 ) -> Iterator[tuple[str, str]]:
     """What ``sumjudge estimate --probe`` counts: the (source, summary) of every evaluation that
     ``sumjudge probe DATA --kinds K --per-kind N`` would make (``kinds`` ``"all"``, or a list)."""
-    from ..analysis.probe.plan import parse_kinds
+    from ..analysis.probe.selection import parse_kinds
 
     plan = make_plan(read_rows(path, fields, **reader), kinds=parse_kinds(None if kinds == "all" else kinds),
                      per_kind=per_kind, seed=seed)

@@ -28,7 +28,7 @@ from ..store.item_lookup import get_item, item_rows, neighbours
 from ..store.labels import TARGETS, LabelBook, check_reviewer
 from ..store.records import ScoredItem
 from ..store.run_stats import RunStats
-from .html import link, message_page, page
+from .markup import link, message_page, page
 from .pages.compare import compare_body
 from .pages.item import ItemContext, item_body
 from .pages.run import ItemFilter, run_body

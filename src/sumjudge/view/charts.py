@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..report.html import histogram_counts, histogram_svg
-from .html import e, url
+from .markup import e, url
 
 __all__ = ["diffs_svg", "histogram_counts", "histogram_svg", "scatter_svg"]
 

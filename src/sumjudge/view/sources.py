@@ -16,7 +16,7 @@ from ..data.datasets import Dataset, Fields
 from ..errors import SumjudgeError
 from ..store.records import source_digest
 from ..report.evidence import highlight
-from .html import e
+from .markup import e
 
 _KEPT = 4  # data files held in memory at once
 

@@ -14,7 +14,7 @@ _EXPORTS = {
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
-    from .plan import Pair, ProbePlan, make_variant, parse_kinds, plan_pairs, plan_probe
+    from .selection import Pair, ProbePlan, make_variant, parse_kinds, plan_pairs, plan_probe
     from .table import ProbeTable, mcnemar_exact, paired_kinds, probe_table, wilson
     from .variants import KINDS, ProbeRow, Variant
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from . import text as tx
 from .variants import ProbeRow, Variant, pick, swap
-from .words import SENTENCE_OPENERS_TO_KEEP
+from .word_lists import SENTENCE_OPENERS_TO_KEEP
 
 
 # -- controls ----------------------------------------------------------------------------------

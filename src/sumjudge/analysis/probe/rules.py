@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from . import text as tx
 from .variants import ProbeRow, Variant, pick, swap
-from .words import (
+from .word_lists import (
     ANTONYMS, AUXILIARIES, MONTHS, NEGATIONS, NEW_FIRST_NAMES, NEW_PLACES, NEW_SURNAMES, NUMBER_WORDS, WEEKDAYS,
 )
 

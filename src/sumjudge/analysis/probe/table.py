@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from ...figures.decide import OnInconclusive, Outcome, decide_proportion, proportion_interval, resolve
 from ...store.records import ItemOutcome, ScoredItem
 from . import text as tx
-from .plan import ProbePlan
+from .selection import ProbePlan
 from .variants import Variant
 
 TOLERANCE = 1e-9

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .words import CONTENT_STOPWORDS, MONTHS, NOT_NAMES, WEEKDAYS
+from .word_lists import CONTENT_STOPWORDS, MONTHS, NOT_NAMES, WEEKDAYS
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[^\W_a-z])")
 _WORD = re.compile(r"\w+(?:[-'’]\w+)*")

@@ -10,7 +10,7 @@ from ...analysis.compare_text import power_lines
 from ...figures import p_value
 from ...store.database import RunRecord
 from ..charts import diffs_svg
-from ..html import e, fmt, url
+from ..markup import e, fmt, url
 
 
 def _picker(runs: Sequence[RunRecord], a: str, b: str) -> str:

@@ -14,7 +14,7 @@ from ...figures import verdict_probability
 from ...store.database import ItemRecord, RunRecord
 from ...store.labels import ItemLabel
 from ...store.records import ScoredItem
-from ..html import e, figures, fmt, hidden, url
+from ..markup import e, figures, fmt, hidden, url
 from ...report.evidence import error_spans, evidence_line, highlight, quote_spans, shown
 from ..sources import Texts
 

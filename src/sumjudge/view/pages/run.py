@@ -12,7 +12,7 @@ from ...store.database import RunRecord
 from ...store.item_lookup import ItemRow
 from ...store.run_stats import RunStats
 from ..charts import histogram_counts, histogram_svg, scatter_svg
-from ..html import e, figures, fmt, interval, url, when
+from ..markup import e, figures, fmt, interval, url, when
 
 SORTS = ("row", "id", "score", "alignment", "coverage", "spread", "labels")
 AXES = ("any", "alignment", "coverage")

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from ...store.database import RunRecord
 from ...store.run_stats import RunStats
-from ..html import e, fmt, interval, url, when
+from ..markup import e, fmt, interval, url, when
 
 
 def run_kind(run: RunRecord) -> str:

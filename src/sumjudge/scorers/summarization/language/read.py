@@ -16,7 +16,7 @@ import regex
 from . import memo
 from .analysis import Document, Sentence, TextAnalyzer, analyse_document, capitalised_words
 from .clauses import split_clauses
-from .evidence import derived_forms, name_aliases, passages
+from .passages import derived_forms, name_aliases, passages
 from .lexicon import CORE
 from .names import acronyms
 from .questions import FactRanking, phrase_question, select_facts

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import regex
 
 from ..language.analysis import Sentence, TextAnalyzer, capitalised_words
-from ..language.evidence import Evidence
+from ..language.passages import Evidence
 from ..language.lexicon import DATE_WORDS, ORDINAL_WORDS, WEEKDAYS
 from ..language.numbers import all_keys
 from ..language.questions import fact_of_question

@@ -8,7 +8,7 @@ from __future__ import annotations
 import regex
 
 from ..language.analysis import Document, Sentence
-from ..language.evidence import Evidence, Window
+from ..language.passages import Evidence, Window
 from ..language.segment import quote
 from .support import same_slot, substitutions
 

@@ -22,7 +22,7 @@ from ....errors import JudgeError
 from ....judges.base import JudgeReply, JudgeRequest, Usage
 from ..language import Reading, memo
 from ..language.analysis import PASSIVE, Document, Sentence, TextAnalyzer, capitalised_words
-from ..language.evidence import Evidence, dangling_pronoun, derived_forms, light_units, passages
+from ..language.passages import Evidence, dangling_pronoun, derived_forms, light_units, passages
 from ..language.lexicon import CORE, WORDFREQ
 from ..language.questions import FactRanking, fact_of_question, phrase_question
 from ..language.segment import quote

@@ -3,7 +3,7 @@ reasons name (issue 30).
 
 The judge calls a claim unsupported only when it can show the error (:mod:`.wrong_numbers`,
 :mod:`.wrong_names`, :mod:`.support`, and a pronoun that opens the summary with no one before it,
-:mod:`..language.evidence`). Words it cannot find but that contradict nothing leave the claim supported
+:mod:`..language.passages`). Words it cannot find but that contradict nothing leave the claim supported
 and *unchecked* (:func:`unchecked_reason`): a words-only judge cannot tell a paraphrase from a wrong
 word. A long source is checked in its retrieved passages; :func:`whole_source_numbers` and
 :func:`renumber` make a reason's "sentence N" the sentence's number in the whole source.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import regex
 
 from ..language.analysis import Document, Sentence
-from ..language.evidence import Evidence
+from ..language.passages import Evidence
 from ..language.segment import quote
 from .extrinsic import in_slot, passage_form, slot_word
 

@@ -17,7 +17,7 @@ from itertools import pairwise
 import regex
 
 from ..language.analysis import Sentence
-from ..language.evidence import Window
+from ..language.passages import Window
 from ..language.lexicon import IRREGULAR_EN
 from ..language.segment import quote
 

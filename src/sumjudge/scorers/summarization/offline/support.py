@@ -27,7 +27,7 @@ from collections.abc import Callable
 import regex
 
 from ..language.analysis import Phrase, Sentence
-from ..language.evidence import Evidence, Window
+from ..language.passages import Evidence, Window
 from ..language.segment import quote
 
 

@@ -10,7 +10,7 @@ facts.
 
 A name counts in any of the forms :mod:`..language.names` knows ("English" and "England", "Man Utd" and
 "Manchester United", "UN" and "United Nations", "X-Factor" and "X Factor"), and in its derived forms
-("Asia" and "Asian", :func:`..language.evidence.derived_forms`).
+("Asia" and "Asian", :func:`..language.passages.derived_forms`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import regex
 
 from ..language.analysis import Document, Sentence
-from ..language.evidence import Evidence, subject_names
+from ..language.passages import Evidence, subject_names
 from ..language.names import common_opener, joined_in_source, known_name, same_name, shouted, spelled_out
 from ..language.segment import quote
 from ..language.tokens import squash

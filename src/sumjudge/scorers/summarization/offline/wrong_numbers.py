@@ -16,7 +16,7 @@ from __future__ import annotations
 import regex
 
 from ..language.analysis import Document, Sentence
-from ..language.evidence import Evidence
+from ..language.passages import Evidence
 from ..language.lexicon import ORDINAL_WORDS
 from ..language.numbers import all_keys, number_kind
 from ..language.segment import quote
