@@ -52,7 +52,7 @@ def _sumjudge_lines(doc: Path) -> list[str]:
         for raw in block.splitlines():
             line = raw.split("  #", 1)[0].strip()
             if line.startswith("sumjudge view"):
-                continue  # a server that runs until stopped: tests/test_view_browser.py drives it
+                continue  # a server that runs until stopped: tests/view/test_view_browser.py drives it
             if line.startswith(("sumjudge ", "python -c ")):
                 lines.append(line)
     return lines

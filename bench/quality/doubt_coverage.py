@@ -2,7 +2,7 @@
 
     PYTHONPATH=src python bench/quality/doubt_coverage.py --runs 200
 
-The simulation of ``tests/test_doubt_simulations.py`` (a scripted judge with sensitivity 0.60 and
+The simulation of ``tests/analysis/test_doubt_simulations.py`` (a scripted judge with sensitivity 0.60 and
 specificity 0.85 on runs of 300 items x 5 claims, true rate 0.20, every claim of 80 items labelled
 truthfully), run at the resamples sumjudge uses (the test uses 400, to stay fast). Prints how many
 runs the corrected and the raw 95% intervals covered the true rate in; docs/doubt.md quotes it.

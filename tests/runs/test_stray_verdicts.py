@@ -1,0 +1,111 @@
+"""A judge that answers about questions or claims it was not asked is invalid (issue 31, point 12): its
+verdicts are not scored as if they judged what was asked. The step is asked once more, saying which
+verdicts strayed; a reply that strays again fails the item, and the run counts it among its errors."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from scripted import answers, claims, judge, questions
+from long_sources import NEEDLE, TOWNS, long_source, passage_judge
+
+from sumjudge import create_summarization_scorer
+from sumjudge.data.datasets import Dataset
+from sumjudge.errors import JudgeOutputError
+from sumjudge.runs.dataset import RunOutputs, run_dataset_sync
+from sumjudge.scorers.summarization.asked import same_text, strays
+from sumjudge.scorers.summarization.verdicts import ALIGNMENT_STEP, COVERAGE_STEP
+from sumjudge.testing.brains import SummarizationBrain
+from sumjudge.testing.judge_server import JudgeServer
+
+SOURCE = "The cat sat on the mat all day."
+SUMMARY = "The dog ran."
+
+
+def other_questions(request: Any) -> dict[str, Any]:
+    """Verdicts at the asked positions, about other questions, all answered."""
+    n = len(request.inputs.questions or [])
+    return {"coverage": [{"question": f"Did the dog run {i}?", "answered": True, "reason": "yes"} for i in range(n)]}
+
+
+def test_texts_match_after_whitespace_and_case_and_as_a_reader_reads_them() -> None:
+    assert same_text("Did the cat sit?", "  did THE  cat\nsit? ")
+    assert same_text("Did the cat sit?", "Did the cat sit")  # a dropped "?" (issue 42; tests/scorers/summarization/test_quote_normalisation.py)
+    assert not same_text("Did the cat sit?", "Did the dog sit?")
+    assert strays(["A?", "B?", "C?"], ["a?", "X?", "C?", "extra"]) == [1]
+
+
+async def test_coverage_about_questions_not_asked_is_asked_again_then_fails_the_step() -> None:
+    j = judge(claims(("The cat sat.", True)), questions("Did the cat sit on the mat?"), other_questions)
+    with pytest.raises(JudgeOutputError, match="questions it was not asked") as err:
+        await create_summarization_scorer(model=j).run(input=SOURCE, output=SUMMARY)
+    assert err.value.step == COVERAGE_STEP and "Did the dog run 0?" in str(err.value)
+    first, again = j.calls(COVERAGE_STEP)
+    said = again.messages[-1].content
+    assert "Did the cat sit on the mat?" in said and "Did the dog run 0?" in said
+
+
+async def test_a_re_ask_that_answers_what_was_asked_is_scored() -> None:
+    j = judge(claims(("The cat sat.", True)), questions("Did the cat sit?", "Was it on the mat?"),
+              [other_questions, answers(True, False)])
+    result = await create_summarization_scorer(model=j).run(input=SOURCE, output="The cat sat.")
+    assert len(j.calls(COVERAGE_STEP)) == 2
+    assert [(v.question, v.answered) for v in result.analyze_step_result.coverage] == [
+        ("Did the cat sit?", True), ("Was it on the mat?", False)]
+
+
+async def test_a_verdict_copied_with_other_spacing_and_case_is_accepted_at_once() -> None:
+    def shouted(request: Any) -> dict[str, Any]:
+        return {"coverage": [{"question": "  " + q.upper(), "answered": True, "reason": "r"}
+                             for q in request.inputs.questions or []]}
+
+    j = judge(claims(("The cat sat.", True)), questions("Did the cat sit?"), shouted)
+    result = await create_summarization_scorer(model=j).run(input=SOURCE, output="The cat sat.")
+    assert len(j.calls(COVERAGE_STEP)) == 1 and result.coverage_score == 1.0
+    assert result.analyze_step_result.coverage[0].question == "Did the cat sit?"  # the question asked, kept
+
+
+async def test_a_long_sources_check_about_claims_not_given_fails_after_one_re_ask() -> None:
+    def own_claims(request: Any) -> dict[str, Any]:
+        return {"alignment": [{"claim": f"Something else {i}.", "supported": True, "reason": "r"}
+                              for i, _ in enumerate(request.inputs.claims or [])]}
+
+    claimed = [NEEDLE, f"The council of {TOWNS[0]} inspected wells."]
+    j = passage_judge(claimed, window=2048, **{ALIGNMENT_STEP: own_claims})
+    with pytest.raises(JudgeOutputError, match="claims it was not asked"):
+        await create_summarization_scorer(model=j).run(input=long_source(800), output=" ".join(claimed))
+    checks = j.calls(ALIGNMENT_STEP)
+    assert len(checks) >= 2 and "Something else 0." in checks[-1].messages[-1].content
+
+
+class StrayBrain:
+    """The bundled judge server's brain, except that coverage answers questions about a dog, all yes."""
+
+    def __init__(self) -> None:
+        self.inner = SummarizationBrain()
+
+    def __call__(self, request: Any) -> Any:
+        answer = self.inner(request)
+        if request.step == "coverage":
+            for i, verdict in enumerate(answer["coverage"]):
+                verdict.update(question=f"Did the dog run {i}?", answered=True)
+        return answer
+
+
+@pytest.mark.integration
+def test_a_run_records_the_stray_items_as_failed_and_counts_them(tmp_path, monkeypatch) -> None:
+    data = tmp_path / "data.jsonl"
+    data.write_text(json.dumps({"id": "a", "source": SOURCE, "summary": SUMMARY}) + "\n", encoding="utf-8")
+    with JudgeServer(StrayBrain()) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "k")
+        out = tmp_path / "out.jsonl"
+        with Dataset(str(data)) as ds:
+            result = run_dataset_sync(ds, ds.validate(), model="openai/test-model", options={"max_questions": 3},
+                                    store_path=tmp_path / "runs.db",
+                                    outputs=RunOutputs(out=str(out), step_summary=False))
+    (line,) = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert line["score"] is None and "not asked" in line["error"]
+    assert result.stats.errors == 1 and result.stats.count == 0

@@ -1,0 +1,158 @@
+"""Issue 40: coverage asks the source's key facts, one atomic fact per question, in the shape a
+person writes them, not whole copied sentences; a weekday beside a date is detail that fails no
+fact; hosted judges are asked for the same shape, and what they answer is the exam that is kept."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from sumjudge.cli import main
+from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
+from sumjudge.scorers.summarization.prompts import PROMPT_VERSION
+from sumjudge.scorers.summarization.language.facts import atomic_facts
+from sumjudge.scorers.summarization.language.questions import fact_of_question
+from sumjudge.testing.recorded import RecordedRequest
+
+from openai_endpoint import openai_endpoint
+
+NEWS = (
+    "Two charity founders are among the survivors of the earthquake in Kathmandu, Nepal. "
+    "Anuradha Koirala, who rescues victims of trafficking, runs a shelter in Kathmandu that is home to 425 girls. "
+    '"We are suffering with rain and strong wind," said Koirala, the founder of the charity Maiti Nepal. '
+    "Pictured: a volunteer carries water to the shelter. "
+    "By Sarah Griffiths. "
+    "What happens to the girls now? "
+    "The public has been warned not to use the main water line because of the risk of cholera. "
+    "Koirala has offered to take in 200 other girls orphaned by the disaster. #NepalQuake"
+)
+
+
+def _questions(source: str, n: int = 10) -> list[str]:
+    return LexicalJudge().questions(source, n).questions
+
+
+def test_questions_ask_short_facts_not_quotes_captions_bylines_or_questions() -> None:
+    qs = _questions(NEWS, 5)
+    facts = [fact_of_question(q) for q in qs]
+    assert qs and all(q.startswith("Is it true that ") and q.endswith("?") for q in qs)
+    text = " ".join(facts)
+    assert "suffering" not in text  # quoted speech asks nothing
+    assert "volunteer" not in text  # a caption's text only fills places that the body leaves free
+    every = " ".join(fact_of_question(q) for q in _questions(NEWS, 10))
+    assert "suffering" not in every  # however many are allowed: what someone said is no fact to ask
+    assert "Griffiths" not in text and "What happens" not in text and "#" not in text
+    assert all(len(f.split()) <= 20 for f in facts), facts
+    assert "earthquake" in facts[0]  # what the article is about comes first
+
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        # cut to size after the predicate, never before it: "A win for mcilroy on the hallowed grounds" asks nothing
+        ("A win for McIlroy on the hallowed grounds at Augusta this week would also be his third major in a row "
+         "after his success at the Open and the USPGA championship .", "would also be"),
+        # a relative clause's fact is about its antecedent, not about the clause before it
+        ("The team will need Miller , who has played in 159 straight games , as it tries to secure a playoff spot .",
+         "Miller has played in 159 straight games"),
+        # a name in -s is no verb: its relative clause keeps it
+        ("Chris Williams , who founded the charity in 2004 , runs a shelter in Leeds .",
+         "Chris Williams founded the charity in 2004"),
+        # a closing quotation mark left at the start by a cut-off quotation goes
+        ("’ most of the colourful spots of bacteria were found to be harmless .", "most of the colourful spots"),
+    ],
+)
+def test_each_fact_keeps_its_subject_and_predicate(sentence: str, fact: str) -> None:
+    facts = atomic_facts(sentence, "en", 20)
+    assert any(f.startswith(fact) or fact in f for f in facts), facts
+    assert all(f[:1] not in "’'\"" for f in facts), facts
+    assert not any(f.lower() == "a win for mcilroy on the hallowed grounds" for f in facts), facts
+    assert not any(f.startswith("The team will need Miller has") for f in facts), facts
+
+
+@pytest.mark.parametrize("sentence", ["Friday , April 3 .", "inspires others to think before judging them ."])
+def test_a_date_line_or_a_predicate_without_its_subject_is_no_fact(sentence: str) -> None:
+    assert atomic_facts(sentence, "en", 20) == []
+
+def test_a_long_sentence_gives_each_of_its_facts_with_its_subject() -> None:
+    facts = atomic_facts(
+        "Anuradha Koirala, who rescues victims of trafficking, runs a shelter in Kathmandu that is home to 425 girls.",
+        "en",
+    )
+    assert facts[0].startswith("Anuradha Koirala runs a shelter")
+    assert "Anuradha Koirala rescues victims of trafficking" in facts
+    # who says it is not the fact; the speaker's description is not either
+    (said,) = atomic_facts("The bridge will reopen in May, officials said on Monday.", "en")
+    assert said == "The bridge will reopen in May"
+    # "told X that": whom it was told is attribution too, up to its "that", not a fact's subject
+    (told,) = atomic_facts("The tour manager told a local TV station that the bus stopped after a tire blew out.", "en")
+    assert told == "the bus stopped after a tire blew out"
+    # ", says it will grow" is what was said, not who said it: the fact keeps its predicate
+    facts = atomic_facts("The park is small, but Ana Lopez, the mayor, says it will grow.", "en")
+    assert facts == ["The park is small", "Ana Lopez says it will grow"]
+    # a date before the subject stays with the fact, after it
+    (dated,) = atomic_facts("In 1903, the museum was rebuilt for 30 million dollars.", "en")
+    assert dated == "the museum was rebuilt for 30 million dollars in 1903"
+
+
+def test_a_summary_that_states_the_key_fact_in_its_own_words_answers_it() -> None:
+    judge = LexicalJudge()
+    source = "The council voted on Tuesday, March 3, to build a new library on Elm Street."
+    (q, *_) = judge.questions(source, 5).questions
+    (v,) = judge.cover([q], "On March 3 the council voted to build a new library on Elm Street.").coverage
+    assert v.answered, v.reason  # the weekday of a dated event is detail: its absence fails nothing
+    (v,) = judge.cover([q], "The council voted to build a stadium.").coverage
+    assert not v.answered
+
+
+def test_the_bundled_library_questions_are_key_facts_that_a_faithful_summary_answers() -> None:
+    row = json.loads((Path(__file__).parents[4] / "examples" / "summaries.jsonl").read_text().splitlines()[0])
+    judge = LexicalJudge()
+    qs = judge.questions(row["source"], 10).questions
+    assert "Is it true that the building will cost $4.2 million?" in qs
+    assert not any("said" in q for q in qs)  # "Mayor Helen Ortiz said ..." asks what she said, not that she said it
+    answered = [v.answered for v in judge.cover(qs, row["summary"]).coverage]
+    assert all(answered)
+    half = "The town council of Millbrook voted to build a new public library. The building will cost $4.2 million."
+    assert 0 < sum(v.answered for v in judge.cover(qs, half).coverage) < len(qs)
+
+
+KEY_FACTS = ["Does Town0's council approve a 100 million dollar budget?", "Did Mayor Lind0 open 3 schools?"]
+
+
+class KeyFactBrain:
+    """A hosted judge that answers the questions step with key facts, most important first."""
+
+    def __call__(self, request: RecordedRequest) -> Any:
+        if request.step == "questions":
+            return {"questions": KEY_FACTS}
+        return {}
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch):
+    with openai_endpoint(monkeypatch, KeyFactBrain()) as srv:
+        yield srv
+
+
+def test_hosted_judges_are_asked_for_atomic_key_facts_and_the_exam_keeps_them_in_order(tmp_path, server) -> None:
+    data = tmp_path / "data.jsonl"
+    source = "The council of Town0 approved a budget of 100 million dollars. Mayor Lind0 opened 3 schools."
+    data.write_text(json.dumps({"id": "a", "source": source, "summary": "A budget."}) + "\n", encoding="utf-8")
+    res = CliRunner().invoke(main, ["questions", str(data), "--model", "openai/test-model",
+                                    "--out", str(tmp_path / "exam.jsonl")], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    (request,) = server.chat_requests(step="questions")
+    assert "one atomic fact" in request.prompt and "most important facts first" in request.prompt
+    assert "not quoted speech, datelines, captions, bylines" in request.prompt
+    # only the key points, the main event first, max_questions a ceiling and not a quota
+    assert "The first question asks the main event" in request.prompt
+    assert "at most 10 and fewer for a short source (that number is a ceiling, not a quota)" in request.prompt
+    assert "never a fragment without a verb" in request.prompt
+    (entry,) = [json.loads(line) for line in (tmp_path / "exam.jsonl").read_text().splitlines()]
+    assert entry["questions"] == KEY_FACTS and entry["prompt_version"] == PROMPT_VERSION == "4"

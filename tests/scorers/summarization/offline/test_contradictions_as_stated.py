@@ -1,0 +1,67 @@
+"""Issue 45, point 3: a contradiction is not reported as stated. Polarity words that reverse a
+statement ("still" / "no longer", "unhurt" / "injured"), and the passage chosen by the claim's
+whole content, not by the one name it shares with another sentence."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
+
+ROOT = Path(__file__).resolve().parents[4]
+PAIRS = {r["pair_id"]: r for r in map(json.loads, (ROOT / "examples" / "pairs.jsonl").read_text(encoding="utf-8").splitlines())}
+
+
+def _verdicts(source: str, summary: str):
+    return LexicalJudge().align(source, summary).alignment
+
+
+def test_still_where_the_source_says_no_longer() -> None:
+    row = PAIRS["lib-2"]
+    (faithful,) = _verdicts(row["source"], row["reference_summary"])
+    assert faithful.supported and not faithful.unchecked
+    (edited,) = _verdicts(row["source"], row["edited_summary"])  # "can still hold the collection"
+    assert not edited.supported
+    assert "can no longer hold" in edited.reason and "stated in source" not in edited.reason
+
+
+def test_the_passage_is_the_one_about_the_hospital() -> None:
+    row = PAIRS["res-2"]
+    (faithful,) = _verdicts(row["source"], row["reference_summary"])  # "... a hospital in Innsbruck."
+    assert faithful.supported and "sentence 4" in faithful.reason
+    (edited,) = _verdicts(row["source"], row["edited_summary"])  # "... a hospital in Grauhorn."
+    assert not edited.supported
+    assert "'Grauhorn'" in edited.reason and "'Innsbruck'" in edited.reason
+
+
+def test_unhurt_where_the_source_says_injured() -> None:
+    source = "The driver was injured when the bus left the road near Dorfen on Monday. Six passengers were taken to a clinic in Erding."
+    (claim,) = _verdicts(source, "The driver was unhurt when the bus left the road near Dorfen.")
+    assert not claim.supported and "'unhurt' contradicts" in claim.reason
+    (claim,) = _verdicts(source, "The driver was injured when the bus left the road near Dorfen.")
+    assert claim.supported
+
+
+def test_a_date_named_before_does_not_pick_the_passage() -> None:
+    source = (
+        "A man running for governor of Kentucky has changed his name to Gatewood Galbraith. He did so on "
+        "Tuesday, a court clerk said. Terrill Newman, who wants to be Governor of Kentucky, has legally "
+        "changed his name to honour a late celebrity."
+    )
+    (claim,) = _verdicts(source, "On Tuesday he legally changed his name to Gatewood Galbraith.")
+    assert claim.supported
+
+
+def test_a_name_that_opens_the_claim_may_be_called_otherwise_in_the_passage() -> None:
+    """Rules 45.2: who the claim is about, named just before the passage, is not swapped for the
+    passage's other name for it ("The Foxes" for Leicester); a name further on still is (Grauhorn)."""
+    source = (
+        "Boss Nigel Pearson has urged Leicester to keep their cool and ignore their relegation rivals. "
+        "The Foxes host Swansea on Saturday just three points from safety in the Premier League after "
+        "back-to-back wins. Last week's win at West Brom handed them a survival lifeline."
+    )
+    (claim,) = _verdicts(source, "Leicester host Swansea on Saturday just three points from safety.")
+    assert claim.supported, claim.reason
+    (claim,) = _verdicts(source, "Leicester host Burnley on Saturday just three points from safety.")
+    assert not claim.supported

@@ -1,0 +1,46 @@
+"""Issue 45, point 2: a reason sets a number against a number of the same kind (a year against a
+year, money against money, a count of the same thing), or says what is missing without a false pair."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
+from sumjudge.scorers.summarization.language.numbers import number_kind
+
+ROOT = Path(__file__).resolve().parents[4]
+LIBRARY = json.loads((ROOT / "examples" / "pairs.jsonl").read_text(encoding="utf-8").splitlines()[0])["source"]
+
+
+def test_numbers_have_kinds() -> None:
+    text = "It cost $4.2 million, was built in 1958, grew 12% by 4pm, came 9th, and has 40 computers and £16m."
+    assert [number_kind(text, f) for f in ("4.2", "1958", "12", "4", "9", "40", "16")] == [
+        "money", "year", "percent", "time", "ordinal", "count", "money",
+    ]
+
+
+def test_coverage_reason_sets_no_year_against_a_price() -> None:
+    judge = LexicalJudge()
+    summary = "Mayor Helen Ortiz said the old library, built in 1958, can no longer hold the collection."
+    questions = judge.questions(LIBRARY, 10).questions
+    reasons = [v.reason for v in judge.cover(questions, summary).coverage]
+    assert not any("'1958' where the source has '4.2'" in r for r in reasons), reasons
+    asked = [r for q, r in zip(questions, reasons) if "4.2" in q]
+    assert asked and "1958" not in asked[0]
+
+
+def test_alignment_reason_sets_money_against_money() -> None:
+    judge = LexicalJudge()
+    (verdict,) = judge.align(LIBRARY, "The old library, built for $2 million, can no longer hold the collection.").alignment
+    assert not verdict.supported
+    assert "it says '1958'" not in verdict.reason and "it says '4.2'" in verdict.reason
+
+
+def test_a_count_of_another_thing_is_no_pair() -> None:
+    judge = LexicalJudge()
+    (verdict,) = judge.align(LIBRARY, "The library will have a children's wing and 55 cafés.").alignment
+    assert not verdict.supported
+    assert "'55' does not occur in the source" in verdict.reason and "it says '40'" not in verdict.reason
+    (verdict,) = judge.align(LIBRARY, "The library will have 55 computers.").alignment
+    assert "it says '40'" in verdict.reason  # the same thing counted: the pair stands
