@@ -219,8 +219,8 @@ def compare_runs(
     scale = _scale(ra, rb)
     wanted = detect if detect is not None else default_detect(margin, scale)
     exam_known = ra.options is not None and rb.options is not None
-    # only items both runs asked questions of: an empty summary gets none in either (issue 45: a
-    # deterministic judge's three empty summaries read as "asked other questions")
+    # only items both runs asked questions of: an empty summary gets none in either, and is not
+    # "asked other questions"
     asked = [(va.questions, vb.questions) for k in paired
              if (va := scored_a[k].verdicts) is not None and (vb := scored_b[k].verdicts) is not None
              and va.questions and vb.questions]

@@ -46,7 +46,7 @@ def power_lines(result: ComparisonResult) -> list[str]:
 def render_text(result: ComparisonResult, *, warnings: bool = True) -> str:
     """The comparison as plain text: one line per figure, then what was left out and what moved.
     ``warnings=False`` leaves out the exam warning, for a caller that writes it to standard error
-    (``sumjudge compare``: said once, issue 45)."""
+    (``sumjudge compare``: said once)."""
     pct = round(result.confidence * 100)
     lines = [
         f"A: {result.a}",

@@ -205,7 +205,7 @@ def correct_rate(
     positives, negatives = tp + fn, tn + fp
     cis = bootstrap_corrected(run_units, label_units, joint=same_run, seed=seed, n_resamples=n_resamples)
     # Se and Sp are shares of labels: their intervals are Wilson's, which no finite sample shrinks to
-    # a point (issue 45: "specificity 1.000 (95% CI [1.000, 1.000])" from 51 labels); the raw rate's
+    # a point ("specificity 1.000 (95% CI [1.000, 1.000])" from 51 labels); the raw rate's
     # bootstrap over items is never narrower than Wilson's on its verdicts
     se_ci, sp_ci = proportion_interval(tp, positives), proportion_interval(tn, negatives)
     raw_ci = _union(cis["raw"], proportion_interval(int(run_t[0]), int(run_t[1])))
@@ -243,7 +243,7 @@ def _corrected_interval(boot: tuple[float, float] | None, raw_ci: tuple[float, f
     """The bootstrap interval of the corrected rate, widened where it is blind: a rate whose labels
     are unanimous (every positive caught, or no negative called positive) is the same in every
     resample, so its doubt is taken from its Wilson ends, the rate corrected at them and at the raw
-    rate's ends (issue 45)."""
+    rate's ends."""
     import itertools
 
     def ends(value: Any, ci: tuple[float, float] | None, hit: int, miss: int) -> list[float]:
@@ -315,7 +315,7 @@ def _pct(x: float | None) -> str:
 
 
 def correction_lines(c: Correction) -> list[str]:
-    """The corrected figures in plain words first (issue 45), then the figures behind them: what
+    """The corrected figures in plain words first, then the figures behind them: what
     reviewers say of the judge's calls, the rate the run's verdicts would have by their account, the
     judge's raw rate beside it; the method named once, with the page that explains it."""
     pct = round(c.confidence * 100)

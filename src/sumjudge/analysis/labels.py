@@ -209,7 +209,7 @@ def _counted(units: Sequence[Sequence[float]], stat: Callable[[Any], Any], n: in
              share: Callable[[Sequence[float]], tuple[float, float]] | None = None) -> Figure:
     """A figure over per-item counts: its value on the totals, its interval over items. ``share``:
     for a proportion, its (successes, trials) of the totals; the interval is then never narrower
-    than Wilson's (issue 45: a recall of 1.000 from 32 labels had the interval [1.000, 1.000])."""
+    than Wilson's (a bootstrap over items gives a recall of 1.000 from 32 labels the interval [1.000, 1.000])."""
     if not units:
         return Figure(value=None, n=0)
     total = [sum(col) for col in zip(*units)]

@@ -109,8 +109,8 @@ def estimate(
     from ..scorers.summarization.forecast import is_offline
 
     if is_offline(model_id):
-        # issue 45: it reported a context window and hundreds of "judge calls" for a judge that has
-        # neither; it answers in this process, reads every source whole, and spends nothing
+        # an offline judge has no context window and makes no calls: it answers in this process,
+        # reads every source whole, and spends nothing
         figures.update(calls=0, calls_by_step={}, context_window=None, context_window_origin=None,
                        context_window_note=None, counted_by=None, price_usd=0.0)
         if batch:

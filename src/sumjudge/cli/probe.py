@@ -231,8 +231,8 @@ def _print_table(out: Any, table: Any, plan: Any) -> None:
 
 
 def _outcome_line(table: Any) -> str:
-    """The probe's last line, true with or without gates (issue 45: "passed" was printed with 1 of 4
-    edits detected when no gate was set)."""
+    """The probe's last line, true with or without gates: without a gate it states what was detected
+    and says that nothing was gated, never "passed"."""
     if not table.gates:
         found = sum(k.detected or 0 for k in table.kinds)
         probes = sum(k.probes for k in table.kinds)

@@ -208,7 +208,7 @@ class _ShownEvents:  # a sumjudge.runs.RunEvents
                  out: str | None = None) -> None:
         self.console, self.meter, self.model_id, self.quiet = console, meter, model_id, quiet
         self.out = out
-        """``--out``: a resumed run that writes a file says so even when quiet (issue 45)."""
+        """``--out``: a resumed run that writes a file says so even when quiet."""
         self.batch_store = batch_store
         """The run store, when the run goes into provider batch jobs (``--batch``)."""
         self.bar: Any = None
@@ -227,7 +227,7 @@ class _ShownEvents:  # a sumjudge.runs.RunEvents
                     + f"; --fresh to run it {'all ' if rest and already_done else ''}as a batch")
                 said = True
         if resumed and not said and (not self.quiet or (self.out and self.out != "-")):
-            # which run, and what of it is kept: `--out base.jsonl` resumed silently (issue 45)
+            # which run, and what of it is kept: `--out base.jsonl` resumed silently
             import time
 
             started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(run.created_at))
@@ -306,7 +306,7 @@ async def _score(
     except (SumjudgeError, ValueError) as exc:
         fail(str(exc))
     run, stats = result.run, result.stats
-    if out is not None and out != "-":  # every --out write confirmed, even when quiet (issue 45)
+    if out is not None and out != "-":  # every --out write confirmed, even when quiet
         wrote = f"sumjudge: wrote {stats.count + stats.errors} items of run {run.id} to {out}"
         say(wrote) if quiet else console.print(wrote, markup=False, highlight=False, soft_wrap=True)
     if result.interrupted:

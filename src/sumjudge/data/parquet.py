@@ -39,9 +39,9 @@ def result_schema() -> Any:
     """The Arrow schema of result rows (:data:`sumjudge.data.tables.ROW_COLUMNS`, in order)."""
     pa = import_pyarrow()
     evidence = [("quote", pa.string()), ("quote_offsets", pa.list_(pa.int64())), ("verified", pa.bool_())]
-    # "unchecked": true where the judge could not check the claim, else null (issue 30)
+    # "unchecked": true where the judge could not check the claim, else null
     # "differs": the words a judge shows wrong in an unsupported claim, and the passage's in their
-    # place, each with its offsets where the scorer located them, else null (issue 45)
+    # place, each with its offsets where the scorer located them, else null
     difference = pa.struct([("claim", pa.string()), ("source", pa.string()),
                             ("claim_offsets", pa.list_(pa.int64())), ("source_offsets", pa.list_(pa.int64()))])
     alignment = pa.struct([("claim", pa.string()), ("supported", pa.bool_()), ("reason", pa.string()), *evidence,

@@ -107,7 +107,7 @@ def http_client_class(openai: Any, base_url: str | None) -> Any:
     is installed (``openai[aiohttp]``, a core dependency), else the SDK's default, httpx.
 
     aiohttp's transport spends about 3 ms less of the client's CPU per evaluation (three calls) than
-    httpx's (docs/benchmarks.md, issue 25): what a batch at high concurrency waits on. A base URL with
+    httpx's (docs/benchmarks.md): what a batch at high concurrency waits on. A base URL with
     credentials in it (``https://user:pass@host``) keeps httpx, which turns them into Basic auth where
     aiohttp refuses them beside the API key's header."""
     aio = getattr(openai, "DefaultAioHttpClient", None)

@@ -36,7 +36,7 @@ def highlight(
     ``claim-0`` or ``answer-2``) in a ``<mark class="quote">`` naming the verdicts that quote it (the
     page lights them when a verdict is hovered); overlapping spans are cut at every boundary.
 
-    Issue 45, errors where they are: ``against`` are the passages that disprove unsupported claims
+    Errors where they are: ``against`` are the passages that disprove unsupported claims
     (``<mark class="quote against">``, their own colour), ``differs`` the words a judge shows wrong
     (``<mark class="quote differs">``: in the summary the claim's, in the source the passage's in
     their place); both are named by their verdict's key, as quotes are."""
@@ -116,7 +116,7 @@ def quote_spans(o: Any) -> tuple[list[tuple[int, int, str]], list[tuple[int, int
 
 
 def error_spans(o: Any) -> tuple[list[tuple[int, int, str]], list[tuple[int, int, str]], list[tuple[int, int, str]]]:
-    """Issue 45, for unsupported claims: the passages that disprove them (in the source), the source's
+    """For unsupported claims: the passages that disprove them (in the source), the source's
     differing words and the claims' differing words (in the summary), each keyed by its claim."""
     v = o.verdicts
     against: list[tuple[int, int, str]] = []

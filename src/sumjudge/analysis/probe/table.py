@@ -84,7 +84,7 @@ class Gate(BaseModel):
 
     @property
     def line(self) -> str:
-        """The comparison the gate makes, in words (issue 45): "min-detection number: detection 1.00,
+        """The comparison the gate makes, in words: "min-detection number: detection 1.00,
         needs >= 0.80: met"; an abstaining gate says the interval cannot tell, and what would."""
         at_least = self.name == "min-detection"
         what = "detection" if at_least else "false alarms"

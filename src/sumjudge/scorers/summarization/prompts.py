@@ -24,7 +24,7 @@ PROMPT_VERSION = "4"
 can change a judge's answers: it is part of the scorer's identity (:meth:`SummarizationScorer.identity`),
 so a run is never resumed with verdicts asked for by other prompts, and written in every kept exam.
 2: every verdict quotes its evidence (``quote``).
-3: the questions ask the source's key facts, one atomic fact each, most important first (issue 40)."""
+3: the questions ask the source's key facts, one atomic fact each, most important first."""
 
 _FENCE_KEY = secrets.token_bytes(32)
 """Drawn once per process, never stored or logged."""

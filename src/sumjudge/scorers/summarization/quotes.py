@@ -27,7 +27,7 @@ A verdict is **verified** when its quote holds it up (:func:`verify_alignment`, 
   unverified;
 - a claim judged *unsupported* is verified unless its quote is found in neither text (an invented
   passage); with no quote it has nothing to check;
-- a claim's differing words (issue 45: what the judge shows wrong, in the claim and in the passage
+- a claim's differing words (what the judge shows wrong, in the claim and in the passage
   that disproves it) must stand where the judge says, the claim's in the summary, the passage's in
   the quoted passage; where they do not, the verdict is unverified;
 - a question judged *answered* needs a quote found in the summary; an unanswered question is

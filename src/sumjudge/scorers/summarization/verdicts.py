@@ -78,7 +78,7 @@ class EvidenceSpan(BaseModel):
 
 
 class Difference(BaseModel):
-    """Words a judge shows wrong in a claim (issue 45): ``claim``, as the summary writes them, and
+    """Words a judge shows wrong in a claim: ``claim``, as the summary writes them, and
     ``source``, what the disproving passage (the verdict's quote) says in their place ("" where it
     says nothing there: a word the source lacks, a pronoun that points at no one)."""
 

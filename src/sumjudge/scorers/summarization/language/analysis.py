@@ -231,7 +231,7 @@ class TextAnalyzer:
                     first_word = False
                     continue
                 if lang == "en" and info.low == "longer" and i and matches[i - 1].group().lower() == "no":
-                    continue  # "can no longer hold": one cue, which bears on "hold" (issue 45)
+                    continue  # "can no longer hold": one cue, which bears on "hold"
                 if info.kind == CONTENT:  # the common case, inline
                     stem = info.stem
                     if not stem:

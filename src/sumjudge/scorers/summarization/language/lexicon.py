@@ -85,7 +85,7 @@ NUMBER_WORDS.update({"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60"
                      "dozen": "12", "first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th",
                      "fifth": "5th", "sixth": "6th", "seventh": "7th", "eighth": "8th", "ninth": "9th",
                      "tenth": "10th"})
-# Decades as words ("the Sixties") are the same figure as "the 60s" (issue 30).
+# Decades as words ("the Sixties") are the same figure as "the 60s".
 NUMBER_WORDS.update({w: str(10 * i) for i, w in enumerate(
     "twenties thirties forties fifties sixties seventies eighties nineties".split(), start=2)})
 # "one" is too often a pronoun ("the one who"); it is still a stop word, never a number.
@@ -118,7 +118,7 @@ DATE_WORDS = frozenset(
 # "may", "march" and "sun" are also ordinary words; they count as dates only when capitalised.
 WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 """A news text's weekday ("voted on Tuesday") is detail, not the point of a fact: coverage neither
-asks for it nor fails a summary that leaves it out (issue 40)."""
+asks for it nor fails a summary that leaves it out."""
 
 # Korean particles and copula endings that attach to a word; the longest match is removed.
 KO_PARTICLES = tuple(

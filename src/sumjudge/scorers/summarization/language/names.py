@@ -1,4 +1,4 @@
-"""Which written names are one name, for the offline judge's proofs (issue 30): a words-only judge
+"""Which written names are one name, for the offline judge's proofs: a words-only judge
 may call a name "not in the source" only when no form of it is there.
 
 A name is the source's when the source writes it another way: a people for its place ("English" /

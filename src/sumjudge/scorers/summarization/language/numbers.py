@@ -1,4 +1,4 @@
-"""Numbers as values, so that a words-only judge sees one fact in its many spellings (issue 30).
+"""Numbers as values, so that a words-only judge sees one fact in its many spellings.
 
 The analyser reads each number token on its own ("ten" is 10, "thousand" is 1000, "9th" is 9). Here
 the same text is read again for what those tokens say together and in other forms:

@@ -141,8 +141,8 @@ def passages(
         for start in range(0, max(0, n - width + 1)):
             found = frozenset().union(*held[start : start + width])
             if found:
-                # the claim's names in the sentences just before count for the passage (issue 45:
-                # "Both were flown to a hospital in Innsbruck" after "The hikers, Tomas Berger and
+                # the claim's names in the sentences just before count for the passage
+                # ("Both were flown to a hospital in Innsbruck" after "The hikers, Tomas Berger and
                 # Lena Hofmann, ..." states the claim, not the sentence that shares only the names)
                 before = frozenset().union(*held[max(0, start - ANTECEDENT_SENTENCES) : start]) & people
                 ranked.append((claim.weight_of(found | before), -width, start, found))

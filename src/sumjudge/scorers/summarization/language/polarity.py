@@ -99,7 +99,7 @@ ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("earlier", "later"), ("true", "false"), ("positive", "negative"), ("import", "export"),
         ("male", "female"), ("public", "private"), ("legal", "illegal"), ("hired", "fired"),
         ("entered", "exited"), ("acquitted", "convicted"), ("remember", "forget"), ("remembered", "forgot"),
-        # issue 45: what befell a person, and what a ruling or a request came to
+        # what befell a person, and what a ruling or a request came to
         ("unhurt", "injured"), ("unharmed", "injured"), ("uninjured", "injured"), ("unhurt", "hurt"),
         ("unharmed", "harmed"), ("survived", "died"), ("granted", "denied"), ("upheld", "overturned"),
         ("most", "least"), ("largest", "smallest"), ("biggest", "smallest"), ("better", "worse"),

@@ -95,7 +95,7 @@ def phrase_question(fact: str, lang: str, names: frozenset[str] = frozenset()) -
     word loses its capital unless it is a name (one of ``names``, lower-cased, or "I")."""
     fact = fact.strip().rstrip(".!?。！？;,").strip()
     if lang == "en":
-        fact = _OPENING_CONJUNCTION.sub("", fact, count=1)  # "But she said ..." -> "she said ..." (issue 30)
+        fact = _OPENING_CONJUNCTION.sub("", fact, count=1)  # "But she said ..." -> "she said ..."
         m = _FIRST_WORD.match(fact)
         # "Mayor Helen Ortiz": a title before a name keeps its capital; "In November", "The Brotherhood" do not
         title = _TITLE.match(fact) and not (m and m.group().lower() in STOPWORDS["en"])

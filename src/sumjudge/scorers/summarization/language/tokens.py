@@ -65,7 +65,7 @@ def _digit_parts(m: Any) -> list[Any]:
 def _number_compounds(matches: list[Any], english: bool) -> list[Any]:
     """Hyphenated words with a part in digits read as their pieces, in every language ("Under-17":
     "Under" + 17, as "under - 17" is); English ones that open with a number word read as that number
-    and the rest (issue 30): "two-year" is "two" + "year", as "two years" is, and "forty-three" is 43."""
+    and the rest: "two-year" is "two" + "year", as "two years" is, and "forty-three" is 43."""
     out: list[Any] = []
     for m in matches:
         tok = m.group()

@@ -38,7 +38,7 @@ class Chunk(Span):
     tokens: int
     first_sentence: int = 0
     """How many sentences of the whole text come before this chunk (a reason can number its sentences
-    in the whole source: issue 30)."""
+    in the whole source)."""
 
 
 def sentence_spans(text: str) -> list[Span]:

@@ -52,7 +52,7 @@ def read_summary(analyser_of: Callable[[str], TextAnalyzer], questions: list[str
 def point_of(fact: Sentence) -> frozenset[str]:
     """The fact's units without its detail: the weekday of an event whose month or year is given
     ("on Tuesday, March 3") is not what the fact is about, so a summary that leaves it out still
-    carries the fact (issue 40). A weekday alone stays: it may be all the fact says of when."""
+    carries the fact. A weekday alone stays: it may be all the fact says of when."""
     forms = {n: fact.name_forms.get(n, "").lower() for n in fact.names}
     detail = {n for n, f in forms.items() if f in WEEKDAYS}
     dated = any(f in DATE_WORDS and f not in WEEKDAYS for f in forms.values()) or any(
@@ -81,7 +81,7 @@ def date_parts(fact: Sentence) -> frozenset[str]:
 def key_fact_missing(
     fact: Sentence, summary_units: frozenset[str], best: Sentence | None, summary_numbers: frozenset[str] = frozenset()
 ) -> tuple[str, str] | None:
-    """Coverage (issue 30): what of a fact's key facts (its numbers, dates, names) the summary lacks,
+    """Coverage: what of a fact's key facts (its numbers, dates, names) the summary lacks,
     ``None`` when it has them all (and at least half of the names). The second item is a
     contradiction when the summary sentence closest to the fact has another number in its place
     ("520 seats" for "250 seats"), else empty. ``summary_numbers``: every value the summary's numbers

@@ -69,7 +69,7 @@ class LexicalSettings:
     support_threshold: float = 0.9
     """Share of a claim's weight that the window must hold (found, substituted or added)."""
     addition_share: float | None = 0.7
-    """English (issue 21): a claim word missing from the passage (a name or number aside) that stands
+    """English: a claim word missing from the passage (a name or number aside) that stands
     in no passage word's slot (:func:`.extrinsic.in_slot`) is an *addition* (an adjective, a
     summarising noun, a connective: what paraphrase adds) and counts as held when the found words
     carry at least this share of the claim's weight; one in a slot is a substitution and makes the
@@ -101,7 +101,7 @@ def _antonym(claim: Sentence, unit: str, ev: Evidence, there: str) -> Shown:
 
 
 def _unsupported(claim: Sentence, ev: Evidence, shown: list[str]) -> AlignmentVerdict:
-    """An unsupported verdict with its evidence (issue 45): the passage that disproves the claim as
+    """An unsupported verdict with its evidence: the passage that disproves the claim as
     its quote, and the words that differ (each error's, where it knows them), which the scorer
     locates and checks as it does any quote."""
     differs = [Difference(claim=r.said, source=r.instead) for r in shown if isinstance(r, Shown) and r.said]
@@ -217,7 +217,7 @@ class LexicalJudge:
         return AlignmentOutput(alignment=verdicts)
 
     def _judge_claim(self, claim: Sentence, doc: Document, dangling: str | None = None) -> AlignmentVerdict:
-        """Unsupported only when an error is shown (issue 30); supported and ``unchecked`` when words
+        """Unsupported only when an error is shown; supported and ``unchecked`` when words
         are missing but nothing contradicts the claim; supported when the passage states it."""
         if dangling:
             return AlignmentVerdict(
@@ -293,7 +293,7 @@ class LexicalJudge:
             if not against or u.startswith("#") or u in claim.names or not in_slot(claim, u, ev):
                 continue
             there = slot_word(claim, u, ev)
-            if there in against:  # "the driver was unhurt" where the passage has "the driver was injured" (issue 45)
+            if there in against:  # "the driver was unhurt" where the passage has "the driver was injured"
                 return [_antonym(claim, u, ev, there)], soft
         conflict = polarity_conflict(
             claim, list(ev.sentences), analyser.antonyms, who="the claim", where=f"the source ({ev.where})",

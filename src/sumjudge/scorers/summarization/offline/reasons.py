@@ -1,5 +1,5 @@
 """How the offline judge says what it could not check, and which sentence of a long source its
-reasons name (issue 30).
+reasons name.
 
 The judge calls a claim unsupported only when it can show the error (:mod:`.wrong_numbers`,
 :mod:`.wrong_names`, :mod:`.support`, and a pronoun that opens the summary with no one before it,
@@ -45,7 +45,7 @@ _SENTENCE_NUMBER = regex.compile(r"\b(sentences? )(\d+)(?:-(\d+))?")
 
 
 def whole_source_numbers(text: str, sentences: list[str], passages: list[tuple[int, int]]) -> list[int]:
-    """Issue 30, a long source: the number in the whole source of each of ``sentences`` (the judge's
+    """A long source: the number in the whole source of each of ``sentences`` (the judge's
     sentences of ``text``, the retrieved passages joined), from where each passage begins in ``text``
     and how many of the whole source's sentences come before it."""
     out: list[int] = []

@@ -3,7 +3,7 @@
 (:mod:`.support`, rule 4).
 
 Two words of the claim swap sides around the word between them in a passage sentence of the same
-voice; in Korean, two words swap their subject and object particles. Since rules 30.4 (English) the
+voice; in Korean, two words swap their subject and object particles. In English the
 middle word must read as a verb on both sides, the two words must be no verbs, nothing listed may
 stand between them, and the same prepositions must stand between the verb and its object: a noun
 compound ("Arsenal playmaker Mesut Ozil"), a list ("purple, yellow and blue") or a role marked by a

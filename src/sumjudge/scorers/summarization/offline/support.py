@@ -35,7 +35,7 @@ class Shown(str):
     """An error's reason (the string the verdict gives) that also knows the claim's words it shows
     wrong (``said``) and what the passage says in their place (``instead``, "" where nothing): the
     verdict carries them as evidence (:class:`..verdicts.Difference`), so a report marks the words
-    without reading the reason (issue 45)."""
+    without reading the reason."""
 
     said: str
     instead: str
@@ -209,7 +209,7 @@ def polarity_conflict(
             return _negation(mine, other, who, where)
         if other.negated and not mine.negated and negation_shown(other, mine, lang):
             # the passage's phrase holds all that the claim's says, and negates it ("can no longer
-            # hold the town's growing collection" for "can still hold the collection"; issue 45)
+            # hold the town's growing collection" for "can still hold the collection")
             return _negation(mine, other, who, where)
         for a in mine.units - other.units:
             for b in antonyms.get(a, ()):

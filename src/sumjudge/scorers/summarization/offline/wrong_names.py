@@ -1,10 +1,10 @@
-"""What the offline judge can show to be wrong in a claim's names, dates and pronouns (issue 30), as
+"""What the offline judge can show to be wrong in a claim's names, dates and pronouns, as
 :mod:`.wrong_numbers` does for its numbers.
 
 An error is a name or date the source lacks; a name of the source put where the passage that holds
-the rest of the claim names someone else (rules 30.2); a capitalised first word the source lacks where
+the rest of the claim names someone else; a capitalised first word the source lacks where
 the passage has a name (a sentence start hides a name's capital); (English) a pronoun of the other
-gender than all of the passage's (rules 30.2). Any other name the source has only outside the passage
+gender than all of the passage's. Any other name the source has only outside the passage
 is a note, or nothing when the sentences just before the passage name it: a summary may join distant
 facts.
 
@@ -29,7 +29,7 @@ NAME_SLOT = 2
 """A name the source has only outside the passage is an error (a swap: "Brian Cox" where the passage
 has "Stephen Hawking") when a passage name the claim lacks has at least this many of the claim name's
 neighbouring words on the same sides of it (before it what stands before the claim's name, after it
-what stands after). Rules 30.2, chosen on BUMP's tune half: one same-side word failed faithful
+what stands after). Chosen on BUMP's tune half: one same-side word failed faithful
 references ("Foxes" for "Leicester's"), as did two words counted on either side ("sheriff's office
 in Frankfort" for "Franklin County sheriff's office")."""
 
@@ -53,10 +53,10 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
         if name in ev.names_before:
             # named just before the passage: it may be who the passage speaks of ("Both were flown"),
             # unless the passage names another in its place ("a hospital in Innsbruck" for "a
-            # hospital in Grauhorn", the peak of the sentence before; issue 45). A name that opens
+            # hospital in Grauhorn", the peak of the sentence before). A name that opens
             # the claim is who it is about, and the passage may well call it otherwise ("The Foxes
             # host Swansea" for "Leicester host Swansea", "the Spurs striker" for "Tottenham
-            # striker"): only a name further on is held to the passage's (rules 45.2)
+            # striker"): only a name further on is held to the passage's
             swapped = None if name in subject_names(claim) else _swapped_name(claim, name, ev, theirs)
             if swapped:
                 errors.append(Shown(

@@ -1,9 +1,9 @@
-"""What the offline judge can show to be wrong in a claim's numbers (issue 30).
+"""What the offline judge can show to be wrong in a claim's numbers.
 
 The judge calls a claim unsupported only when it can show the error (names, dates and pronouns:
 :mod:`.wrong_names`; negations, antonyms and role swaps: :mod:`.support`). A number shows one when the
 source lacks it, or when the source has it only outside the passage that holds the rest of the claim
-and the passage has another number in its place; since rules 30.2 also when the passage has it, but
+and the passage has another number in its place; also when the passage has it, but
 where the claim puts it the passage has another number's words. A number the source has only
 elsewhere is otherwise a note: a summary may join distant facts.
 
@@ -25,7 +25,7 @@ from .support import Shown, side_match, slot_match
 
 INTRINSIC_SLOT = 2
 """A number the source has only outside the passage is an error when the passage has another one in
-its place with at least this many of the claim's neighbouring words around it (issue 30: with one,
+its place with at least this many of the claim's neighbouring words around it (with one,
 BUMP's faithful references, which join facts from distant sentences, failed 13 times on its tune half;
 counted this way, on either side, names from elsewhere failed them even at two:
 :data:`.wrong_names.NAME_SLOT`)."""
@@ -69,7 +69,7 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
         there, score = slot_match(claim, "#" + n, ev, ["#" + w for w in same_kind])
         instead = passage_form(ev, there) if there and score else None
         # the reason names only a number of the same kind (a year for a year, money for money): the
-        # verdict above is the rules' as before, what it says no false pair (issue 45)
+        # verdict above is the rules' as before, what it says no false pair
         alike = [w for w in same_kind if same_kind_of(claim, n, ev.sentences, w)]
         named_at, named_score = slot_match(claim, "#" + n, ev, ["#" + w for w in alike])
         named = passage_form(ev, named_at) if named_at and named_score else None
@@ -112,7 +112,7 @@ def _kind(s: Sentence, n: str) -> tuple[str, frozenset[str]]:
 def same_kind_of(claim: Sentence, n: str, sentences: tuple[Sentence, ...] | list[Sentence], w: str) -> bool:
     """Whether the number ``w`` of ``sentences`` measures what ``claim``'s number ``n`` does: a year
     a year, money money, a percent a percent, a count a count of the same thing (the words after
-    them meet, or one side has none). Reasons set only such numbers against each other (issue 45)."""
+    them meet, or one side has none). Reasons set only such numbers against each other."""
     mine, counted = _kind(claim, n)
     for s in sentences:
         if w in s.numbers:
