@@ -101,10 +101,14 @@ def test_a_reversed_decision_and_a_swapped_winner_are_shown_not_answered() -> No
     assert _verdict("Faith Chepkoech won the Rotterdam Marathon, ahead of Almaz Tesfaye.", q, judge).answered
 
 
-def test_a_swapped_winner_is_an_unsupported_claim() -> None:
+def test_a_swapped_winner_is_an_unsupported_claim_and_another_winner_never_stated() -> None:
     source = "Faith Chepkoech won the Rotterdam Marathon on Sunday. Almaz Tesfaye finished second, 54 seconds back."
-    [claim] = LexicalJudge().align(source, "Almaz Tesfaye won the Rotterdam Marathon.").alignment
+    summary = "Almaz Tesfaye won the Rotterdam Marathon after pulling away from Faith Chepkoech."
+    [claim] = LexicalJudge().align(source, summary).alignment
     assert not claim.supported and "'Faith'" not in claim.reason and "Chepkoech" in claim.reason, claim.reason
+    # the words all there, the winner not named beside: unchecked, never "stated"
+    [claim] = LexicalJudge().align(source, "Almaz Tesfaye won the Rotterdam Marathon.").alignment
+    assert claim.unchecked and "stated" not in claim.reason and "Chepkoech" in claim.reason, claim.reason
     [ok] = LexicalJudge().align(source, "Faith Chepkoech won the Rotterdam Marathon.").alignment
     assert ok.supported
 

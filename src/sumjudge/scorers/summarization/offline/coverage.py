@@ -175,7 +175,7 @@ def judge_fact(
     if best is not None and key is not None and key[1]:
         return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {key[1]}")
     if best is not None and key is None and found:
-        swapped = subject_swap(fact, [best]) if read.analyser.lang == "en" else None
+        swapped = subject_swap(fact, [best], summary_is_claim=False) if read.analyser.lang == "en" else None
         if swapped:
             return CoverageVerdict(
                 question=question, answered=False,

@@ -319,6 +319,9 @@ class LexicalJudge:
             return [Shown(
                 f'the source says {theirs!r} {verb}, not {mine!r}: "{quote(ev.text, 100)}" ({ev.where})', mine, theirs
             )], soft
+        other = subject_swap(claim, ev.sentences, named_after=False) if doc.lang == "en" else None
+        if other:  # the words are there, but the source gives the verb another subject: not stated
+            soft.append(f"the source ({ev.where}) says {other[1]!r} {other[2]}, where the claim has {other[0]!r}")
         if cfg.pair_threshold > 0:
             loose, judged = loose_pairs(claim, ev, cfg.pair_distance)
             if judged and 1 - len(loose) / judged < cfg.pair_threshold:

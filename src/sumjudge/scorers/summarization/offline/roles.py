@@ -150,28 +150,55 @@ _OUTCOME_VERBS = frozenset("won wins win beat beats lost loses led leads took ta
 currency) but that, right after a name, are verbs."""
 
 
-def subject_swap(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence]) -> tuple[str, str, str] | None:
+def _subject_before(tokens: list[str], k: int) -> list[str] | None:
+    """The run of capitalised words right before ``tokens[k]`` (a name as the verb's subject), or
+    ``None`` where there is none or a preposition or a possessive stands before it ("against
+    Fleetwood tested": Fleetwood is no subject)."""
+    i = k
+    while i > 0 and tokens[i - 1][:1].isupper():
+        i -= 1
+    if i == k:
+        return None
+    before = tokens[i - 1].lower() if i else ""
+    if before in _PREPOSITIONS_EN or before in {"'s", "’s", "s"}:
+        return None
+    return [t.lower() for t in tokens[i:k]]
+
+
+def subject_swap(
+    claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence], summary_is_claim: bool = True,
+    named_after: bool = True,
+) -> tuple[str, str, str] | None:
     """Another name as the subject of the same verb ("Almaz Tesfaye won ... from Faith Chepkoech" where
     the source has "Faith Chepkoech won ..."): in English, a verb right after a name in the claim
-    stands right after another name in a sentence of ``sentences``, and ``sentences`` also name the
-    claim's subject elsewhere, so the two are the same people in swapped roles. Returns the claim's
-    name, the sentence's name and the verb, as written, or ``None``."""
-    words = _words(claim)
-    mine_names = {f.lower(): f for f in claim.name_forms.values()}
-    named = {w for s in sentences for w in _words(s)}
+    stands right after another name, sharing no word with it, in a sentence of ``sentences``, and the
+    summary's side names the other one after the verb, so the two are the same people in swapped
+    roles. ``summary_is_claim``: the claim is the summary's (alignment); otherwise ``sentences`` are
+    (coverage: the claim is the source's fact). ``named_after=False`` drops the last condition: the
+    verb has another subject in the source, which may be the same one named otherwise. Returns the claim's name, the sentence's name and the
+    verb, as written, or ``None``."""
+    words = [m.group() for m in _WORD.finditer(claim.text)]
+    mine_names = {f.lower() for f in claim.name_forms.values()}
+    named = {w.lower() for s in sentences for w in _WORD.findall(s.text)}
     for j in range(1, len(words)):
-        mine, verb = words[j - 1], words[j]
-        if mine not in mine_names or mine not in named or verb in _AUXILIARIES_EN:
+        verb = words[j]
+        if not verb[:1].islower() or verb in _AUXILIARIES_EN or not (_verb_like(verb, words[j - 1].lower()) or verb in _OUTCOME_VERBS):
             continue
-        if not (_verb_like(verb, mine) or verb in _OUTCOME_VERBS):
+        mine = _subject_before(words, j)
+        if not mine or mine[-1] not in mine_names or mine[-1] not in named:
             continue
         for s in sentences:
             theirs_names = {f.lower(): f for f in s.name_forms.values()}
-            other = _words(s)
+            other = [m.group() for m in _WORD.finditer(s.text)]
             for k in range(1, len(other)):
-                theirs = other[k - 1]
-                if other[k] == verb and theirs != mine and theirs in theirs_names and theirs not in words[max(0, j - 4) : j]:
-                    return mine_names[mine], theirs_names[theirs], verb
+                if other[k] != verb:
+                    continue
+                theirs = _subject_before(other, k)
+                if not theirs or theirs[-1] not in theirs_names or set(theirs) & set(mine):
+                    continue
+                after = [w.lower() for w in (words[j + 1 :] if summary_is_claim else other[k + 1 :])]
+                if not named_after or (theirs[-1] if summary_is_claim else mine[-1]) in after:
+                    return words[j - 1], theirs_names[theirs[-1]], verb
     return None
 
 
