@@ -157,21 +157,18 @@ def runs_export(run_ref: str, store_path: str | None, fmt: str, out: str) -> Non
     people left in `sumjudge view` under "labels"), CSV, or
     Parquet (one row per item, verdicts in nested columns; needs pyarrow: pip install 'sumjudge[parquet]')."""
     from ..data.files import OutputPlan
+    from ..runs.outputs import store_reads
+    from ..store.database import DEFAULT_STORE_PATH
 
-    from ..store.run_files import CACHE, DATA, run_files
-
-    plan = OutputPlan(databases=default_databases(store_path), outputs={"--out": out})
+    data, caches = store_reads(store_path or DEFAULT_STORE_PATH)
+    plan = OutputPlan(inputs=data, databases={**caches, **default_databases(store_path)}, outputs={"--out": out})
     with store_errors(store_path):
-        plan.check()
+        plan.check()  # any run's data file, any cache the store's runs used: never written over
         with open_store(store_path) as store:
             try:
                 run = store.get_run(run_ref)
             except KeyError as exc:
                 fail(str(exc.args[0]))
-            caches = {f"a reply cache of the store's runs ({path})": path for path in run_files(store, CACHE)}
-            plan = OutputPlan(inputs={f"the data file of run {run.id}": p for p in run_files(store, DATA, run.id)},
-                              databases={**default_databases(store_path), **caches}, outputs={"--out": out})
-            plan.check()  # the run's own data file, any cache its store's runs used: never written over
             if fmt == "parquet":
                 _export_parquet(store, run.id, out, plan)
             elif out == "-":
