@@ -9,7 +9,8 @@ the offline lexical judge, a scripted test judge) turns it into a :class:`JudgeR
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 from typing import Any, Generic, Literal, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
@@ -206,12 +207,22 @@ def judge_identity(judge: JudgeModel) -> str:
     """What a judge's verdicts depend on, as one string: its ``fingerprint`` where it has one (the
     offline judges: name, rules version and word data, ``"offline/lexical@21.1+snowballstemmer=3.1.1"``),
     else its ``model_id``. A wrapper (:class:`WrappedJudge`) answers for the judge it wraps. Put it in
-    a run's key so that a run is never resumed with another judge's verdicts."""
+    a run's key so that a run is never resumed with another judge's verdicts.
+
+    A judge without a fingerprint (one over HTTP) answers as its ``config.extra`` tells it (the
+    provider's own parameters, ``--judge-option``: ``temperature``, ``top_p``, ``seed``, ...): they are
+    part of its identity, ``"openai/gpt-4o-mini+options={"temperature": 1.5}"``, so a run made under other
+    settings is never resumed and never holds replies made under two."""
     seen = 0
     while isinstance(judge, WrappedJudge) and seen < 16:
         judge, seen = judge.inner, seen + 1
     fingerprint = getattr(judge, "fingerprint", None)
-    return fingerprint if isinstance(fingerprint, str) and fingerprint else judge.model_id
+    if isinstance(fingerprint, str) and fingerprint:
+        return fingerprint
+    extra = getattr(getattr(judge, "config", None), "extra", None)
+    if isinstance(extra, Mapping) and extra:
+        return f"{judge.model_id}+options={json.dumps(dict(extra), sort_keys=True, default=str)}"
+    return judge.model_id
 
 
 class WrappedJudge:

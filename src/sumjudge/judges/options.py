@@ -8,8 +8,11 @@ a judge takes depends on its kind:
 - ``local/reader`` (and ``reader-0.5b``, ``reader:/path.gguf``): the reader's settings and llama.cpp's;
 - ``local/smollm2``, ``local/<file.gguf>``: llama.cpp's (:class:`~sumjudge.judges.local.LocalSettings`);
 - ``offline/...``: none;
-- a judge over HTTP: any key, sent in the request body as the provider's own parameter (a value that
-  reads as JSON, ``0.5``, ``true``, ``[1, 2]``, is sent as that value, anything else as text).
+- a judge over HTTP: any key but the request's own fields (:data:`REQUEST_FIELDS`: ``model``,
+  ``messages``, ``response_format``, ``tools``, ...), sent in the request body as the provider's own
+  parameter (a value that reads as JSON, ``0.5``, ``true``, ``[1, 2]``, is sent as that value, anything
+  else as text; NaN and infinity are refused). Every one is part of the judge's identity
+  (:func:`~sumjudge.judges.base.judge_identity`), so a run is resumed only under the same options.
 
 An unknown key or a bad value is one :class:`~sumjudge.errors.ConfigurationError` naming the keys the
 judge knows, raised before a judge is built, a file read or a model loaded.
@@ -18,6 +21,7 @@ judge knows, raised before a judge is built, a file read or a model loaded.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -75,8 +79,34 @@ def _json_value(text: str) -> Any:
         return text
 
 
+REQUEST_FIELDS = ("model", "messages", "response_format", "tools", "tool_choice", "functions", "function_call",
+                  "stream", "system")
+"""Fields of the request body that the scorer itself sets (what is asked, of which model, in which
+shape, read how): an option naming one would replace the scorer's request, so it is refused."""
+
+
+def _finite(value: Any) -> bool:
+    """Whether ``value`` holds no NaN or infinity, at any depth."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, Mapping):
+        return all(_finite(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return all(_finite(v) for v in value)
+    return True
+
+
 def _http_options(extra: dict[str, Any]) -> dict[str, Any]:
-    return {k: _json_value(v) if isinstance(v, str) else v for k, v in extra.items()}
+    own = sorted(k for k in extra if k.lower() in REQUEST_FIELDS)
+    if own:
+        raise ConfigurationError(
+            f"{', '.join(own)} cannot be set as an option: the scorer sets the request's "
+            f"{', '.join(REQUEST_FIELDS)} itself (name the model with --model)")
+    typed = {k: _json_value(v) if isinstance(v, str) else v for k, v in extra.items()}
+    bad = sorted(k for k, v in typed.items() if not _finite(v))
+    if bad:
+        raise ConfigurationError(f"{', '.join(bad)}: NaN and infinity are not values a judge takes")
+    return typed
 
 
 def _local_options(extra: dict[str, Any]) -> dict[str, Any]:
@@ -116,6 +146,8 @@ def checked_options(model_id: str, options: Mapping[str, Any]) -> dict[str, Any]
     try:
         return taken.check(dict(options))
     except ConfigurationError as exc:
+        if taken.keys is None:  # a judge over HTTP: every other key goes to the provider
+            raise ConfigurationError(f"judge options for {model_id}: {exc}") from None
         known = ", ".join(sorted(taken.keys)) if taken.keys else "none"
         raise ConfigurationError(f"judge options for {model_id}: {exc}; known keys: {known}") from None
 
@@ -126,4 +158,4 @@ def judge_options(model_id: str, flags: Sequence[str] = (), environ: Mapping[str
     return checked_options(model_id, gathered_options(flags, environ))
 
 
-__all__ = ["OPTIONS_ENV_VAR", "checked_options", "gathered_options", "judge_options", "option_set", "parse_pairs", "OptionSet"]
+__all__ = ["OPTIONS_ENV_VAR", "REQUEST_FIELDS", "checked_options", "gathered_options", "judge_options", "option_set", "parse_pairs", "OptionSet"]
