@@ -116,3 +116,26 @@ def test_the_probe_pages_change_mark_does_not_cut_a_key_either(monkeypatch: pyte
         html = marked(SUMMARY, span, "del")
         assert ENV_KEY[4:12] not in untagged(html) and ENV_KEY[:8] not in html and GITHUB[:12] not in html, span
         assert '<del class="change">' in html
+
+
+async def test_a_key_in_a_faithful_summary_is_hidden_after_its_quote_is_located() -> None:
+    from scripted import judge, questions
+
+    from sumjudge import create_summarization_scorer
+
+    claim = f"The council approved 120 homes with key {GITHUB}"
+    said = {"alignment": [{"claim": claim, "quote": f"The deploy key is {ENV_KEY}, the token {GITHUB}",
+                           "supported": True, "reason": "the source says so"}]}
+
+    def answered(request: Any) -> dict[str, Any]:
+        return {"coverage": [{"question": q, "quote": f"key {ENV_KEY} and {GITHUB}", "answered": True, "reason": "r"}
+                             for q in request.inputs.questions or []]}
+
+    scorer = create_summarization_scorer(judge(said, questions("Does the source name a token?"), answered),
+                                         {"strict_evidence": True})
+    result = await scorer.run(input=SOURCE, output=SUMMARY)
+    assert result.score == 1.0, result.reason
+    (a,), (c,) = result.preprocess_step_result.alignment, result.analyze_step_result.coverage
+    assert a.verified is True and c.verified is True and a.quote_offsets and c.quote_offsets
+    dumped = json.dumps(result.model_dump())
+    assert GITHUB not in dumped and MASK in dumped

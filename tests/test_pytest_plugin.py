@@ -202,7 +202,7 @@ def test_an_llm_judge_named_by_the_option_is_reached_over_http(pytester, server)
     result.assert_outcomes(passed=1, failed=1)
     out = result.stdout.str()
     assert "summary failed on score (judge: openai/test-model)" in out
-    assert '"The summary states point 1.": The source does not say this.' in out
+    assert '"Another summary.": The source does not say this.' in out
     assert '"Does the source state fact 1?": The summary does not say.' in out
     assert "unanswered questions (1 of 4):" in out
     assert "2 summaries scored by openai/test-model, lowest first" in out

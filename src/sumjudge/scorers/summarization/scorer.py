@@ -36,10 +36,11 @@ from ...judges.cache import with_cache
 from ...judges.structured import redacted_output
 from ...judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, resolve_judge
 from ...messages import select_source, select_summary
-from ...guards.redact import secrets_of
+from ...guards.redact import redact, secrets_of
 from ...tracing import evaluation_span, traced
 from . import prompts
 from .asked import stray_error, stray_feedback, strays
+from .held import summary_claims
 from .long_source import LongSource
 from .options import SummarizationOptions
 from .probabilities import with_probabilities
@@ -159,9 +160,10 @@ class SummarizationScorer:
             alignment, (questions, coverage) = await gather_or_cancel(
                 self._alignment(ev), self._questions_then_coverage(ev)
             )
-        # every quote located: where it lies, and whether it holds its verdict up (quotes.py)
-        alignment = [verify_alignment(v, ev.source, ev.summary) for v in alignment]
-        coverage = [verify_coverage(v, ev.summary) for v in coverage]
+        # every quote located in the texts as they are (where it lies, whether it holds its verdict up:
+        # quotes.py), then the verdicts' secrets hidden
+        alignment = [redacted_output(verify_alignment(v, ev.source, ev.summary), self._secrets) for v in alignment]
+        coverage = [redacted_output(verify_coverage(v, ev.summary), self._secrets) for v in coverage]
         strict = self.options.strict_evidence
         if strict:
             alignment, coverage = [_strict_claim(v) for v in alignment], [_strict_answer(v) for v in coverage]
@@ -204,7 +206,9 @@ class SummarizationScorer:
             judged = await self._long.align(lambda r: self._ask(ev, r), ev.source, ev.summary)
             ev.claims_found = judged.claims_found
             return judged.verdicts
-        reply = await self._ask(ev, request)
+        reply = await self._ask(ev, request, hide=False)  # secrets hidden once the quotes are located
+        summaries = (ev.summary, redact(ev.summary, self._secrets))
+        reply = await summary_claims(lambda r: self._ask(ev, r, hide=False), request, reply, summaries)
         # evidence spans are the scorer's (a long source's passages): a judge that sets them is not believed
         verdicts = [v if v.evidence is None else v.model_copy(update={"evidence": None})
                     for v in reply.output.alignment if v.claim.strip()]
@@ -272,7 +276,7 @@ class SummarizationScorer:
             reply_tokens=self._long.coverage_room(len(questions)),
         )
         self._long.check_coverage(request)  # never sent over the judge's context: fails naming the sizes
-        reply = await self._ask(ev, request)
+        reply = await self._ask(ev, request, hide=False)  # secrets hidden once the quotes are located
         verdicts = reply.output.coverage
         stray = strays(questions, [v.question for v in verdicts])  # verdicts about questions not asked
         if len(verdicts) != len(questions) or stray:  # ask once more (when it fits the window)
@@ -287,17 +291,19 @@ class SummarizationScorer:
                           ChatMessage(role="user", content="\n".join(told))],
             )
             if self._long.coverage_fits(again):
-                verdicts = (await self._ask(ev, again)).output.coverage
+                verdicts = (await self._ask(ev, again, hide=False)).output.coverage
                 stray = strays(questions, [v.question for v in verdicts])
             if stray:  # asked again, or no room to: the step fails, the item is recorded as failed
                 raise stray_error(COVERAGE_STEP, questions, [v.question for v in verdicts], stray, "question")
         return _match_by_position(questions, verdicts)
 
     async def _ask(
-        self, ev: Evaluation, request: JudgeRequest[OutputT], *, sample: int | None = None
+        self, ev: Evaluation, request: JudgeRequest[OutputT], *, sample: int | None = None, hide: bool = True
     ) -> JudgeReply[OutputT]:
         """Send one request to the judge and count its usage against this evaluation (``sample``: the
-        draw the request belongs to, where not the evaluation's own: questions shared by samples)."""
+        draw the request belongs to, where not the evaluation's own: questions shared by samples).
+        ``hide=False``: the reply's secrets are left for :meth:`_evaluate` to hide once its quotes are
+        located in the texts as they are (a key hidden first would leave a faithful quote unfound)."""
         sample = ev.sample if sample is None else sample
         if sample or ev.temperature is not None:
             request = replace(request, sample=sample, temperature=ev.temperature)
@@ -306,7 +312,7 @@ class SummarizationScorer:
         # every judge's texts with the secrets hidden (an offline judge copies claims from the summary, a
         # key in it too), before anything stores or shows them; then the verdicts' probabilities, where
         # the judge returned token logprobs
-        hidden = redacted_output(reply.output, self._secrets)
+        hidden = redacted_output(reply.output, self._secrets) if hide else reply.output
         return with_probabilities(reply if hidden is reply.output else replace(reply, output=hidden))
 
 
