@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from ..errors import InputError
+from ..guards.redact import redact
 from .jsonl import ENCODING_HINT as _ENCODING_HINT
 from .jsonl import bom_aware as _bom_aware
 from .jsonl import json_array_records as _json_array_records
@@ -253,6 +254,7 @@ class Dataset:
         else:
             item_id = str(raw_id)
             _check_text(label, f.id, item_id)
+            item_id = redact(item_id)  # an id is shown and stored everywhere: a key in it never is
         return Row(number=number, id=item_id, source=texts[0], summary=texts[1])
 
 
