@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 import json
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Generic, Literal, NamedTuple, Protocol, TypeVar, runtime_checkable
 
@@ -42,6 +43,21 @@ def merge_turns(messages: list[ChatMessage]) -> list[ChatMessage]:
         else:
             out.append(m)
     return out
+
+
+MAX_REPORTED_TOKENS = 10**9
+"""The most tokens one call's usage may report: a figure past it (``1e20``), below 0, not finite or not a
+number is not believed, and counts as 0 (an int past 2**63 cannot be stored, and sums of it would swamp a
+run's cost)."""
+
+
+def reported_count(value: Any) -> int:
+    """A token count as a provider reported it, bounded where it is read (:data:`MAX_REPORTED_TOKENS`)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0
+    if isinstance(value, float) and not math.isfinite(value):
+        return 0
+    return int(value) if 0 < value <= MAX_REPORTED_TOKENS else 0
 
 
 class Usage(BaseModel):
