@@ -35,6 +35,7 @@ from ...judges.base import (
 from ...judges.cache import with_cache
 from ...judges.structured import redacted_output
 from ...judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, resolve_judge
+from ...data.text import as_read
 from ...messages import select_source, select_summary
 from ...guards.redact import redact, secrets_of
 from ...tracing import evaluation_span, traced
@@ -44,6 +45,7 @@ from .held import summary_claims
 from .long_source import LongSource
 from .options import SummarizationOptions
 from .probabilities import with_probabilities
+from .question_text import drawn_questions
 from .questions_cache import QuestionCache
 from .quotes import verify_alignment, verify_coverage
 from .reason import explain
@@ -124,8 +126,10 @@ class SummarizationScorer:
         return result
 
     async def _run(self, input: Any, output: Any, run_id: str) -> SummarizationResult:
-        source = select_source(input, output, source=self.options.source, source_extractor=self.options.source_extractor)
-        summary = select_summary(output)
+        # the texts as read, once where they come in: NFC, an HTML page or a Markdown table as its text
+        source = as_read(select_source(input, output, source=self.options.source,
+                                       source_extractor=self.options.source_extractor))
+        summary = as_read(select_summary(output))
         k = self.options.samples
         if k == 1:
             return await self._evaluate(Evaluation(run_id=run_id, source=source, summary=summary))
@@ -227,7 +231,7 @@ class SummarizationScorer:
         if exam is not None:  # a kept exam: its questions, never drawn again (else refused, or drawn)
             kept = exam.questions_for(ev.source, draw_missing=self.options.draw_missing)  # type: ignore[union-attr]
             if kept is not None:
-                return kept
+                return kept[: self.options.max_questions]  # max_questions holds with an exam too
         return await self.draw_questions(ev)
 
     async def questions_for(self, source: str, *, sample: int = 0) -> tuple[list[str], Usage]:
@@ -253,14 +257,11 @@ class SummarizationScorer:
                 reply_tokens=self._long.questions_room(),
             )
             if not self._long.questions_fit(request):  # drawn per part of a long source
-                return await self._long.questions(lambda r: self._ask(ev, r, sample=draw), ev.source)
-            reply = await self._ask(ev, request, sample=draw)
-            kept: list[str] = []
-            for q in reply.output.questions:
-                q = q.strip()
-                if q and q not in kept:
-                    kept.append(q)
-            return kept[:max_q]  # the cap is the code's, not only the prompt's
+                said = await self._long.questions(lambda r: self._ask(ev, r, sample=draw), ev.source)
+            else:
+                said = (await self._ask(ev, request, sample=draw)).output.questions
+            # cleaned (NUL, ESC, zero-width), cut, without blanks or repeats; the cap is the code's, not only the prompt's
+            return drawn_questions(said, max_q)
 
         return await self._questions.get(key, ask)
 
