@@ -193,7 +193,7 @@ def _export_text(store: Any, run_id: str, fmt: str, fh: IO[str]) -> None:
         writer = csv.writer(fh)
         writer.writerow(CSV_COLUMNS)
         for item in store.iter_items(run_id):
-            writer.writerow(_csv_row(item.row_number, item.outcome))
+            writer.writerow([cell_text(v) for v in _csv_row(item.row_number, item.outcome)])
 
 
 def _export_parquet(store: Any, run_id: str, out: str, plan: Any) -> None:
@@ -207,6 +207,18 @@ def _export_parquet(store: Any, run_id: str, out: str, plan: Any) -> None:
         write_rows(sys.stdout.buffer, rows())
     else:
         plan.write("--out", lambda tmp: write_rows(tmp, rows()))  # pyarrow missing: a SumjudgeError, one line
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+def cell_text(value: Any) -> Any:
+    """A CSV cell as a spreadsheet will read it as text: a string that starts like a formula (``=``,
+    ``+``, ``-``, ``@``, a tab or carriage return; their fullwidth forms) gets a leading ``'``, so
+    ``=HYPERLINK(...)`` from a summary or a reason is shown, never run. Numbers are kept as numbers."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
 
 
 CSV_COLUMNS = [

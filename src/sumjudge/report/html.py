@@ -268,10 +268,12 @@ def _formula_note(options: dict[str, Any]) -> str:
 
 def _prob(verdict: Any, what: str) -> str:
     """The verdict's probability as a small figure beside it, where the judge gave one."""
-    shown = verdict_probability(getattr(verdict, "probability", None))
+    shown = verdict_probability(getattr(verdict, "probability", None), unchecked=getattr(verdict, "unchecked", False))
     if not shown:
         return ""
-    return f' <span class="prob" title="the judge\'s probability that it is {what}">{_e(shown)}</span>'
+    title = ("the share of its words the source holds (not a probability)" if shown.startswith("words=")
+             else f"the judge's probability that it is {what}")
+    return f' <span class="prob" title="{_e(title)}">{_e(shown)}</span>'
 
 
 def write_report(
