@@ -145,3 +145,15 @@ def test_drawn_questions_are_cleaned_cut_and_kept_once(tmp_path: Path) -> None:
     kept = exam.entries[0].questions
     assert kept[0] == "Did the council [31mapprove 120 homes?" and len(kept) == 2
     assert len(kept[1]) <= MAX_QUESTION_CHARS and kept[1].endswith("say?")
+
+
+def test_questions_says_in_one_line_when_the_judge_draws_only_a_nul(tmp_path: Path) -> None:
+    from sumjudge.testing.judge_server import JudgeServer
+
+    out = tmp_path / "exam.jsonl"
+    with JudgeServer(lambda request: {"questions": ["\u0000", "\u200b"]}) as server:
+        result = CliRunner().invoke(main, ["questions", str(data_file(tmp_path)), "--model", "vllm/test-model",
+                                           "--out", str(out), "--timeout", "5"], env={"VLLM_BASE_URL": server.base_url})
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert "drew no questions" in result.output and "validation error" not in result.output.lower(), result.output
+    assert not out.exists()

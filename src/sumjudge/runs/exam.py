@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from .._aio import gather_or_cancel
 from ..data.datasets import Dataset
 from ..judges.base import JudgeModel, Usage, judge_identity
@@ -56,8 +58,13 @@ async def draw_exam(
         if not questions:  # an entry without questions would score every summary of the source 0
             raise JudgeOutputError(f"the judge drew no questions for the source of item {first_item[digest]!r}: "
                                    "no exam is written", step="questions")
-        entry = ExamEntry(source_sha256=digest, questions=questions, judge=judge, prompt_version=PROMPT_VERSION,
-                          seed=seed, max_questions=max_questions)
+        try:
+            entry = ExamEntry(source_sha256=digest, questions=questions, judge=judge, prompt_version=PROMPT_VERSION,
+                              seed=seed, max_questions=max_questions)
+        except ValidationError as exc:  # one line naming what the judge drew, never pydantic's dump
+            said = str(exc.errors()[0]["msg"]).removeprefix("Value error, ")
+            raise JudgeOutputError(f"the judge's questions for the source of item {first_item[digest]!r} cannot "
+                                   f"be kept ({said}): no exam is written", step="questions") from None
         return entry, usage
 
     drawn = await gather_or_cancel(*(one(d, s) for d, s in sources.items()))
