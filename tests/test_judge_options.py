@@ -123,6 +123,9 @@ def test_options_that_name_the_request_fields_or_are_not_finite_are_refused_in_o
     for value in ("NaN", "Infinity", "-Infinity", "[1, NaN]"):
         with pytest.raises(ConfigurationError, match="NaN and infinity are not values a judge takes"):
             judge_options("openai/gpt-4o-mini", [f"temperature={value}"], environ={})
+    for extra in ({"Model": "gpt-other"}, {"messages": []}, {"temperature": float("nan")}):  # the library's boundary
+        with pytest.raises(ValueError, match="cannot be set as an option|NaN and infinity"):
+            ModelConfig(id="openai/gpt-4o-mini", extra=extra)
     data = tmp_path / "d.jsonl"
     data.write_text('{"source": "a b c.", "summary": "a b."}\n', encoding="utf-8")
     for option in ("model=gpt-other", "temperature=NaN"):

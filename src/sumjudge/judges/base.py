@@ -14,7 +14,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Generic, Literal, NamedTuple, Protocol, TypeVar, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 OutputT = TypeVar("OutputT", bound=BaseModel)
 
@@ -43,6 +43,37 @@ def merge_turns(messages: list[ChatMessage]) -> list[ChatMessage]:
         else:
             out.append(m)
     return out
+
+
+REQUEST_FIELDS = ("model", "messages", "response_format", "tools", "tool_choice", "functions", "function_call",
+                  "stream", "system")
+"""Fields of the request body that the scorer itself sets (what is asked, of which model, in which
+shape, read how): a setting (``ModelConfig.extra``, ``--judge-option``) naming one would replace the
+scorer's request, so it is refused."""
+
+
+def _finite(value: Any) -> bool:
+    """Whether ``value`` holds no NaN or infinity, at any depth."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, Mapping):
+        return all(_finite(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return all(_finite(v) for v in value)
+    return True
+
+
+def extra_problem(extra: Mapping[str, Any]) -> str | None:
+    """Why a judge's settings (``extra``) cannot be sent, or ``None``: a key that names a field of the
+    request (:data:`REQUEST_FIELDS`), or a value that holds NaN or infinity."""
+    own = sorted(k for k in extra if k.lower() in REQUEST_FIELDS)
+    if own:
+        return (f"{', '.join(own)} cannot be set as an option: the scorer sets the request's "
+                f"{', '.join(REQUEST_FIELDS)} itself (name the model with --model)")
+    bad = sorted(k for k, v in extra.items() if not _finite(v))
+    if bad:
+        return f"{', '.join(bad)}: NaN and infinity are not values a judge takes"
+    return None
 
 
 MAX_REPORTED_TOKENS = 10**9
@@ -299,3 +330,11 @@ class ModelConfig(BaseModel):
     api_version: str | None = Field(
         default=None, description="Azure OpenAI's api-version (else OPENAI_API_VERSION, else a recent GA version)"
     )
+
+    @field_validator("extra")
+    @classmethod
+    def _settings_not_the_request(cls, extra: dict[str, Any]) -> dict[str, Any]:
+        problem = extra_problem(extra)
+        if problem:
+            raise ValueError(problem)
+        return extra

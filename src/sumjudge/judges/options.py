@@ -21,7 +21,6 @@ judge knows, raised before a judge is built, a file read or a model loaded.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -29,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ConfigurationError
+from .base import REQUEST_FIELDS, extra_problem
 from .providers import PROVIDERS, parse_model_id
 
 OPTIONS_ENV_VAR = "SUMJUDGE_JUDGE_OPTIONS"
@@ -79,33 +79,11 @@ def _json_value(text: str) -> Any:
         return text
 
 
-REQUEST_FIELDS = ("model", "messages", "response_format", "tools", "tool_choice", "functions", "function_call",
-                  "stream", "system")
-"""Fields of the request body that the scorer itself sets (what is asked, of which model, in which
-shape, read how): an option naming one would replace the scorer's request, so it is refused."""
-
-
-def _finite(value: Any) -> bool:
-    """Whether ``value`` holds no NaN or infinity, at any depth."""
-    if isinstance(value, float):
-        return math.isfinite(value)
-    if isinstance(value, Mapping):
-        return all(_finite(v) for v in value.values())
-    if isinstance(value, list | tuple):
-        return all(_finite(v) for v in value)
-    return True
-
-
 def _http_options(extra: dict[str, Any]) -> dict[str, Any]:
-    own = sorted(k for k in extra if k.lower() in REQUEST_FIELDS)
-    if own:
-        raise ConfigurationError(
-            f"{', '.join(own)} cannot be set as an option: the scorer sets the request's "
-            f"{', '.join(REQUEST_FIELDS)} itself (name the model with --model)")
     typed = {k: _json_value(v) if isinstance(v, str) else v for k, v in extra.items()}
-    bad = sorted(k for k, v in typed.items() if not _finite(v))
-    if bad:
-        raise ConfigurationError(f"{', '.join(bad)}: NaN and infinity are not values a judge takes")
+    problem = extra_problem(typed)  # the request's own fields, NaN and infinity: what ModelConfig refuses too
+    if problem:
+        raise ConfigurationError(problem)
     return typed
 
 
