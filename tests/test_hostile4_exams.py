@@ -157,3 +157,15 @@ def test_questions_says_in_one_line_when_the_judge_draws_only_a_nul(tmp_path: Pa
     assert result.exit_code == 1 and "Traceback" not in result.output, result.output
     assert "drew no questions" in result.output and "validation error" not in result.output.lower(), result.output
     assert not out.exists()
+
+
+def test_questions_never_writes_its_exam_over_what_a_run_of_the_store_reads(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # the default store, .sumjudge/runs.db, is here
+    first = data_file(tmp_path)
+    assert invoke("score", str(first), "--model", "offline/lexical", "--quiet")[0] == 0
+    other = tmp_path / "e.jsonl"
+    other.write_text(first.read_text())
+    kept = first.read_bytes()
+    code, text = invoke("questions", str(other), "--model", "offline/lexical", "--out", str(first))
+    assert code == 2 and "the data file of run" in text, text
+    assert first.read_bytes() == kept

@@ -74,15 +74,31 @@ async def draw_exam(
     return Exam.of((e for e, _ in drawn), label="the exam"), usage
 
 
-def write_exam(exam: Exam, out: str | Path, *, data: str | Path | None = None) -> None:
-    """``exam`` written to ``out`` whole (beside, then renamed); refused when ``out`` is the data file."""
+def exam_output_plan(out: str | Path, *, data: str | Path | None = None, cache: bool | str | Path | None = None) -> Any:
+    """The files ``sumjudge questions`` must not write its exam over: the data file, the reply cache, the
+    default run store and every file its runs read (:class:`~sumjudge.data.files.OutputPlan`); check it
+    before the first call."""
     from ..data.files import OutputPlan
+    from ..judges.cache import DEFAULT_CACHE_PATH
+    from ..store.database import DEFAULT_STORE_PATH
+    from .outputs import store_reads
 
-    plan = OutputPlan(inputs={"the data file": str(data) if data is not None else None}, outputs={"--out": str(out)})
+    read_by_runs, caches_of_runs = store_reads(DEFAULT_STORE_PATH)
+    return OutputPlan(inputs={**read_by_runs, "the data file": str(data) if data is not None else None},
+                      databases={**caches_of_runs, "the run store": DEFAULT_STORE_PATH,
+                                 "the reply cache": (DEFAULT_CACHE_PATH if cache is True else cache) or DEFAULT_CACHE_PATH},
+                      outputs={"--out": str(out)})
+
+
+def write_exam(exam: Exam, out: str | Path, *, data: str | Path | None = None,
+               cache: bool | str | Path | None = None) -> None:
+    """``exam`` written to ``out`` whole (beside, then renamed); refused when ``out`` is a file that must
+    not be written over (:func:`exam_output_plan`)."""
+    plan = exam_output_plan(out, data=data, cache=cache)
     plan.check()
     target = plan.open("--out")
     target.fh.write(exam.text())
     target.commit()
 
 
-__all__ = ["draw_exam", "write_exam"]
+__all__ = ["draw_exam", "exam_output_plan", "write_exam"]
