@@ -9,6 +9,7 @@ the offline lexical judge, a scripted test judge) turns it into a :class:`JudgeR
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import hashlib
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -258,8 +259,9 @@ def judge_identity(judge: JudgeModel) -> str:
 
     A judge without a fingerprint (one over HTTP) answers as its ``config.extra`` tells it (the
     provider's own parameters, ``--judge-option``: ``temperature``, ``top_p``, ``seed``, ...): they are
-    part of its identity, ``"openai/gpt-4o-mini+options={"temperature": 1.5}"``, so a run made under other
-    settings is never resumed and never holds replies made under two."""
+    part of its identity as a digest, ``"openai/gpt-4o-mini+options=3f2a9c01d4e5b6a7"`` (never their values,
+    which an exam file shows), so a run made under other settings is never resumed and never holds replies
+    made under two."""
     seen = 0
     while isinstance(judge, WrappedJudge) and seen < 16:
         judge, seen = judge.inner, seen + 1
@@ -268,7 +270,8 @@ def judge_identity(judge: JudgeModel) -> str:
         return fingerprint
     extra = getattr(getattr(judge, "config", None), "extra", None)
     if isinstance(extra, Mapping) and extra:
-        return f"{judge.model_id}+options={json.dumps(dict(extra), sort_keys=True, default=str)}"
+        settings = json.dumps(dict(extra), sort_keys=True, default=str).encode("utf-8")
+        return f"{judge.model_id}+options={hashlib.sha256(settings).hexdigest()[:16]}"
     return judge.model_id
 
 
