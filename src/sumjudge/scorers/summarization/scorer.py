@@ -207,7 +207,7 @@ class SummarizationScorer:
             reply_tokens=self._long.alignment_room(ev.summary),
         )
         if not self._long.alignment_fits(request, ev.summary):  # longer than the judge's context
-            judged = await self._long.align(lambda r: self._ask(ev, r), ev.source, ev.summary)
+            judged = await self._long.align(lambda r: self._ask(ev, r, hide=False), ev.source, ev.summary)
             ev.claims_found = judged.claims_found
             return judged.verdicts
         reply = await self._ask(ev, request, hide=False)  # secrets hidden once the quotes are located
