@@ -125,6 +125,14 @@ def test_a_claim_is_the_summarys_as_a_reader_reads_it() -> None:
                   "The council did not approve 120 homes.", "The mayor praised the plan.", "The summary states point 1."):
         assert not held_by(summary, claim), claim
     assert held_by("서울시가 2024년 3월 도서관을 열었고 책은 12만 권이다.", "서울시가 2024년 3월 도서관을 열었다")
+    # a denial dropped is another claim; a denial of another word is not
+    denied = "The council approved 120 homes but did not approve the park. The plan, which was not popular, passed."
+    for claim in ("The council approved 120 homes", "The council did not approve the park", "The plan passed"):
+        assert held_by(denied, claim), claim
+    for summary, claim in (("The council did not approve the homes.", "The council approved the homes."),
+                           ("The bridge wasn't built in 1932.", "The bridge was built in 1932."),
+                           (denied, "The plan was popular.")):
+        assert not held_by(summary, claim), claim
 
 
 async def test_a_claim_the_summary_does_not_make_is_asked_again_then_fails_the_step() -> None:

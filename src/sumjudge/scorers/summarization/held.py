@@ -11,7 +11,9 @@ or another form of a word of the summary (a character similarity of at least
 "열었고"), and the small words a claim needs to
 stand alone ("the", "was", "by", ...) may be added. Every number of the claim is a number of the
 summary, and every other word of the claim is in the summary. A word changed or added ("rejected"
-for "approved", "not"), a number changed, is another claim. A key hidden in the claim
+for "approved", "not"), a number changed, is another claim; so is a denial dropped: a claim without
+"not" whose word the summary only ever denies ("The council approved the homes" from "The council did
+not approve the homes"). A key hidden in the claim
 (:data:`~sumjudge.guards.redact.MASK`) stands for the key the summary holds.
 
 A reply with such a claim is invalid: the scorer asks once more, saying which claims are not the
@@ -65,6 +67,23 @@ def _kept(word: str, have: set[str], text: str) -> bool:
                for h in have)
 
 
+NEGATIONS = frozenset({"not", "no", "never", "nor", "neither", "none", "nobody", "nothing", "without", "cannot"})
+"""Words that deny what follows them (and any word ending in "n't")."""
+
+
+def _negation(word: str) -> bool:
+    return word in NEGATIONS or word.endswith("n't")
+
+
+def _denied_everywhere(word: str, words: list[str]) -> bool:
+    """Whether every place ``words`` (the summary's) has ``word`` (or a form of it) is denied: right after
+    a negation, or after a negation and one joining word ("did not approve", "was never built")."""
+    at = [i for i, h in enumerate(words) if h == word or _same_stem(word, h)]
+    return bool(at) and all(
+        (i >= 1 and _negation(words[i - 1]))
+        or (i >= 2 and _negation(words[i - 2]) and words[i - 1] in JOINING_WORDS) for i in at)
+
+
 def held_by(summary: str, claim: str) -> bool:
     """Whether ``summary`` makes ``claim`` (see the module docstring)."""
     text, said = _folded(summary), _folded(claim)
@@ -72,10 +91,16 @@ def held_by(summary: str, claim: str) -> bool:
         return True
     if not set(_NUMBER.findall(said)) <= set(_NUMBER.findall(text)):
         return False
-    have = set(_words(text))
+    words = _words(text)
+    have = set(words)
     if MASK in summary:
         have.add(MASK)
-    return all(w == MASK or _kept(w, have, text) for w in _words(said) if any(ch.isalnum() for ch in w) or w == MASK)
+    claimed = [w for w in _words(said) if any(ch.isalnum() for ch in w) or w == MASK]
+    if not all(w == MASK or _kept(w, have, text) for w in claimed):
+        return False
+    # a denial dropped ("did not approve" -> "approved"): the claim's word is only ever denied there
+    return any(_negation(w) for w in claimed) or not any(
+        _denied_everywhere(w, words) for w in claimed if w not in JOINING_WORDS)
 
 
 def not_held(summaries: Sequence[str], claims: Sequence[str]) -> list[int]:
@@ -127,4 +152,4 @@ async def summary_claims(
     return reply
 
 
-__all__ = ["JOINING_WORDS", "held_by", "not_held", "not_held_error", "not_held_feedback", "summary_claims"]
+__all__ = ["JOINING_WORDS", "NEGATIONS", "held_by", "not_held", "not_held_error", "not_held_feedback", "summary_claims"]
