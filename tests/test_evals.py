@@ -15,7 +15,7 @@ from sumjudge.scorers.summarization.verdicts import QUESTIONS_STEP
 def make_scorer(**kw: object):
     def align(request):
         supported = "wrong" not in (request.inputs.summary or "")
-        return claims(("c", supported))
+        return claims((request.inputs.summary, supported))
 
     return create_summarization_scorer(model=judge(align, questions("Q?"), answers(True), **kw))
 
@@ -71,7 +71,7 @@ async def test_failing_item_raises_by_default_and_is_recorded_on_request() -> No
     def align(request):
         if "bad" in request.inputs.summary:
             raise JudgeError("judge kept failing", step="alignment")
-        return claims(("c", True))
+        return claims((request.inputs.summary, True))
 
     scorer = create_summarization_scorer(model=judge(align, questions("Q?"), answers(True)))
     data = [{"input": "d", "output": "ok"}, {"input": "d2", "output": "bad"}, {"input": "d3", "output": "ok too"}]

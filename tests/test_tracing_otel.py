@@ -40,7 +40,7 @@ def spans() -> Any:
 
 def scripted_scorer(**kw: Any):
     return create_summarization_scorer(
-        model=judge(claims(("a claim", True), ("another", False)), questions("Q1?", "Q2?"), answers(True, True)), **kw
+        model=judge(claims(("the summary", True), ("summary", False)), questions("Q1?", "Q2?"), answers(True, True)), **kw
     )
 
 
@@ -168,7 +168,7 @@ def test_without_opentelemetry_nothing_changes_and_nothing_is_imported() -> None
 
 def test_samples_of_one_run_share_its_evaluation_span(spans: InMemorySpanExporter) -> None:
     scorer = create_summarization_scorer(
-        model=judge(claims(("a claim", True)), questions("Q1?"), answers(True)), options={"samples": 3}
+        model=judge(claims(("the summary", True)), questions("Q1?"), answers(True)), options={"samples": 3}
     )
     scorer.run_sync(input="the source", output="the summary")
     (evaluation,), calls = by_name(spans)

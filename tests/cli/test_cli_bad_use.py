@@ -87,6 +87,23 @@ def test_runs_export_onto_the_store_is_refused_and_replaces_other_files_whole(tm
     assert not list(tmp_path.glob(".export.jsonl.*"))  # written beside, then renamed
 
 
+def test_no_output_is_written_over_the_data_file_of_another_run_in_the_store(tmp_path: Path) -> None:
+    store = tmp_path / "runs.db"
+    first = data_file(tmp_path, name="d.jsonl")
+    other = data_file(tmp_path, [{"id": "x", "source": SOURCE, "summary": SUMMARIES[0]}], name="e.jsonl")
+    assert score(tmp_path, first)[0] == 0
+    assert score(tmp_path, other)[0] == 0
+    kept = first.read_bytes()
+    code, text = invoke("runs", "export", "latest", "--store", str(store), "-o", str(first))
+    assert code == 2 and "the data file of run" in text and "Choose another path" in text, text
+    code, text = score(tmp_path, other, "--out", str(first))
+    assert code == 2 and "the data file of run" in text, text
+    code, text = score(tmp_path, other, "--report", str(first))
+    assert code == 2 and "the data file of run" in text, text
+    assert first.read_bytes() == kept
+    assert invoke("runs", "export", "latest", "--store", str(store), "-o", str(tmp_path / "x.jsonl"))[0] == 0
+
+
 @pytest.mark.parametrize("option", ["--out", "--report", "--junit"])
 @pytest.mark.parametrize("sidecar", ["-wal", "-shm", "-journal"])
 def test_score_outputs_on_a_sqlite_sidecar_of_the_store_or_cache_are_refused(

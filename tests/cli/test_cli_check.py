@@ -63,3 +63,36 @@ def test_the_demo_shows_whole_verdicts_and_names_the_next_commands(tmp_path: Pat
     for claim in unsupported:  # every unsupported claim appears whole, however long
         assert f"unsupported claim: {claim}" in done.stdout
     assert "sumjudge score" in done.stdout and "--report" in done.stdout and "--model" in done.stdout
+
+
+def test_an_ansi_escape_in_the_texts_is_printed_as_text_never_obeyed(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from sumjudge.cli import main
+
+    summary = "The council approved 120 homes.\x1b[2J\x1b]0;owned\x07"
+    result = CliRunner().invoke(main, ["check", "--model", "offline/lexical", "--source",
+                                       "The council approved 120 homes.", "--summary", summary])
+    assert result.exit_code in (0, 1), result.output
+    assert "\x1b" not in result.output and "\\x1b[2J" in result.output
+    data = tmp_path / "d.jsonl"
+    data.write_text(json.dumps({"id": "a", "source": "The council approved 120 homes.", "summary": summary}) + "\n")
+    store = str(tmp_path / "runs.db")
+    assert CliRunner().invoke(main, ["score", str(data), "--model", "offline/lexical", "--store", store,
+                                     "--quiet"]).exit_code in (0, 1)
+    shown = CliRunner().invoke(main, ["runs", "show", "latest", "--worst", "1", "--store", store])
+    assert shown.exit_code == 0 and "\x1b" not in shown.output and "\\x1b" in shown.output, shown.output
+
+
+def test_graded_with_the_offline_judge_shows_word_support_never_a_p_value():
+    from click.testing import CliRunner
+
+    from sumjudge.cli import main
+
+    result = CliRunner().invoke(main, ["check", "--graded", "--model", "offline/lexical", "--source",
+                                       "The council approved 120 homes on Tuesday. Work starts in May.", "--summary",
+                                       "The council approved 120 homes in spring, said the mayor."])
+    assert result.exit_code in (0, 1), result.output
+    assert "p=" not in result.output and "words=0." in result.output, result.output

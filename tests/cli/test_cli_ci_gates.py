@@ -192,4 +192,4 @@ def test_over_http_the_threshold_fails_every_item_below_it(tmp_path, server):
     root = ET.parse(junit).getroot()
     assert root.find("testsuite").get("failures") == "3"
     failure = root.find("testsuite").find("testcase").find("failure")
-    assert "The summary states point 1." in failure.text
+    assert "Unsupported claims:" in failure.text and "The source does not say this." in failure.text

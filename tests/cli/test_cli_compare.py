@@ -118,3 +118,19 @@ def test_without_a_store_a_missing_file_is_named(tmp_path):
     res = CliRunner().invoke(main, ["compare", "a.jsonl", "b.jsonl", "--store", str(tmp_path / "none.db")])
     assert res.exit_code == 2
     assert "A: 'a.jsonl' is not a file, and there is no run store" in res.output
+
+
+def test_result_lines_with_figures_out_of_range_or_not_numbers_are_refused_in_one_line(tmp_path):
+    _, a = scored(tmp_path, faithful(tmp_path))
+    lines = [json.loads(x) for x in a.read_text(encoding="utf-8").splitlines()]
+    for name, value, says in (("coverage_score", 1e308, "outside 0 to 1"), ("score", 5.0, "outside 0 to 1 (the scale)"),
+                              ("score", True, "not a number"), ("score", "0.9", "not a number"),
+                              ("alignment_score", -0.5, "outside 0 to 1")):
+        bad = write(tmp_path / "bad.jsonl", [{**lines[0], name: value}, *lines[1:]])
+        res = CliRunner().invoke(main, ["compare", str(a), str(bad), "--store", str(tmp_path / "runs.db")])
+        assert res.exit_code == 2 and says in res.output and "Traceback" not in res.output, (name, value, res.output)
+        assert len(res.output.strip().splitlines()) == 1, res.output
+    scaled = write(tmp_path / "scaled.jsonl", [{**x, "score": x["score"] * 5, "options": {**x["options"], "scale": 5}}
+                                               for x in lines])
+    res = CliRunner().invoke(main, ["compare", str(scaled), str(scaled), "--store", str(tmp_path / "runs.db")])
+    assert res.exit_code == 0, res.output

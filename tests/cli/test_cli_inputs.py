@@ -121,3 +121,43 @@ def test_unknown_extension_and_missing_file(tmp_path):
     with pytest.raises(InputError, match="--format"):
         Dataset(odd)
     assert Dataset(odd, format="jsonl").format == "jsonl"
+
+
+SOURCE_TEXT = "The café in Zürich opened in 1932. It served 120 guests a day. Its owner was Ada Lind."
+SUMMARY_TEXT = "The café in Zürich opened in 1932 and served 120 guests a day."
+
+
+def _offline_score(source: str, summary: str) -> float:
+    from sumjudge import create_summarization_scorer
+
+    return create_summarization_scorer("offline/lexical").run_sync(input=source, output=summary).score
+
+
+def test_a_source_in_nfd_scores_as_the_same_text_in_nfc(tmp_path):
+    import unicodedata
+
+    nfd = unicodedata.normalize("NFD", SOURCE_TEXT)
+    assert nfd != SOURCE_TEXT
+    assert _offline_score(nfd, SUMMARY_TEXT) == _offline_score(SOURCE_TEXT, SUMMARY_TEXT) > 0.5
+    path = tmp_path / "d.jsonl"
+    path.write_text(json.dumps({"id": "a", "source": nfd, "summary": SUMMARY_TEXT}) + "\n", encoding="utf-8")
+    with Dataset(path) as ds:
+        (row,) = list(ds.rows())
+    assert row.source == SOURCE_TEXT  # read once, as NFC
+
+
+def test_an_html_page_or_a_markdown_table_is_read_as_its_text(tmp_path):
+    from sumjudge.data.text_in import as_read
+
+    page = ("<html><head><title>News</title><style>p {color: red}</style></head><body>"
+            + "".join(f"<p>{s}.</p>" for s in SOURCE_TEXT.rstrip(".").split(". ")) + "</body></html>")
+    assert as_read(page) == SOURCE_TEXT.replace(". ", ".\n")  # the head (title, style) is not the text
+    assert _offline_score(page, SUMMARY_TEXT) == _offline_score(as_read(page), SUMMARY_TEXT) > 0.5
+    table = "| Town | Homes | Year |\n|------|------:|------|\n| Lund | 120 | 2024 |\n| Mora | 80 | 2025 |"
+    assert as_read(table) == "Town, Homes, Year.\nLund, 120, 2024.\nMora, 80, 2025."
+    assert as_read(as_read(page)) == as_read(page) and as_read("x < y and <b>bold</b> | z") == "x < y and <b>bold</b> | z"
+    path = tmp_path / "d.jsonl"
+    path.write_text(json.dumps({"id": "a", "source": page, "summary": SUMMARY_TEXT}) + "\n", encoding="utf-8")
+    with Dataset(path) as ds:
+        (row,) = list(ds.rows())
+    assert "<p>" not in row.source and "color" not in row.source

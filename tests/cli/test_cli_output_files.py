@@ -338,3 +338,22 @@ def test_a_block_device_is_refused_with_one_line(tmp_path: Path) -> None:
     code, text = score(tmp_path, data_file(tmp_path), "--out", str(block))
     assert code == 2 and "block device" in text and len(set(text.strip().splitlines())) == 1, text
     assert stat.S_ISBLK(os.stat(block).st_mode) and not (tmp_path / "runs.db").exists()
+
+
+def test_temporary_files_a_killed_run_left_are_removed_by_the_next_write_and_a_live_ones_kept(tmp_path: Path) -> None:
+    data = data_file(tmp_path)
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = int(done.stdout)
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        left = [tmp_path / f".out.jsonl.{dead}.abc123.tmp", tmp_path / f".r.html.{dead}.def456.tmp"]
+        kept = tmp_path / f".out.jsonl.{live.pid}.ghi789.tmp"
+        for path in (*left, kept):
+            path.write_bytes(b"")
+        code, text = score(tmp_path, data, "--out", str(tmp_path / "out.jsonl"), "--report", str(tmp_path / "r.html"))
+        assert code == 0, text
+        assert not any(p.exists() for p in left) and kept.exists()
+        assert temporary_files(tmp_path) == [kept]
+    finally:
+        live.kill()
+        live.wait()

@@ -51,7 +51,16 @@ def test_progress_on_a_terminal(tmp_path, quiet):
         return
     # Done and left, rate, judge calls, tokens, errors; then the end table.
     assert re.search(r"6/6 left 0", screen), screen
-    assert re.search(r"[\d.]+ items/s\s+calls 18\s+tokens [\d.]+k?\s+errors 0", screen), screen
+    assert re.search(r"(?:[\d.]+ items/s|[\d.–]+ s/item)\s+calls 18\s+tokens [\d.]+k?\s+errors 0", screen), screen
     for figure in ("count", "mean", "median", "p10", "mean alignment", "mean coverage", "zero scores", "errors",
                    "total tokens"):
         assert figure in screen
+
+
+def test_the_pace_of_a_slow_judge_reads_as_seconds_per_item_never_zero():
+    from sumjudge.cli.progress import pace
+
+    assert pace(0, 30.0) == "– s/item"
+    assert pace(3, 75.0) == "25.0 s/item"
+    assert pace(30, 10.0) == "3.0 items/s"
+    assert pace(1, 1.0) == "1.0 items/s"

@@ -334,3 +334,18 @@ def test_runs_show_worst_and_best_list_the_items_with_score_axes_and_the_reports
         assert line.endswith(r.reason) and html.escape(r.reason) in page  # the report's text
     doc = json.loads(CliRunner().invoke(main, ["runs", "show", "latest", "--store", store, "--json", "--worst", "1"]).output)
     assert [i["id"] for i in doc["worst"]] == [by_score[0].item_id] and doc["worst"][0]["reason"] == by_score[0].outcome.reason
+
+
+def test_runs_export_csv_writes_formulas_from_the_data_as_text(tmp_path):
+    rows = [{"id": '=HYPERLINK("http://x.example","click")', "source": "The council approved 120 homes.",
+             "summary": "The council approved 120 homes."},
+            {"id": "@SUM(A1:A9)", "source": "The council approved 120 homes.", "summary": "-1 homes were approved."}]
+    data = tmp_path / "d.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    store = ["--store", str(tmp_path / "runs.db")]
+    runner = CliRunner()
+    assert runner.invoke(main, ["score", str(data), "--model", "offline/lexical", "--quiet", *store]).exit_code in (0, 1)
+    table = list(csv.reader(io.StringIO(runner.invoke(main, ["runs", "export", "latest", "--format", "csv", *store]).stdout)))
+    cells = [cell for row in table[1:] for cell in row]
+    assert not any(cell.startswith(("=", "+", "-", "@")) for cell in cells), cells
+    assert table[1][0] == "'" + rows[0]["id"] and table[2][0] == "'@SUM(A1:A9)"

@@ -21,7 +21,7 @@ def test_a_scored_frame_round_trips_through_parquet_with_its_verdicts(tmp_path: 
     def align(request):
         if "boom" in (request.inputs.summary or ""):
             raise JudgeUnavailableError("down", step="alignment")
-        return claims(("a claim", True), ("a made-up claim", False))
+        return claims((request.inputs.summary, True), (request.inputs.summary, False))
 
     scorer = create_summarization_scorer(model=judge(align, questions("Q1?"), answers(True)))
     df = pd.DataFrame({"id": ["a", "b", "c"], "source": ["s", "s", ""], "summary": ["x", "boom", "y"]})
@@ -34,7 +34,7 @@ def test_a_scored_frame_round_trips_through_parquet_with_its_verdicts(tmp_path: 
     back = table.to_pylist()
     assert [r["id"] for r in back] == ["a", "b", "c"]
     assert [r["score"] for r in back] == [0.5, None, 0.0]
-    assert back[0]["alignment"][1] == {"claim": "a made-up claim", "supported": False, "reason": "not in the source",
+    assert back[0]["alignment"][1] == {"claim": "x", "supported": False, "reason": "not in the source",
                                        "quote": "", "quote_offsets": None, "verified": True, "unchecked": None,
                                        "differs": None}
     # answered with no quote: unverified, and the export keeps it so

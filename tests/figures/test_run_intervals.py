@@ -91,7 +91,7 @@ def test_the_end_table_and_the_report_of_score_show_the_interval(tmp_path):
 def test_eval_result_carries_intervals_per_scorer_and_axis():
     def alignment(request):
         supported = "Summary 1." not in request.inputs.summary  # a third of the summaries invent their claim
-        return {"alignment": [{"claim": "c", "supported": supported, "reason": "r"}]}
+        return {"alignment": [{"claim": request.inputs.summary, "supported": supported, "reason": "r"}]}
 
     scorer = create_summarization_scorer(judge(alignment, questions("Is it?"), answers(True)))
     data = [{"input": f"Source {i}.", "output": f"Summary {i % 3}."} for i in range(9)]

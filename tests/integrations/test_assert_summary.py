@@ -15,6 +15,9 @@ from sumjudge.integrations.assertions import DEFAULT_MIN_SCORE, ScorerPool
 from sumjudge.testing import assert_summary, assert_summary_async
 
 SOURCE = "The bridge opened in 1932. It cost 4 million dollars. Ada Lind designed it."
+SUMMARY = "The bridge opened in 1932. It cost 9 million dollars."
+WEAK = "a b c"
+"""Claims a, b and c: a summary that makes them (a judge's claims are the summary's own)."""
 
 
 def half_right():
@@ -27,11 +30,11 @@ def half_right():
 
 
 def test_passing_returns_the_result_and_failing_names_figures_bounds_claims_questions_and_judge():
-    result = assert_summary(SOURCE, "summary", min_score=0.5, model=half_right())
+    result = assert_summary(SOURCE, SUMMARY, min_score=0.5, model=half_right())
     assert result.score == 0.5
 
     with pytest.raises(AssertionError) as err:
-        assert_summary(SOURCE, "summary", min_score=0.4, min_alignment=0.8, model=half_right())
+        assert_summary(SOURCE, SUMMARY, min_score=0.4, min_alignment=0.8, model=half_right())
     message = str(err.value)
     assert message.splitlines()[0] == "summary failed on alignment (judge: scripted/judge)"
     assert "score     0.50  >= min_score 0.4" in message
@@ -43,21 +46,21 @@ def test_passing_returns_the_result_and_failing_names_figures_bounds_claims_ques
 
 def test_with_no_bound_the_score_must_reach_half_the_scale():
     assert DEFAULT_MIN_SCORE == 0.5
-    assert assert_summary(SOURCE, "summary", model=half_right()).score == 0.5
-    assert assert_summary(SOURCE, "summary", model=half_right(), scale=10).score == 5.0
+    assert assert_summary(SOURCE, SUMMARY, model=half_right()).score == 0.5
+    assert assert_summary(SOURCE, SUMMARY, model=half_right(), scale=10).score == 5.0
     weak = judge(claims(("a", True), ("b", False), ("c", False)), questions("q?"), answers(True))
     with pytest.raises(AssertionError, match=r"score     0\.33  <  min_score 0\.5 \(default\)"):
-        assert_summary(SOURCE, "summary", model=weak)
+        assert_summary(SOURCE, WEAK, model=weak)
 
 
 def test_a_bound_on_coverage_alone_replaces_the_default():
     weak = judge(claims(("a", True), ("b", False), ("c", False)), questions("q?"), answers(True))
-    result = assert_summary(SOURCE, "summary", min_coverage=1.0, model=weak)
+    result = assert_summary(SOURCE, WEAK, min_coverage=1.0, model=weak)
     assert result.score == 0.33
 
 
 def test_scorer_options_pass_through_samples_included():
-    result = assert_summary(SOURCE, "summary", model=half_right(), samples=2, reducer="min", max_questions=2)
+    result = assert_summary(SOURCE, SUMMARY, model=half_right(), samples=2, reducer="min", max_questions=2)
     assert result.score == 0.5 and len(result.samples) == 2
 
 
@@ -68,7 +71,7 @@ def test_long_lists_are_cut_and_counted():
         answers(True),
     )
     with pytest.raises(AssertionError) as err:
-        assert_summary(SOURCE, "summary", model=many)
+        assert_summary(SOURCE, " ".join(f"claim {i}" for i in range(14)), model=many)
     assert "unsupported claims (14 of 14):" in str(err.value) and "  ... and 4 more" in str(err.value)
     assert '"claim 9"' in str(err.value) and '"claim 10"' not in str(err.value)
 
@@ -127,15 +130,15 @@ def test_a_scorer_passed_as_model_is_used_as_it_is(sumjudge_scorer):
     from sumjudge import create_summarization_scorer
 
     scorer = create_summarization_scorer(half_right(), {"scale": 2})
-    assert assert_summary(SOURCE, "summary", model=scorer, min_score=1.0).score == 1.0
+    assert assert_summary(SOURCE, SUMMARY, model=scorer, min_score=1.0).score == 1.0
     with pytest.raises(ConfigurationError, match="give options to the scorer"):
-        assert_summary(SOURCE, "summary", model=scorer, scale=3)
+        assert_summary(SOURCE, SUMMARY, model=scorer, scale=3)
 
 
 def test_each_check_is_recorded_on_the_running_test(request):
-    assert_summary(SOURCE, "summary", model=half_right())
+    assert_summary(SOURCE, SUMMARY, model=half_right())
     with pytest.raises(AssertionError):
-        assert_summary(SOURCE, "summary", model=half_right(), min_coverage=0.9)
+        assert_summary(SOURCE, SUMMARY, model=half_right(), min_coverage=0.9)
     recorded = [(k, v) for k, v in request.node.user_properties if k.startswith("sumjudge_")]
     assert recorded == [
         ("sumjudge_score", 0.5),
@@ -152,10 +155,10 @@ def test_each_check_is_recorded_on_the_running_test(request):
 
 
 async def test_the_async_form_records_and_fails_like_the_sync_one(request):
-    result = await assert_summary_async(SOURCE, "summary", model=half_right())
+    result = await assert_summary_async(SOURCE, SUMMARY, model=half_right())
     assert result.alignment_score == 0.5
     with pytest.raises(AssertionError, match="alignment 0.50  <  min_alignment 0.9"):
-        await assert_summary_async(SOURCE, "summary", model=half_right(), min_alignment=0.9)
+        await assert_summary_async(SOURCE, SUMMARY, model=half_right(), min_alignment=0.9)
     assert [v for k, v in request.node.user_properties if k == "sumjudge_passed"] == [True, False]
 
 

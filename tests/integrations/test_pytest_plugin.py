@@ -202,7 +202,7 @@ def test_an_llm_judge_named_by_the_option_is_reached_over_http(pytester, server)
     result.assert_outcomes(passed=1, failed=1)
     out = result.stdout.str()
     assert "summary failed on score (judge: openai/test-model)" in out
-    assert '"The summary states point 1.": The source does not say this.' in out
+    assert '"Another summary.": The source does not say this.' in out
     assert '"Does the source state fact 1?": The summary does not say.' in out
     assert "unanswered questions (1 of 4):" in out
     assert "2 summaries scored by openai/test-model, lowest first" in out
@@ -281,3 +281,36 @@ def test_ini():
     run(pytester, "test_ini.py").assert_outcomes(passed=1)
     pytester.makeini("[pytest]\nsumjudge_on_inconclusive = maybe\n")
     assert "sumjudge_on_inconclusive takes inconclusive, pass or fail" in run(pytester).stderr.str()
+
+
+EXPECTED_OUTCOMES = f"""
+import pytest
+from sumjudge.testing import assert_summary
+
+SOURCE = {SOURCE!r}
+
+def test_expects_the_check_to_fail():
+    with pytest.raises(AssertionError):
+        assert_summary(SOURCE, "The council rejected 900 homes.", min_score=0.9)
+
+def test_fails_after_a_passing_check():
+    assert_summary(SOURCE, SOURCE)
+    assert False, "something else"
+
+@pytest.mark.xfail(strict=True)
+def test_xfail_on_the_bounds():
+    assert_summary(SOURCE, "The council rejected 900 homes.", min_score=0.9)
+"""
+
+
+def test_the_scores_section_labels_each_summary_by_its_tests_outcome(pytester):
+    pytester.makepyfile(test_outcomes=EXPECTED_OUTCOMES)
+    result = run(pytester)
+    result.assert_outcomes(passed=1, failed=1, xfailed=1)
+    section = result.stdout.str().split("sumjudge scores", 1)[1].split("short test summary info", 1)[0]
+    rows = {line.split("::")[1].split()[0]: line for line in section.splitlines() if "test_outcomes.py::" in line}
+    assert "  ok  " in rows["test_expects_the_check_to_fail"] and "FAILED" not in rows["test_expects_the_check_to_fail"]
+    assert "(the check failed its bounds)" in rows["test_expects_the_check_to_fail"]
+    assert "FAILED" in rows["test_fails_after_a_passing_check"]
+    assert "(the check met its bounds)" in rows["test_fails_after_a_passing_check"]
+    assert "xfail" in rows["test_xfail_on_the_bounds"] and "(the check" not in rows["test_xfail_on_the_bounds"]

@@ -18,7 +18,7 @@ SUMMARY = "The council approved 42 homes."
 
 def scripted():
     return judge(
-        claims(("The council approved 42 homes.", True)),
+        lambda request: claims((request.inputs.summary, True)),
         questions("Did the council approve 42 homes?", "Does work start in May?"),
         answers(True, False),
     )
@@ -51,7 +51,7 @@ async def test_other_texts_or_another_model_are_not_answered_from_the_cache(tmp_
     # Same source: the questions come from the cache; alignment and coverage see a new summary.
     assert len(inner.requests) - before == 2 and cached.hits == 1
 
-    other = judge(claims(("x", True)), questions("q?"), answers(True), model_id="scripted/other")
+    other = judge(claims(("42 homes", True)), questions("q?"), answers(True), model_id="scripted/other")
     await create_summarization_scorer(model=CachedJudge(other, tmp_path / "c.db")).run(input=SOURCE, output=SUMMARY)
     assert len(other.requests) == 3
 

@@ -491,3 +491,35 @@ def test_a_base_url_the_sdk_refuses_fails_when_the_judge_is_built_naming_it_with
     with pytest.raises(ConfigurationError, match="base URL") as info:
         OpenAICompatJudge(PROVIDERS["openai"], "test-model", cfg, sleep=Sleeps())
     assert "secret" not in str(info.value)
+
+
+class _HugeUsageServer(JudgeServer):
+    """Reports a usage no call has: 1e20 completion tokens, infinite and negative prompt tokens."""
+
+    def _completion(self, request, text, finish, headers, delay):  # type: ignore[no-untyped-def]
+        status, headers, body, delay = super()._completion(request, text, finish, headers, delay)
+        payload = json.loads(body)
+        payload["usage"].update(completion_tokens=1e20, prompt_tokens=-5, total_tokens=1e300)
+        return status, headers, json.dumps(payload).replace("1e+300", "Infinity").encode(), delay
+
+
+def test_usage_figures_past_any_call_count_as_zero_and_the_run_finishes(tmp_path):
+    from click.testing import CliRunner
+
+    from sumjudge.cli import main
+    from sumjudge.judges.base import MAX_REPORTED_TOKENS, reported_count
+
+    assert [reported_count(v) for v in (1e20, float("inf"), float("nan"), -5, True, "7", 12, 12.0)] == [
+        0, 0, 0, 0, 0, 0, 12, 12]
+    assert reported_count(MAX_REPORTED_TOKENS) == MAX_REPORTED_TOKENS
+    data = tmp_path / "d.jsonl"
+    data.write_text(json.dumps({"id": "a", "source": "The bridge opened in 1932.", "summary": "It opened in 1932."}) + "\n")
+    with _HugeUsageServer() as server:
+        result = CliRunner().invoke(main, ["score", str(data), "--model", "vllm/test-model", "--store",
+                                           str(tmp_path / "runs.db"), "--out", str(tmp_path / "o.jsonl"), "--quiet"],
+                                    env={"VLLM_BASE_URL": server.base_url})
+    assert result.exit_code in (0, 1) and "Traceback" not in result.output, result.output
+    line = json.loads((tmp_path / "o.jsonl").read_text())
+    assert line["error"] is None and line["usage"]["completion_tokens"] == 0
+    shown = CliRunner().invoke(main, ["runs", "list", "--json", "--store", str(tmp_path / "runs.db")])
+    assert json.loads(shown.output.splitlines()[0])["status"] == "finished"

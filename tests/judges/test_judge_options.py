@@ -113,3 +113,53 @@ def test_the_keys_by_kind_of_judge(gguf: Path) -> None:
     assert judge_options("openai/gpt-4o-mini", ["top_k=5", "stop=[\"x\"]", "user=me"], environ={}) == {
         "top_k": 5, "stop": ["x"], "user": "me"}
     assert judge_options(f"local/reader:{gguf}", [], environ={}) == {}
+
+
+def test_options_that_name_the_request_fields_or_are_not_finite_are_refused_in_one_line(tmp_path: Path) -> None:
+    for given, named in ((["model=gpt-other"], "model"), (['messages=[{"role": "user", "content": "x"}]'], "messages"),
+                         (['response_format={"type": "text"}'], "response_format"), (["tools=[]"], "tools")):
+        with pytest.raises(ConfigurationError, match=f"^judge options for openai/gpt-4o-mini: {named} cannot be set"):
+            judge_options("openai/gpt-4o-mini", given, environ={})
+    for value in ("NaN", "Infinity", "-Infinity", "[1, NaN]"):
+        with pytest.raises(ConfigurationError, match="NaN and infinity are not values a judge takes"):
+            judge_options("openai/gpt-4o-mini", [f"temperature={value}"], environ={})
+    for extra in ({"Model": "gpt-other"}, {"messages": []}, {"temperature": float("nan")}):  # the library's boundary
+        with pytest.raises(ValueError, match="cannot be set as an option|NaN and infinity"):
+            ModelConfig(id="openai/gpt-4o-mini", extra=extra)
+    data = tmp_path / "d.jsonl"
+    data.write_text('{"source": "a b c.", "summary": "a b."}\n', encoding="utf-8")
+    for option in ("model=gpt-other", "temperature=NaN"):
+        result = CliRunner().invoke(main, ["score", str(data), "--model", "vllm/test-model", "--store",
+                                           str(tmp_path / "runs.db"), "--judge-option", option],
+                                    env={"VLLM_BASE_URL": "http://127.0.0.1:9/v1"})
+        lines = result.output.strip().splitlines()
+        assert result.exit_code == 2 and len(lines) == 1 and "Traceback" not in result.output, result.output
+    assert not (tmp_path / "runs.db").exists()
+
+
+def test_a_run_is_resumed_only_under_the_same_judge_options(tmp_path: Path) -> None:
+    from sumjudge.testing.brains import SummarizationBrain
+    from sumjudge.testing.judge_server import JudgeServer
+
+    data = tmp_path / "d.jsonl"
+    data.write_text('{"id": "a", "source": "The bridge opened in 1932.", "summary": "The bridge opened in 1932."}\n',
+                    encoding="utf-8")
+
+    def run(server: JudgeServer, *options: str) -> Any:
+        flags = [f for o in options for f in ("--judge-option", o)]
+        return CliRunner().invoke(main, ["score", str(data), "--model", "vllm/test-model", "--store",
+                                         str(tmp_path / "runs.db"), "--quiet", "--timeout", "5", *flags],
+                                  env={"VLLM_BASE_URL": server.base_url})
+
+    with JudgeServer(SummarizationBrain(claims=1, questions=1)) as server:
+        assert run(server).exit_code == 0
+        first = server.chat_calls
+        assert run(server).exit_code == 0 and server.chat_calls == first  # the same command: resumed, no call
+        assert run(server, "temperature=1.5").exit_code == 0
+        assert server.chat_calls > first  # other settings: a run of its own, every item asked again
+        asked = [r.body.get("temperature") for r in server.chat_requests()[first:]]
+        assert asked and all(t == 1.5 for t in asked)
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "runs.db") as db:
+        assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 2

@@ -129,3 +129,27 @@ def test_the_report_works_in_headless_chromium(tmp_path, browser):
     # The histogram is drawn.
     assert len(browser.find_elements(By.CSS_SELECTOR, "svg.histogram rect.bar")) == 10
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_the_page_states_what_is_true_of_each_item_and_of_an_offline_run(tmp_path):
+    from sumjudge.store.records import ScoredItem
+
+    with RunStore(tmp_path / "runs.db") as store:
+        run, _ = store.open_run(model="offline/lexical", options={"max_questions": 10, "scale": 1},
+                                data="docs.jsonl", fingerprint="f" * 64, total_items=2)
+        unchecked = record("long-item-identifier-0001", 0.5).as_json()
+        unchecked["verdicts"]["alignment"][0]["unchecked"] = True
+        unchecked["usage"] = {"calls": 3}
+        zero = {**record("doc-zero", 0.0).as_json(), "usage": {"calls": 3}}
+        store.record_item(run.id, 1, ScoredItem.model_validate(unchecked))
+        store.record_item(run.id, 2, ScoredItem.model_validate(zero))
+        path = tmp_path / "report.html"
+        write_report(path, store.get_run(run.id), store.stats(run.id), lambda: store.iter_items(run.id))
+    html = path.read_text(encoding="utf-8")
+    first = html[html.index('id="item-long-item-identifier-0001"'):html.index('id="item-doc-zero"')]
+    assert 'data-unchecked="1.0"' in first and "unchecked claims" in html  # the column says what the card says
+    zero_row = html[html.index('id="item-doc-zero"'):]
+    assert 'data-status="zero score"' in zero_row and ">zero score<" in zero_row and ">ok<" not in html
+    assert 'data-figure="tokens"' not in html and 'data-figure="cached prompt tokens"' not in html  # none counted
+    assert "td.id { white-space: nowrap; }" in html  # an id is never broken mid-word
+    assert "window.location.hash" in html and "hashchange" in html  # report.html#ID opens that item

@@ -116,3 +116,48 @@ def test_the_probe_pages_change_mark_does_not_cut_a_key_either(monkeypatch: pyte
         html = marked(SUMMARY, span, "del")
         assert ENV_KEY[4:12] not in untagged(html) and ENV_KEY[:8] not in html and GITHUB[:12] not in html, span
         assert '<del class="change">' in html
+
+
+async def test_a_key_in_a_faithful_summary_is_hidden_after_its_quote_is_located() -> None:
+    from scripted import judge, questions
+
+    from sumjudge import create_summarization_scorer
+
+    claim = f"The council approved 120 homes with key {GITHUB}"
+    said = {"alignment": [{"claim": claim, "quote": f"The deploy key is {ENV_KEY}, the token {GITHUB}",
+                           "supported": True, "reason": "the source says so"}]}
+
+    def answered(request: Any) -> dict[str, Any]:
+        return {"coverage": [{"question": q, "quote": f"key {ENV_KEY} and {GITHUB}", "answered": True, "reason": "r"}
+                             for q in request.inputs.questions or []]}
+
+    scorer = create_summarization_scorer(judge(said, questions("Does the source name a token?"), answered),
+                                         {"strict_evidence": True})
+    result = await scorer.run(input=SOURCE, output=SUMMARY)
+    assert result.score == 1.0, result.reason
+    (a,), (c,) = result.preprocess_step_result.alignment, result.analyze_step_result.coverage
+    assert a.verified is True and c.verified is True and a.quote_offsets and c.quote_offsets
+    dumped = json.dumps(result.model_dump())
+    assert GITHUB not in dumped and MASK in dumped
+
+
+def test_a_key_in_an_item_id_reaches_no_output_the_store_or_the_terminal(tmp_path: Path) -> None:
+    data = tmp_path / "d.jsonl"
+    data.write_text(json.dumps({"id": f"id-{ENV_KEY}", "source": SOURCE, "summary": SUMMARY}) + "\n"
+                    + json.dumps({"id": f"other-{GITHUB}", "source": SOURCE, "summary": SUMMARY}) + "\n")
+    env = {"OPENAI_API_KEY": ENV_KEY}
+    store = str(tmp_path / "runs.db")
+    code, text = invoke("score", str(data), "--model", "offline/lexical", "--store", store, "--out",
+                        str(tmp_path / "out.jsonl"), "--report", str(tmp_path / "r.html"), "--junit",
+                        str(tmp_path / "j.xml"), env=env)
+    assert code in (0, 1), text
+    shown = [text]
+    for args in (["runs", "show", "latest", "--worst", "2"], ["runs", "export", "latest", "--format", "csv"],
+                 ["runs", "export", "latest"], ["runs", "list"]):
+        code, out = invoke(*args, "--store", store, env=env)
+        assert code == 0, out
+        shown.append(out)
+    everything = written(tmp_path) + "".join(shown)
+    for secret in (ENV_KEY, GITHUB):
+        assert secret not in everything, secret
+    assert f"id-{MASK}" in (tmp_path / "out.jsonl").read_text()

@@ -60,7 +60,10 @@ BAD = [
     ({"questions": ["\u0000"]}, "control character"),
     ({"questions": ["Did it?\u0000"]}, "control character"),
     ({"questions": [f"Did fact {i} hold?" for i in range(5000)], "max_questions": 10}, f"the {MAX_QUESTIONS}"),
-    ({"questions": ["Did it?"] * 11, "max_questions": 10}, "more than its max_questions"),
+    ({"questions": [f"Did fact {i} hold?" for i in range(11)], "max_questions": 10}, "more than its max_questions"),
+    ({"questions": ["Did it?", "\u200b\u200b \ufeff"]}, "question 2 is blank"),
+    ({"questions": ["Did it hold?", "did it  hold"]}, "question 2 repeats question 1"),
+    ({"questions": ["Did " + "it " * 40_000 + "hold?"]}, "a question may have"),
     ({"max_questions": -5}, "max_questions is from 1"),
     ({"max_questions": 10**6}, "max_questions is from 1"),
     ({"seed": -1}, "seed is 0 or more"),
@@ -116,3 +119,53 @@ def test_a_draw_that_gives_no_questions_writes_no_exam(tmp_path: Path) -> None:
     with Dataset(str(data_file(tmp_path))) as dataset, pytest.raises(JudgeOutputError, match="no questions for the source of item 'a'"):
         asyncio.run(draw_exam(dataset, model="scripted/judge", options={"max_questions": 2},
                               judge_factory=lambda: judge))
+
+
+def test_max_questions_holds_with_an_exam(tmp_path: Path) -> None:
+    exam = exam_file(tmp_path, questions=["Did the council approve 120 homes?", "Does building start in May?"])
+    out = tmp_path / "out.jsonl"
+    code, text = invoke("score", str(data_file(tmp_path)), "--model", "offline/lexical", "--store",
+                        str(tmp_path / "runs.db"), "--questions", str(exam), "--max-questions", "1", "--out", str(out),
+                        "--quiet")
+    assert code == 0, text
+    line = json.loads(out.read_text())
+    assert line["verdicts"]["questions"] == ["Did the council approve 120 homes?"] and line["options"]["max_questions"] == 1
+
+
+def test_drawn_questions_are_cleaned_cut_and_kept_once(tmp_path: Path) -> None:
+    from sumjudge.guards.limits import MAX_QUESTION_CHARS
+
+    long = "Did " + "the council say " * 2000 + "yes?"
+    drawn = ["Did\u0000 the council \u001b[31mapprove 120 homes?", "DID the  council [31mapprove 120 homes", "\u200b \u200b",
+             long]
+    judge = ScriptedJudge(**{QUESTIONS_STEP: {"questions": drawn}})
+    with Dataset(str(data_file(tmp_path))) as dataset:
+        exam, _ = asyncio.run(draw_exam(dataset, model="scripted/judge", options={"max_questions": 5},
+                                     judge_factory=lambda: judge))
+    kept = exam.entries[0].questions
+    assert kept[0] == "Did the council [31mapprove 120 homes?" and len(kept) == 2
+    assert len(kept[1]) <= MAX_QUESTION_CHARS and kept[1].endswith("say?")
+
+
+def test_questions_says_in_one_line_when_the_judge_draws_only_a_nul(tmp_path: Path) -> None:
+    from sumjudge.testing.judge_server import JudgeServer
+
+    out = tmp_path / "exam.jsonl"
+    with JudgeServer(lambda request: {"questions": ["\u0000", "\u200b"]}) as server:
+        result = CliRunner().invoke(main, ["questions", str(data_file(tmp_path)), "--model", "vllm/test-model",
+                                           "--out", str(out), "--timeout", "5"], env={"VLLM_BASE_URL": server.base_url})
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert "drew no questions" in result.output and "validation error" not in result.output.lower(), result.output
+    assert not out.exists()
+
+
+def test_questions_never_writes_its_exam_over_what_a_run_of_the_store_reads(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # the default store, .sumjudge/runs.db, is here
+    first = data_file(tmp_path)
+    assert invoke("score", str(first), "--model", "offline/lexical", "--quiet")[0] == 0
+    other = tmp_path / "e.jsonl"
+    other.write_text(first.read_text())
+    kept = first.read_bytes()
+    code, text = invoke("questions", str(other), "--model", "offline/lexical", "--out", str(first))
+    assert code == 2 and "the data file of run" in text, text
+    assert first.read_bytes() == kept

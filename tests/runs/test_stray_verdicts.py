@@ -21,7 +21,7 @@ from sumjudge.testing.brains import SummarizationBrain
 from sumjudge.testing.judge_server import JudgeServer
 
 SOURCE = "The cat sat on the mat all day."
-SUMMARY = "The dog ran."
+SUMMARY = "The cat sat. The dog ran."
 
 
 def other_questions(request: Any) -> dict[str, Any]:
@@ -109,3 +109,82 @@ def test_a_run_records_the_stray_items_as_failed_and_counts_them(tmp_path, monke
     (line,) = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
     assert line["score"] is None and "not asked" in line["error"]
     assert result.stats.errors == 1 and result.stats.count == 0
+
+
+# -- claims the summary does not make --------------------------------------------------------------------
+
+
+def test_a_claim_is_the_summarys_as_a_reader_reads_it() -> None:
+    from sumjudge.scorers.summarization.held import held_by
+
+    summary = "The council approved 120 homes on Tuesday, and building starts in May."
+    for claim in ("The council approved 120 homes.", "Building starts in May", "the council APPROVES 120 homes",
+                  "The homes were approved by the council.", "  “Building starts in May.”  "):
+        assert held_by(summary, claim), claim
+    for claim in ("The council approved 500 homes.", "The council rejected 120 homes.",
+                  "The council did not approve 120 homes.", "The mayor praised the plan.", "The summary states point 1."):
+        assert not held_by(summary, claim), claim
+    assert held_by("서울시가 2024년 3월 도서관을 열었고 책은 12만 권이다.", "서울시가 2024년 3월 도서관을 열었다")
+    # a denial dropped is another claim; a denial of another word is not
+    denied = "The council approved 120 homes but did not approve the park. The plan, which was not popular, passed."
+    for claim in ("The council approved 120 homes", "The council did not approve the park", "The plan passed"):
+        assert held_by(denied, claim), claim
+    for summary, claim in (("The council did not approve the homes.", "The council approved the homes."),
+                           ("The bridge wasn't built in 1932.", "The bridge was built in 1932."),
+                           (denied, "The plan was popular.")):
+        assert not held_by(summary, claim), claim
+
+
+async def test_a_claim_the_summary_does_not_make_is_asked_again_then_fails_the_step() -> None:
+    source = "The council approved 120 homes on Tuesday. Building starts in May."
+    taken = claims(("The council approved 120 homes on Tuesday.", True), ("Building starts in May.", True))
+    j = judge([taken, taken], questions("Did the council approve 120 homes?"), answers(True))
+    with pytest.raises(JudgeOutputError, match="claims the summary does not make") as err:
+        await create_summarization_scorer(model=j).run(input=source, output="The council rejected 500 homes on Friday.")
+    assert err.value.step == ALIGNMENT_STEP and "The council approved 120 homes on Tuesday." in str(err.value)
+    first, again = j.calls(ALIGNMENT_STEP)
+    assert "is not in the summary" in again.messages[-1].content
+    own = claims(("The council rejected 500 homes on Friday.", False))
+    j = judge([taken, own], questions("Did the council approve 120 homes?"), answers(False))
+    result = await create_summarization_scorer(model=j).run(input=source, output="The council rejected 500 homes on Friday.")
+    assert result.score == 0.0 and len(j.calls(ALIGNMENT_STEP)) == 2  # the re-ask's own claims are judged
+
+
+class SourceClaimsBrain:
+    """The bundled brain, except that alignment lists the source's sentences as claims, all supported."""
+
+    def __init__(self) -> None:
+        self.inner = SummarizationBrain(questions=1)
+
+    def __call__(self, request: Any) -> Any:
+        if request.step == "alignment":
+            return {"alignment": [{"claim": s, "quote": s, "supported": True, "reason": "The source says so."}
+                                  for s in ("The cat sat on the mat all day.",)]}
+        return self.inner(request)
+
+
+@pytest.mark.integration
+def test_a_false_summary_is_not_scored_on_claims_the_judge_took_from_the_source(tmp_path, monkeypatch) -> None:
+    data = tmp_path / "data.jsonl"
+    data.write_text(json.dumps({"id": "a", "source": SOURCE, "summary": "The dog barked at night."}) + "\n",
+                    encoding="utf-8")
+    with JudgeServer(SourceClaimsBrain()) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "k")
+        out = tmp_path / "out.jsonl"
+        with Dataset(str(data)) as ds:
+            result = run_dataset_sync(ds, ds.validate(), model="openai/test-model", options={"max_questions": 1},
+                                    store_path=tmp_path / "runs.db",
+                                    outputs=RunOutputs(out=str(out), step_summary=False))
+    (line,) = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert line["score"] is None and "claims the summary does not make" in line["error"]
+    assert result.stats.errors == 1 and result.stats.count == 0
+
+
+async def test_a_long_sources_claim_list_the_summary_does_not_make_fails_after_one_re_ask() -> None:
+    from sumjudge.scorers.summarization.verdicts import CLAIMS_STEP
+
+    j = passage_judge([NEEDLE], window=2048)
+    with pytest.raises(JudgeOutputError, match="claims the summary does not make"):
+        await create_summarization_scorer(model=j).run(input=long_source(800), output="The dog barked at night.")
+    assert len(j.calls(CLAIMS_STEP)) == 2 and "is not in the summary" in j.calls(CLAIMS_STEP)[1].messages[-1].content

@@ -120,3 +120,37 @@ def test_runs_are_found_by_prefix_or_latest_and_unknown_ones_are_named(tmp_path)
         with pytest.raises(KeyError, match="more than one run"):
             store.get_run(first.id[:4])
         assert [r.id for r in store.list_runs()] == [second.id, first.id]
+
+
+def test_a_full_disk_during_a_run_is_one_line_and_the_run_is_left_stopped_not_running(tmp_path, monkeypatch):
+    import json
+
+    from click.testing import CliRunner
+
+    from sumjudge.cli import main
+
+    data = tmp_path / "d.jsonl"
+    data.write_text("".join(json.dumps({"id": f"r{i}", "source": "The bridge opened in 1932.",
+                                        "summary": "It opened in 1932."}) + "\n" for i in range(3)))
+    written = []
+    insert = RunStore._insert_item
+
+    def fills_up(self, run_id, row_number, outcome):  # type: ignore[no-untyped-def]
+        if written:
+            raise sqlite3.OperationalError("database or disk is full")
+        written.append(row_number)
+        insert(self, run_id, row_number, outcome)
+
+    monkeypatch.setattr(RunStore, "_insert_item", fills_up)
+    args = ["score", str(data), "--model", "offline/lexical", "--store", str(tmp_path / "runs.db"), "--workers", "1",
+            "--concurrency", "1", "--quiet"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code != 0 and "Traceback" not in result.output, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "is full" in result.output and "run the same command to resume" in result.output, result.output
+    with sqlite3.connect(tmp_path / "runs.db") as db:
+        assert db.execute("SELECT status FROM runs").fetchone()[0] == "interrupted"
+    monkeypatch.setattr(RunStore, "_insert_item", insert)
+    assert CliRunner().invoke(main, args).exit_code == 0  # resumed: what was written is kept
+    with sqlite3.connect(tmp_path / "runs.db") as db:
+        assert db.execute("SELECT COUNT(*), status FROM runs").fetchone() == (1, "finished")

@@ -32,6 +32,8 @@ def item_outcome(record: ItemOutcome | Mapping[str, Any]) -> ItemOutcome:
     data = dict(record)
     if "id" in data:
         data["id"] = str(data["id"])
+    if data.get("error") is None:
+        _check_figures(data)
     if not data.get("source_sha256") and isinstance(data.get("source"), str):
         data["source_sha256"] = source_digest(data["source"])
     try:
@@ -44,6 +46,31 @@ def item_outcome(record: ItemOutcome | Mapping[str, Any]) -> ItemOutcome:
             if not math.isfinite(value := getattr(outcome, name)):
                 raise ComparisonError(f"item {outcome.id!r}: {name} is {value}, not a number that can be compared")
     return outcome
+
+
+_UNKNOWN_SCALE = 1e9
+"""The bound of a score whose line does not say its scale: any scale a person sets, and far from where a
+sum of scores overflows."""
+
+
+def _check_figures(data: Mapping[str, Any]) -> None:
+    """A result line's figures as a score writes them, checked where the line is read: numbers (not
+    ``true``, not ``"0.9"``), the axes from 0 to 1, the score from 0 to the line's scale (its
+    ``options.scale``, 1 by default; a line written before options were recorded: at most
+    :data:`_UNKNOWN_SCALE`). Raises :class:`ComparisonError` naming the figure."""
+    options = data.get("options")
+    scale = options.get("scale", 1) if isinstance(options, Mapping) else _UNKNOWN_SCALE
+    if isinstance(scale, bool) or not isinstance(scale, int | float) or not math.isfinite(scale) or scale <= 0:
+        raise ComparisonError(f"item {data.get('id')!r}: options.scale is {scale!r}, not a positive number")
+    for name, top in (("score", float(scale)), ("alignment_score", 1.0), ("coverage_score", 1.0)):
+        value = data.get(name)
+        if value is None:
+            continue  # a line without it is refused as a result line below
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ComparisonError(f"item {data.get('id')!r}: {name} is {value!r}, not a number")
+        if not math.isfinite(value) or not 0.0 <= value <= top:
+            raise ComparisonError(f"item {data.get('id')!r}: {name} is {value!r}, outside 0 to {top:g}"
+                                  + (" (the scale)" if name == "score" else ""))
 
 
 class RunItems(BaseModel):

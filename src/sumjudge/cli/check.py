@@ -118,7 +118,7 @@ def _p(verdict: Any) -> str:
     """`` p=0.93`` for a verdict with a probability (of yes), else nothing."""
     from ..figures import verdict_probability
 
-    shown = verdict_probability(verdict.probability)
+    shown = verdict_probability(verdict.probability, unchecked=getattr(verdict, "unchecked", False))
     return f" {shown}" if shown else ""
 
 

@@ -15,19 +15,19 @@ EXIT_OK, EXIT_BELOW, EXIT_USAGE, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED, EXIT_TERMI
 
 def stderr_console(quiet: bool = False) -> Any:
     """Progress, notices and the end table go to standard error (standard output may carry ``--out -``)."""
-    from rich.console import Console
+    from .inert import inert_console
 
-    # markup off: file names, ids and model ids are the user's text, never rich markup
-    console = Console(stderr=True, quiet=quiet, highlight=False, markup=False)
+    # markup off: file names, ids and model ids are the user's text, never rich markup; controls made inert
+    console = inert_console(stderr=True, quiet=quiet, highlight=False, markup=False)
     if not console.is_terminal:
         console.width = max(console.width, 160)  # logs: do not wrap or cut at 80 columns
     return console
 
 
 def stdout_console() -> Any:
-    from rich.console import Console
+    from .inert import inert_console
 
-    console = Console(highlight=False, markup=False)
+    console = inert_console(highlight=False, markup=False)  # an ESC in a summary is shown, never obeyed
     if not console.is_terminal:
         console.width = max(console.width, 200)
     return console
@@ -37,8 +37,9 @@ def say(message: str) -> None:
     """One line on standard error, credentials hidden (:func:`sumjudge.guards.redact.redact`); printed even
     under ``--quiet``, so use it for what decides the exit code."""
     from ..guards.redact import redact
+    from .inert import inert
 
-    click.echo(redact(message), err=True)
+    click.echo(inert(redact(message)), err=True)
 
 
 def fail(message: str) -> None:

@@ -86,9 +86,14 @@ def compare(
     from ..data.files import OutputPlan
     from ..errors import SumjudgeError
 
+    from ..runs.outputs import store_reads
+    from ..store.database import DEFAULT_STORE_PATH
+
+    data, caches = store_reads(store_path or DEFAULT_STORE_PATH)
     plan = OutputPlan(
-        inputs={f"run {side} ({ref})": ref for side, ref in (("A", run_a), ("B", run_b)) if Path(ref).is_file()},
-        databases=default_databases(store_path),
+        inputs={**data, **{f"run {side} ({ref})": ref for side, ref in (("A", run_a), ("B", run_b))
+                           if Path(ref).is_file()}},
+        databases={**caches, **default_databases(store_path)},
         outputs={"--report": report},
     )
     opened: list[Any] = []

@@ -97,9 +97,10 @@ def probe(
     lower the score), and report per kind how often the judge caught the change."""
     from ..analysis.probe.selection import parse_kinds
     from ..data.datasets import Fields
-    from ..data.files import check_paths
+    from ..data.files import OutputPlan
     from ..judges.cache import DEFAULT_CACHE_PATH
     from ..judges.registry import default_model_id
+    from ..runs.outputs import store_reads
     from ..runs.probe import make_plan, read_pairs, read_rows
     from ..store.database import DEFAULT_STORE_PATH
     from .score import scorer_options
@@ -116,8 +117,10 @@ def probe(
     cache_file = cache_path or (str(DEFAULT_CACHE_PATH) if use_cache else None)
     reader = {"format": fmt, "encoding": encoding, "delimiter": delimiter}
     try:
-        check_paths({"the data file": path, "the run store": store_path or str(DEFAULT_STORE_PATH),
-                     "the reply cache": cache_file}, {"--report": report})
+        read_by_runs, caches_of_runs = store_reads(store_path or DEFAULT_STORE_PATH)
+        OutputPlan(inputs={**read_by_runs, "the data file": path},
+                   databases={**caches_of_runs, "the run store": store_path or str(DEFAULT_STORE_PATH),
+                              "the reply cache": cache_file}, outputs={"--report": report}).check()
         if pairs_file is not None:
             fields = Fields(source=source_field, summary=summary_field or "reference_summary", id=id_field)
             pairs = read_pairs(path, fields, edited_field=edited_field, type_field=type_field, **reader)

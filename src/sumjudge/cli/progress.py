@@ -30,6 +30,15 @@ def _human(n: float) -> str:
     return f"{n:.0f}"
 
 
+def pace(done: int, elapsed: float) -> str:
+    """How fast items finish, in the unit that reads as more than zero: ``3.2 items/s``, or for a judge
+    slower than an item a second (a model on the CPU) ``12.5 s/item``; ``– s/item`` before the first."""
+    if done <= 0:
+        return "– s/item"
+    rate = done / elapsed
+    return f"{rate:.1f} items/s" if rate >= 1 else f"{elapsed / done:.1f} s/item"
+
+
 class _MeterColumn(ProgressColumn):
     """Rate, judge calls, tokens and errors, read live from the run's meter."""
 
@@ -40,9 +49,8 @@ class _MeterColumn(ProgressColumn):
     def render(self, task: Task) -> Text:
         m = self.meter
         elapsed = max(time.monotonic() - m.started, 1e-9)
-        rate = m.done / elapsed
         text = Text()
-        text.append(f"{rate:.1f} items/s", style="cyan")
+        text.append(pace(m.done, elapsed), style="cyan")
         text.append(f"  calls {_human(m.calls)}  tokens {_human(m.tokens)}  ")
         text.append(f"errors {m.errors}", style="red" if m.errors else "green")
         return text

@@ -40,10 +40,15 @@ def questions(
 ) -> None:
     """Draw the coverage questions of every source in DATA once and write them as an exam to keep."""
     from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, default_model_id
-    from ..runs.exam import draw_exam, write_exam
+    from ..runs.exam import draw_exam, exam_output_plan, write_exam
 
     model_id = model or default_model_id()
     extra = judge_extra(model_id, judge_option)
+    if out != "-":  # before any call: never over the data, a store or cache, or what a run reads
+        try:
+            exam_output_plan(out, data=None if data == "-" else data, cache=cache_path or use_cache).check()
+        except SumjudgeError as exc:
+            fail(str(exc))
     dataset = open_dataset(data, source_field=source_field, summary_field=summary_field, id_field=id_field,
                            fmt=fmt, encoding=encoding, delimiter=delimiter)
     with dataset:
@@ -61,7 +66,7 @@ def questions(
             if out == "-":
                 click.echo(exam.text(), nl=False)
             else:
-                write_exam(exam, out, data=None if data == "-" else data)
+                write_exam(exam, out, data=None if data == "-" else data, cache=cache_path or use_cache)
         except JudgeError as exc:
             say(f"sumjudge: the judge failed: {exc}")
             raise SystemExit(EXIT_BELOW) from None

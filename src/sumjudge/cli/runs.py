@@ -157,21 +157,18 @@ def runs_export(run_ref: str, store_path: str | None, fmt: str, out: str) -> Non
     people left in `sumjudge view` under "labels"), CSV, or
     Parquet (one row per item, verdicts in nested columns; needs pyarrow: pip install 'sumjudge[parquet]')."""
     from ..data.files import OutputPlan
+    from ..runs.outputs import store_reads
+    from ..store.database import DEFAULT_STORE_PATH
 
-    from ..store.run_files import CACHE, DATA, run_files
-
-    plan = OutputPlan(databases=default_databases(store_path), outputs={"--out": out})
+    data, caches = store_reads(store_path or DEFAULT_STORE_PATH)
+    plan = OutputPlan(inputs=data, databases={**caches, **default_databases(store_path)}, outputs={"--out": out})
     with store_errors(store_path):
-        plan.check()
+        plan.check()  # any run's data file, any cache the store's runs used: never written over
         with open_store(store_path) as store:
             try:
                 run = store.get_run(run_ref)
             except KeyError as exc:
                 fail(str(exc.args[0]))
-            caches = {f"a reply cache of the store's runs ({path})": path for path in run_files(store, CACHE)}
-            plan = OutputPlan(inputs={f"the data file of run {run.id}": p for p in run_files(store, DATA, run.id)},
-                              databases={**default_databases(store_path), **caches}, outputs={"--out": out})
-            plan.check()  # the run's own data file, any cache its store's runs used: never written over
             if fmt == "parquet":
                 _export_parquet(store, run.id, out, plan)
             elif out == "-":
@@ -196,7 +193,7 @@ def _export_text(store: Any, run_id: str, fmt: str, fh: IO[str]) -> None:
         writer = csv.writer(fh)
         writer.writerow(CSV_COLUMNS)
         for item in store.iter_items(run_id):
-            writer.writerow(_csv_row(item.row_number, item.outcome))
+            writer.writerow([cell_text(v) for v in _csv_row(item.row_number, item.outcome)])
 
 
 def _export_parquet(store: Any, run_id: str, out: str, plan: Any) -> None:
@@ -210,6 +207,18 @@ def _export_parquet(store: Any, run_id: str, out: str, plan: Any) -> None:
         write_rows(sys.stdout.buffer, rows())
     else:
         plan.write("--out", lambda tmp: write_rows(tmp, rows()))  # pyarrow missing: a SumjudgeError, one line
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+def cell_text(value: Any) -> Any:
+    """A CSV cell as a spreadsheet will read it as text: a string that starts like a formula (``=``,
+    ``+``, ``-``, ``@``, a tab or carriage return; their fullwidth forms) gets a leading ``'``, so
+    ``=HYPERLINK(...)`` from a summary or a reason is shown, never run. Numbers are kept as numbers."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
 
 
 CSV_COLUMNS = [

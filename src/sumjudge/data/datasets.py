@@ -27,11 +27,13 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from ..errors import InputError
+from ..guards.redact import redact
 from .jsonl import ENCODING_HINT as _ENCODING_HINT
 from .jsonl import bom_aware as _bom_aware
 from .jsonl import json_array_records as _json_array_records
 from .jsonl import jsonl_records as _jsonl_records
 from .parquet import parquet_columns, parquet_records
+from .text_in import as_read
 
 Format = Literal["jsonl", "json", "csv", "tsv", "parquet"]
 FORMATS: tuple[str, ...] = ("jsonl", "json", "csv", "tsv", "parquet")
@@ -253,7 +255,9 @@ class Dataset:
         else:
             item_id = str(raw_id)
             _check_text(label, f.id, item_id)
-        return Row(number=number, id=item_id, source=texts[0], summary=texts[1])
+            item_id = redact(item_id)  # an id is shown and stored everywhere: a key in it never is
+        # read once as the scorer reads text: NFC, an HTML page or a Markdown table as its text
+        return Row(number=number, id=item_id, source=as_read(texts[0]), summary=as_read(texts[1]))
 
 
 _SURROGATE = re.compile(r"[\ud800-\udfff]")

@@ -13,17 +13,20 @@ the user already has is lost.
 - :func:`check_paths` is the same check over two mappings (the 0.1 form).
 - :class:`AtomicFile` writes to a temporary file beside the target (created at once, so an
   unwritable folder is reported before any call) and renames it over the target on
-  :meth:`~AtomicFile.commit`; :meth:`~AtomicFile.discard` removes it.
+  :meth:`~AtomicFile.commit`; :meth:`~AtomicFile.discard` removes it. The file's name carries the
+  process id, so the next write of the target removes what a killed process left.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from glob import escape as glob_escape
 from pathlib import Path
 from typing import IO
 
@@ -213,6 +216,32 @@ def _writes_in_place(path: Path, option: str) -> bool:
     return False
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
+def _remove_orphans(path: Path) -> None:
+    """Remove the temporary files beside ``path`` that a killed process left (``kill -9`` before its
+    rename): named ``.NAME.PID.*.tmp`` by a process that is no longer running. A running process's file
+    (a run writing the same path now) is left alone."""
+    prefix = f".{path.name}."
+    try:
+        beside = list(path.parent.glob(f"{glob_escape(prefix)}*.tmp"))
+    except OSError:
+        return
+    for tmp in beside:
+        pid = tmp.name[len(prefix):].split(".", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
+
 class AtomicFile:
     """A text file written beside ``path`` and renamed over it on :meth:`commit`.
 
@@ -231,7 +260,8 @@ class AtomicFile:
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp")
+            _remove_orphans(self.path)
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.{os.getpid()}.", suffix=".tmp")
         except OSError as exc:
             name = _OS_ERRORS.get(exc.errno or 0)
             raise InputError(f"cannot write {option} {path}: {exc.strerror or exc}{f' ({name})' if name else ''}; "

@@ -19,10 +19,13 @@ def p_value(p: float | None, *, missing: str = "-", below: str = "<0.001") -> st
     return below if p < 0.001 else number(p)
 
 
-def verdict_probability(p: float | None) -> str:
+def verdict_probability(p: float | None, *, unchecked: bool | None = False) -> str:
     """A verdict's probability (of supported / answered) as shown beside it, ``p=0.93``; empty for a
-    verdict without one (a judge that gives none)."""
-    return "" if p is None else f"p={p:.2f}"
+    verdict without one (a judge that gives none). An ``unchecked`` claim's figure (the offline judge's)
+    is the share of its words the source holds, not a probability: ``words=0.71``."""
+    if p is None:
+        return ""
+    return f"words={p:.2f}" if unchecked else f"p={p:.2f}"
 
 
 __all__ = ["number", "p_value", "verdict_probability"]

@@ -47,7 +47,7 @@ MIN_SECRET = 8
 
 _USERINFO = re.compile(r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\s'\"<>]+@")
 _KEY_SHAPED = re.compile(
-    r"(?<![A-Za-z0-9_-])(?:"
+    r"(?<![A-Za-z0-9])(?:"  # after a letter or digit it is part of a word; after "-" or "_" (an id) a key
     r"(?:sk-(?:ant-(?:api\d\d-)?|proj-|live-|test-|svcacct-)?|sk_(?:live|test)_|rk_(?:live|test)_|glpat-|xox[abposr]-)"
     r"[A-Za-z0-9_\-]{16,}"
     r"|(?:AIza|ghp_|gho_|ghs_|github_pat_|hf_)[A-Za-z0-9_]{16,}"

@@ -119,6 +119,9 @@ class ScoredSummary:
     coverage: float
     judge: str
     passed: bool
+    """Whether the check met its bounds (a test may expect it not to, in ``pytest.raises``)."""
+    test: str = "ok"
+    """The test's own outcome: ``ok``, ``FAILED``, ``xfail``, ``xpass`` or ``skipped``."""
 
 
 def check_properties(check: SummaryCheck) -> list[tuple[str, object]]:
@@ -132,7 +135,7 @@ def check_properties(check: SummaryCheck) -> list[tuple[str, object]]:
     ]
 
 
-def scored_from_properties(nodeid: str, properties: list[tuple[str, object]]) -> list[ScoredSummary]:
+def scored_from_properties(nodeid: str, properties: list[tuple[str, object]], test: str = "ok") -> list[ScoredSummary]:
     """The checks in a report's ``user_properties``, in order (a test may score several summaries)."""
     found: list[dict[str, object]] = []
     for name, value in properties:
@@ -151,9 +154,22 @@ def scored_from_properties(nodeid: str, properties: list[tuple[str, object]]) ->
             coverage=float(f.get("coverage", 0)),  # type: ignore[arg-type]
             judge=str(f.get("judge", "")),
             passed=bool(f.get("passed", False)),
+            test=test,
         )
         for f in found
     ]
+
+
+def test_outcome(report: pytest.TestReport, so_far: str | None) -> str | None:
+    """The test's outcome after one of its phases: a failure in any phase is ``FAILED``; the call
+    phase says whether it passed, was skipped or was an expected failure."""
+    if report.failed:
+        return "FAILED"
+    if so_far == "FAILED" or report.when != "call" and not report.skipped:
+        return so_far
+    if hasattr(report, "wasxfail"):
+        return "xfail" if report.skipped else "xpass"
+    return "skipped" if report.skipped else "ok"
 
 
 class SumjudgeSession:
@@ -166,6 +182,8 @@ class SumjudgeSession:
         self._pool: ScorerPool | None = None
         self.current: pytest.Item | None = None
         self.scored: list[ScoredSummary] = []
+        self.outcomes: dict[str, str | None] = {}
+        """Each running test's outcome so far (by node id), until its teardown report."""
         self.on_inconclusive = "inconclusive"
         """What an inconclusive ``assert_summary`` counts as when the call does not say."""
 
@@ -204,9 +222,13 @@ class SumjudgeSession:
         return report
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        # the teardown report carries every property of the test (from setup, call and teardown)
-        if report.when == "teardown":
-            self.scored.extend(scored_from_properties(report.nodeid, list(report.user_properties)))
+        # each phase decides the test's outcome; the teardown report carries every property of the test
+        outcome = test_outcome(report, self.outcomes.get(report.nodeid))
+        if report.when != "teardown":
+            self.outcomes[report.nodeid] = outcome
+            return
+        self.outcomes.pop(report.nodeid, None)
+        self.scored.extend(scored_from_properties(report.nodeid, list(report.user_properties), outcome or "ok"))
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.is_worker or not self.scored:
@@ -221,10 +243,12 @@ class SumjudgeSession:
             f"{count} summar{'y' if count == 1 else 'ies'} scored by {', '.join(judges)}{note}, lowest first:"
         )
         for s in sorted(self.scored, key=lambda s: (min(s.alignment, s.coverage), s.nodeid)):  # any scale
-            verdict = "ok" if s.passed else "FAILED"
+            # labelled by the test's outcome, not the check's: a test may expect a summary to fail its bounds
+            odd = "" if s.passed == (s.test in ("ok", "xpass")) else (
+                "  (the check failed its bounds)" if not s.passed else "  (the check met its bounds)")
             tr.line(
-                f"  {s.score:5.2f}  alignment {s.alignment:.2f}  coverage {s.coverage:.2f}  {verdict:<6}  {s.nodeid}",
-                red=not s.passed,
+                f"  {s.score:5.2f}  alignment {s.alignment:.2f}  coverage {s.coverage:.2f}  {s.test:<6}  {s.nodeid}{odd}",
+                red=s.test == "FAILED",
             )
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import MissingDependencyError
-from .base import ChatMessage, JudgeRequest, Usage
+from .base import ChatMessage, JudgeRequest, Usage, reported_count
 from .http import ErrorRule, HTTPJudge
 from .providers import resolve_api_key
 from .retry import Classification, Transient, classify_status
@@ -176,13 +176,13 @@ class AnthropicJudge(HTTPJudge):
             text=text,
             finish_reason="length" if stop == "max_tokens" else stop,
             usage=Usage(
-                prompt_tokens=int(getattr(usage, "input_tokens", 0) or 0)
-                + int(getattr(usage, "cache_read_input_tokens", 0) or 0)
-                + int(getattr(usage, "cache_creation_input_tokens", 0) or 0),
-                completion_tokens=int(getattr(usage, "output_tokens", 0) or 0),
+                prompt_tokens=reported_count(getattr(usage, "input_tokens", 0))
+                + reported_count(getattr(usage, "cache_read_input_tokens", 0))
+                + reported_count(getattr(usage, "cache_creation_input_tokens", 0)),
+                completion_tokens=reported_count(getattr(usage, "output_tokens", 0)),
                 calls=1,
-                cached_tokens=int(getattr(usage, "cache_read_input_tokens", 0) or 0),
-                cache_write_tokens=int(getattr(usage, "cache_creation_input_tokens", 0) or 0),
+                cached_tokens=reported_count(getattr(usage, "cache_read_input_tokens", 0)),
+                cache_write_tokens=reported_count(getattr(usage, "cache_creation_input_tokens", 0)),
             ),
             refusal=None if stop != "refusal" else "the model stopped with stop_reason='refusal'",
         )

@@ -9,10 +9,13 @@ the offline lexical judge, a scripted test judge) turns it into a :class:`JudgeR
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from collections.abc import Sequence
+import hashlib
+import json
+import math
+from collections.abc import Mapping, Sequence
 from typing import Any, Generic, Literal, NamedTuple, Protocol, TypeVar, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 OutputT = TypeVar("OutputT", bound=BaseModel)
 
@@ -41,6 +44,52 @@ def merge_turns(messages: list[ChatMessage]) -> list[ChatMessage]:
         else:
             out.append(m)
     return out
+
+
+REQUEST_FIELDS = ("model", "messages", "response_format", "tools", "tool_choice", "functions", "function_call",
+                  "stream", "system")
+"""Fields of the request body that the scorer itself sets (what is asked, of which model, in which
+shape, read how): a setting (``ModelConfig.extra``, ``--judge-option``) naming one would replace the
+scorer's request, so it is refused."""
+
+
+def _finite(value: Any) -> bool:
+    """Whether ``value`` holds no NaN or infinity, at any depth."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, Mapping):
+        return all(_finite(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return all(_finite(v) for v in value)
+    return True
+
+
+def extra_problem(extra: Mapping[str, Any]) -> str | None:
+    """Why a judge's settings (``extra``) cannot be sent, or ``None``: a key that names a field of the
+    request (:data:`REQUEST_FIELDS`), or a value that holds NaN or infinity."""
+    own = sorted(k for k in extra if k.lower() in REQUEST_FIELDS)
+    if own:
+        return (f"{', '.join(own)} cannot be set as an option: the scorer sets the request's "
+                f"{', '.join(REQUEST_FIELDS)} itself (name the model with --model)")
+    bad = sorted(k for k, v in extra.items() if not _finite(v))
+    if bad:
+        return f"{', '.join(bad)}: NaN and infinity are not values a judge takes"
+    return None
+
+
+MAX_REPORTED_TOKENS = 10**9
+"""The most tokens one call's usage may report: a figure past it (``1e20``), below 0, not finite or not a
+number is not believed, and counts as 0 (an int past 2**63 cannot be stored, and sums of it would swamp a
+run's cost)."""
+
+
+def reported_count(value: Any) -> int:
+    """A token count as a provider reported it, bounded where it is read (:data:`MAX_REPORTED_TOKENS`)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0
+    if isinstance(value, float) and not math.isfinite(value):
+        return 0
+    return int(value) if 0 < value <= MAX_REPORTED_TOKENS else 0
 
 
 class Usage(BaseModel):
@@ -206,12 +255,24 @@ def judge_identity(judge: JudgeModel) -> str:
     """What a judge's verdicts depend on, as one string: its ``fingerprint`` where it has one (the
     offline judges: name, rules version and word data, ``"offline/lexical@21.1+snowballstemmer=3.1.1"``),
     else its ``model_id``. A wrapper (:class:`WrappedJudge`) answers for the judge it wraps. Put it in
-    a run's key so that a run is never resumed with another judge's verdicts."""
+    a run's key so that a run is never resumed with another judge's verdicts.
+
+    A judge without a fingerprint (one over HTTP) answers as its ``config.extra`` tells it (the
+    provider's own parameters, ``--judge-option``: ``temperature``, ``top_p``, ``seed``, ...): they are
+    part of its identity as a digest, ``"openai/gpt-4o-mini+options=3f2a9c01d4e5b6a7"`` (never their values,
+    which an exam file shows), so a run made under other settings is never resumed and never holds replies
+    made under two."""
     seen = 0
     while isinstance(judge, WrappedJudge) and seen < 16:
         judge, seen = judge.inner, seen + 1
     fingerprint = getattr(judge, "fingerprint", None)
-    return fingerprint if isinstance(fingerprint, str) and fingerprint else judge.model_id
+    if isinstance(fingerprint, str) and fingerprint:
+        return fingerprint
+    extra = getattr(getattr(judge, "config", None), "extra", None)
+    if isinstance(extra, Mapping) and extra:
+        settings = json.dumps(dict(extra), sort_keys=True, default=str).encode("utf-8")
+        return f"{judge.model_id}+options={hashlib.sha256(settings).hexdigest()[:16]}"
+    return judge.model_id
 
 
 class WrappedJudge:
@@ -272,3 +333,11 @@ class ModelConfig(BaseModel):
     api_version: str | None = Field(
         default=None, description="Azure OpenAI's api-version (else OPENAI_API_VERSION, else a recent GA version)"
     )
+
+    @field_validator("extra")
+    @classmethod
+    def _settings_not_the_request(cls, extra: dict[str, Any]) -> dict[str, Any]:
+        problem = extra_problem(extra)
+        if problem:
+            raise ValueError(problem)
+        return extra

@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from ..errors import ConfigurationError, MissingDependencyError
-from .base import ChatMessage, JudgeRequest, TokenLogprob, Usage, merge_turns
+from .base import ChatMessage, JudgeRequest, TokenLogprob, Usage, merge_turns, reported_count
 from .http import ErrorRule, HTTPJudge
 from .providers import resolve_api_key, resolve_base_url
 from .retry import Classification, Permanent, Transient, classify_status
@@ -80,7 +80,7 @@ def _field(value: Any, name: str) -> Any:
 
 
 def _count(value: Any) -> int:
-    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else 0
+    return reported_count(value)
 
 
 def read_logprobs(choice: Any) -> tuple[TokenLogprob, ...] | None:

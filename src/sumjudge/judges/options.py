@@ -8,8 +8,11 @@ a judge takes depends on its kind:
 - ``local/reader`` (and ``reader-0.5b``, ``reader:/path.gguf``): the reader's settings and llama.cpp's;
 - ``local/smollm2``, ``local/<file.gguf>``: llama.cpp's (:class:`~sumjudge.judges.local.LocalSettings`);
 - ``offline/...``: none;
-- a judge over HTTP: any key, sent in the request body as the provider's own parameter (a value that
-  reads as JSON, ``0.5``, ``true``, ``[1, 2]``, is sent as that value, anything else as text).
+- a judge over HTTP: any key but the request's own fields (:data:`REQUEST_FIELDS`: ``model``,
+  ``messages``, ``response_format``, ``tools``, ...), sent in the request body as the provider's own
+  parameter (a value that reads as JSON, ``0.5``, ``true``, ``[1, 2]``, is sent as that value, anything
+  else as text; NaN and infinity are refused). Every one is part of the judge's identity
+  (:func:`~sumjudge.judges.base.judge_identity`), so a run is resumed only under the same options.
 
 An unknown key or a bad value is one :class:`~sumjudge.errors.ConfigurationError` naming the keys the
 judge knows, raised before a judge is built, a file read or a model loaded.
@@ -25,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ConfigurationError
+from .base import REQUEST_FIELDS, extra_problem
 from .providers import PROVIDERS, parse_model_id
 
 OPTIONS_ENV_VAR = "SUMJUDGE_JUDGE_OPTIONS"
@@ -76,7 +80,11 @@ def _json_value(text: str) -> Any:
 
 
 def _http_options(extra: dict[str, Any]) -> dict[str, Any]:
-    return {k: _json_value(v) if isinstance(v, str) else v for k, v in extra.items()}
+    typed = {k: _json_value(v) if isinstance(v, str) else v for k, v in extra.items()}
+    problem = extra_problem(typed)  # the request's own fields, NaN and infinity: what ModelConfig refuses too
+    if problem:
+        raise ConfigurationError(problem)
+    return typed
 
 
 def _local_options(extra: dict[str, Any]) -> dict[str, Any]:
@@ -116,6 +124,8 @@ def checked_options(model_id: str, options: Mapping[str, Any]) -> dict[str, Any]
     try:
         return taken.check(dict(options))
     except ConfigurationError as exc:
+        if taken.keys is None:  # a judge over HTTP: every other key goes to the provider
+            raise ConfigurationError(f"judge options for {model_id}: {exc}") from None
         known = ", ".join(sorted(taken.keys)) if taken.keys else "none"
         raise ConfigurationError(f"judge options for {model_id}: {exc}; known keys: {known}") from None
 
@@ -126,4 +136,4 @@ def judge_options(model_id: str, flags: Sequence[str] = (), environ: Mapping[str
     return checked_options(model_id, gathered_options(flags, environ))
 
 
-__all__ = ["OPTIONS_ENV_VAR", "checked_options", "gathered_options", "judge_options", "option_set", "parse_pairs", "OptionSet"]
+__all__ = ["OPTIONS_ENV_VAR", "REQUEST_FIELDS", "checked_options", "gathered_options", "judge_options", "option_set", "parse_pairs", "OptionSet"]

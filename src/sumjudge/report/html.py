@@ -118,8 +118,8 @@ def _figures(stats: RunStats, total: int, extra: Sequence[tuple[str, str]] = ())
          else f"{stats.unchecked_question_share:.0%} ({stats.unchecked_questions:,} of {stats.questions:,})"),
         ("errors", str(stats.errors)),
         ("judge calls", f"{stats.calls:,}"),
-        ("tokens", f"{stats.tokens:,}"),
-        ("cached prompt tokens", f"{stats.cached_tokens:,}"),
+        # a judge that counts no tokens (the offline judge) gets no token figures, not a "0"
+        *([("tokens", f"{stats.tokens:,}"), ("cached prompt tokens", f"{stats.cached_tokens:,}")] if stats.tokens else []),
         *([("evidence", stats.evidence_line.removeprefix("evidence "))] if stats.evidence_line else []),
         *extra,
     ]
@@ -138,7 +138,8 @@ _COLUMNS = [
     ("claims", "num", "claims supported"),
     ("questions", "num", "questions answered"),
     ("tokens", "num", "tokens"),
-    ("unverified", "num", "unverified"),
+    ("unverified", "num", "unverified quotes"),
+    ("unchecked", "num", "unchecked claims"),
     ("status", "text", "status"),
 ]
 
@@ -159,6 +160,8 @@ def _item_html(item: ItemRecord, texts: tuple[str, str] | None = None) -> str:
     answered = v.questions_answered if v else 0
     tokens = r.usage.total_tokens if r.usage else None
     unverified = sum(1 for c in [*claims, *coverage] if c.verified is False)
+    unchecked = sum(1 for c in claims if c.unchecked)
+    state = "error" if failed else "zero score" if r.score == 0 else "scored"
     attrs = {
         "row": _num_attr(item.row_number),
         "id": _e(item.item_id),
@@ -169,10 +172,11 @@ def _item_html(item: ItemRecord, texts: tuple[str, str] | None = None) -> str:
         "questions": _num_attr(answered / len(questions) if questions else (None if failed else 0)),
         "tokens": _num_attr(tokens),
         "unverified": _num_attr(None if failed else unverified),
-        "status": "error" if failed else "ok",
+        "unchecked": _num_attr(None if failed else unchecked),
+        "status": state,
     }
     data = " ".join(f'data-{k}="{v}"' for k, v in attrs.items())
-    status = '<span class="bad">error</span>' if failed else '<span class="good">ok</span>'
+    status = f'<span class="{"good" if state == "scored" else "bad"}">{state}</span>'
     cells = [
         f'<td><button type="button" class="toggle" aria-expanded="false" title="show verdicts">▸</button> {item.row_number}</td>',
         f"<td class=\"id\">{_e(item.item_id)}</td>",
@@ -183,6 +187,7 @@ def _item_html(item: ItemRecord, texts: tuple[str, str] | None = None) -> str:
         f"<td>{'–' if failed else f'{answered} / {len(questions)}'}</td>",
         f"<td>{'–' if tokens is None else f'{tokens:,}'}</td>",
         f"<td>{'–' if failed else unverified}</td>",
+        f"<td>{'–' if failed else unchecked}</td>",
         f"<td>{status}</td>",
     ]
     detail: list[str] = []
@@ -197,7 +202,6 @@ def _item_html(item: ItemRecord, texts: tuple[str, str] | None = None) -> str:
                 f'<p class="samples"><strong>{len(samples)} samples</strong> ({_e(r.reducer)} of {_e(listed)}; '
                 f'spread {_fmt(r.score_spread)}); the verdicts below are those of the sample nearest the score.</p>'
             )
-        unchecked = sum(1 for c in claims if c.unchecked)
         detail.append(
             f'<h4>claims of the summary ({supported} of {len(claims)} supported'
             + (f", {unchecked} of them unchecked" if unchecked else "") + ")</h4>"
@@ -245,7 +249,7 @@ def _item_html(item: ItemRecord, texts: tuple[str, str] | None = None) -> str:
                 f'<h4>source</h4><div class="source text-block">{highlight(texts[0], [], claim_quotes, against, wrong_there)}</div></div>'
             )
     return (
-        f'<tbody class="item" {data}><tr class="main">{"".join(cells)}</tr>'
+        f'<tbody class="item" id="item-{_e(item.item_id)}" {data}><tr class="main">{"".join(cells)}</tr>'
         f'<tr class="detail" hidden><td colspan="{len(_COLUMNS)}">{"".join(detail)}</td></tr></tbody>\n'
     )
 
@@ -274,10 +278,12 @@ def _formula_note(options: dict[str, Any]) -> str:
 
 def _prob(verdict: Any, what: str) -> str:
     """The verdict's probability as a small figure beside it, where the judge gave one."""
-    shown = verdict_probability(getattr(verdict, "probability", None))
+    shown = verdict_probability(getattr(verdict, "probability", None), unchecked=getattr(verdict, "unchecked", False))
     if not shown:
         return ""
-    return f' <span class="prob" title="the judge\'s probability that it is {what}">{_e(shown)}</span>'
+    title = ("the share of its words the source holds (not a probability)" if shown.startswith("words=")
+             else f"the judge's probability that it is {what}")
+    return f' <span class="prob" title="{_e(title)}">{_e(shown)}</span>'
 
 
 def write_report(

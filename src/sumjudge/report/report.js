@@ -48,6 +48,22 @@
     th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
   }
 
+  // report.html#ID (or #item-ID) opens that item and brings it into view
+  function openLinked() {
+    var want = decodeURIComponent(window.location.hash.slice(1));
+    if (!want) { return; }
+    var bodies = table.querySelectorAll("tbody.item");
+    for (var i = 0; i < bodies.length; i++) {
+      if (bodies[i].getAttribute("data-id") === want || bodies[i].id === want) {
+        toggle(bodies[i], true);
+        bodies[i].scrollIntoView();
+        return;
+      }
+    }
+  }
+  window.addEventListener("hashchange", openLinked);
+  openLinked();
+
   headers.forEach(function (th) {
     th.addEventListener("click", function () { sortBy(th); });
     th.addEventListener("keydown", function (event) {

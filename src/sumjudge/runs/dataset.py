@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 
 import asyncio
+import contextlib
 import json
 import sys
 from collections.abc import Callable, Iterator, Mapping
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..data.datasets import Dataset, DatasetInfo
-from ..errors import InputError
+from ..errors import InputError, StoreError
 from ..evals import run_evals
 from ..judges.base import JudgeModel, is_cpu_bound
 from ..store.records import FailedItem, ItemOutcome, run_line
@@ -250,6 +251,10 @@ async def _score_run(
                                 meter=meter)
     except (KeyboardInterrupt, asyncio.CancelledError):
         interrupted = True
+    except StoreError as exc:  # the store cannot take an item (a full disk): the run is stopped, not "running"
+        with contextlib.suppress(StoreError):
+            store.finish_run(run.id, "interrupted")
+        raise StoreError(f"{exc}; run {run.id} was stopped: run the same command to resume it") from None
     finally:
         events.scoring_ended()
     stats = store.stats(run.id)

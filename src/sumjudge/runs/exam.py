@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from .._aio import gather_or_cancel
 from ..data.datasets import Dataset
 from ..judges.base import JudgeModel, Usage, judge_identity
@@ -56,8 +58,13 @@ async def draw_exam(
         if not questions:  # an entry without questions would score every summary of the source 0
             raise JudgeOutputError(f"the judge drew no questions for the source of item {first_item[digest]!r}: "
                                    "no exam is written", step="questions")
-        entry = ExamEntry(source_sha256=digest, questions=questions, judge=judge, prompt_version=PROMPT_VERSION,
-                          seed=seed, max_questions=max_questions)
+        try:
+            entry = ExamEntry(source_sha256=digest, questions=questions, judge=judge, prompt_version=PROMPT_VERSION,
+                              seed=seed, max_questions=max_questions)
+        except ValidationError as exc:  # one line naming what the judge drew, never pydantic's dump
+            said = str(exc.errors()[0]["msg"]).removeprefix("Value error, ")
+            raise JudgeOutputError(f"the judge's questions for the source of item {first_item[digest]!r} cannot "
+                                   f"be kept ({said}): no exam is written", step="questions") from None
         return entry, usage
 
     drawn = await gather_or_cancel(*(one(d, s) for d, s in sources.items()))
@@ -67,15 +74,31 @@ async def draw_exam(
     return Exam.of((e for e, _ in drawn), label="the exam"), usage
 
 
-def write_exam(exam: Exam, out: str | Path, *, data: str | Path | None = None) -> None:
-    """``exam`` written to ``out`` whole (beside, then renamed); refused when ``out`` is the data file."""
+def exam_output_plan(out: str | Path, *, data: str | Path | None = None, cache: bool | str | Path | None = None) -> Any:
+    """The files ``sumjudge questions`` must not write its exam over: the data file, the reply cache, the
+    default run store and every file its runs read (:class:`~sumjudge.data.files.OutputPlan`); check it
+    before the first call."""
     from ..data.files import OutputPlan
+    from ..judges.cache import DEFAULT_CACHE_PATH
+    from ..store.database import DEFAULT_STORE_PATH
+    from .outputs import store_reads
 
-    plan = OutputPlan(inputs={"the data file": str(data) if data is not None else None}, outputs={"--out": str(out)})
+    read_by_runs, caches_of_runs = store_reads(DEFAULT_STORE_PATH)
+    return OutputPlan(inputs={**read_by_runs, "the data file": str(data) if data is not None else None},
+                      databases={**caches_of_runs, "the run store": DEFAULT_STORE_PATH,
+                                 "the reply cache": (DEFAULT_CACHE_PATH if cache is True else cache) or DEFAULT_CACHE_PATH},
+                      outputs={"--out": str(out)})
+
+
+def write_exam(exam: Exam, out: str | Path, *, data: str | Path | None = None,
+               cache: bool | str | Path | None = None) -> None:
+    """``exam`` written to ``out`` whole (beside, then renamed); refused when ``out`` is a file that must
+    not be written over (:func:`exam_output_plan`)."""
+    plan = exam_output_plan(out, data=data, cache=cache)
     plan.check()
     target = plan.open("--out")
     target.fh.write(exam.text())
     target.commit()
 
 
-__all__ = ["draw_exam", "write_exam"]
+__all__ = ["draw_exam", "exam_output_plan", "write_exam"]

@@ -22,14 +22,17 @@ def output_plan(
     report: str | None, junit: str | None, step_summary: bool,
 ) -> OutputPlan:
     """Every file a data set run reads and writes: the data file, the run store and the reply cache
-    (with their sidecars) are never written over, nor appended to by the job summary."""
+    (with their sidecars), and every data file and reply cache that any run of the store reads, are never
+    written over, nor appended to by the job summary."""
     from ..judges.cache import DEFAULT_CACHE_PATH
     from ..store.database import DEFAULT_STORE_PATH
 
     summary = os.environ.get("GITHUB_STEP_SUMMARY", "").strip() if step_summary else ""
+    read_by_runs, caches_of_runs = store_reads(store_path or DEFAULT_STORE_PATH)
     return OutputPlan(
-        inputs={"the data file": getattr(dataset, "path", None)},  # rows made in memory (a probe) have none
+        inputs={**read_by_runs, "the data file": getattr(dataset, "path", None)},  # rows made in memory have none
         databases={
+            **caches_of_runs,
             "the run store": store_path or DEFAULT_STORE_PATH,
             "the reply cache": (DEFAULT_CACHE_PATH if cache is True else cache) or None,
         },
@@ -38,4 +41,12 @@ def output_plan(
     )
 
 
-__all__ = ["STEP_SUMMARY", "output_plan"]
+def store_reads(store_path: str | Path) -> tuple[dict[str, str], dict[str, str]]:
+    """What every run of the store reads, ``(data files, reply caches)``, named for a refusal: no command
+    that writes a file may write over one (:func:`sumjudge.store.run_files.files_runs_read`)."""
+    from ..store.run_files import files_runs_read
+
+    return files_runs_read(store_path)
+
+
+__all__ = ["STEP_SUMMARY", "output_plan", "store_reads"]

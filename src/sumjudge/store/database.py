@@ -251,7 +251,10 @@ class RunStore:
         release_run(self._db, run_id)
 
     def finish_run(self, run_id: str, status: str = "finished") -> None:
-        self._db.execute("UPDATE runs SET status = ?, updated_at = ? WHERE id = ?", (status, time.time(), run_id))
+        try:
+            self._db.execute("UPDATE runs SET status = ?, updated_at = ? WHERE id = ?", (status, time.time(), run_id))
+        except sqlite3.Error as exc:  # a full disk: one line, never sqlite3's traceback
+            raise store_error(self.path, exc) from None
         self.release(run_id)
 
     def get_run(self, ref: str) -> RunRecord:
@@ -312,8 +315,11 @@ class RunStore:
     # -- items --------------------------------------------------------------------------------
 
     def record_item(self, run_id: str, row_number: int, outcome: ItemOutcome) -> None:
-        """Commit one finished (or failed) item."""
-        self._insert_item(run_id, row_number, outcome)
+        """Commit one finished (or failed) item; :class:`StoreError` (one line) when it cannot be written."""
+        try:
+            self._insert_item(run_id, row_number, outcome)
+        except sqlite3.Error as exc:
+            raise store_error(self.path, exc) from None
 
     def record_items(self, run_id: str, outcomes: Iterable[tuple[int, ItemOutcome]]) -> None:
         """Commit several finished (or failed) items, ``(row number, outcome)`` each, in one transaction:

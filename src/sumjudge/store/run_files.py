@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from urllib.parse import quote
 
 from .database import RunStore
 from .schema import store_error
@@ -54,4 +55,39 @@ def run_files(store: RunStore, role: str, run_id: str | None = None) -> list[str
         raise store_error(store.path, exc) from None
 
 
-__all__ = ["CACHE", "DATA", "record_run_files", "run_files"]
+def files_runs_read(store_path: str | Path) -> tuple[dict[str, str], dict[str, str]]:
+    """Every file that some run of the store at ``store_path`` reads, as ``(data files, reply caches)``,
+    each a mapping from the name shown in a refusal (``"the data file of run 3f2a..."``) to its path.
+
+    Read without writing (a store that is not there, or cannot be read, gives none: opening it later says
+    why). A run from before ``run_files`` gives its data as recorded, relative to the working folder."""
+    where = Path(store_path).expanduser()
+    if not where.is_file():
+        return {}, {}
+    data: dict[str, str] = {}
+    caches: dict[str, str] = {}
+    try:
+        db = sqlite3.connect(f"file:{quote(str(where.resolve()))}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return {}, {}
+    try:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "run_files" in tables:
+            for run_id, role, path in db.execute("SELECT run_id, role, path FROM run_files"):
+                named = data if role == DATA else caches if role == CACHE else None
+                if named is not None:
+                    what = "the data file" if role == DATA else "the reply cache"
+                    named[f"{what} of run {run_id} in the run store"] = str(path)
+        if "runs" in tables:  # runs recorded before run_files: their data as it was named
+            for run_id, name in db.execute("SELECT id, data FROM runs"):
+                key = f"the data file of run {run_id} in the run store"
+                if key not in data and name and Path(str(name)).is_file():
+                    data[key] = str(name)
+    except sqlite3.Error:
+        return {}, {}
+    finally:
+        db.close()
+    return data, caches
+
+
+__all__ = ["CACHE", "DATA", "files_runs_read", "record_run_files", "run_files"]

@@ -26,6 +26,8 @@ Brain = Callable[[RecordedRequest], Any]
 """Answers a request: a dict/list (sent as JSON), a string (sent as is) or a :class:`Reply`."""
 
 _QUESTION = re.compile(r"Does the source state fact (\d+)\?")
+_SUMMARY = re.compile(r"<<<SUMMARY (\w+)>>>\n(.*?)\n<<<END SUMMARY \1>>>", re.DOTALL)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _LISTED_QUESTION = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)]|\[\d+\]|Q\d+[:.])?\s*(.+\?)\s*$", re.MULTILINE)
 
 
@@ -33,7 +35,7 @@ _LISTED_QUESTION = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)]|\[\d+\]|Q\d+[:.])?\s*(
 class SummarizationBrain:
     """Answers the summarization scorer's three steps, well enough to score end to end.
 
-    ``claims`` claims of which the first ``unsupported`` are unsupported; ``questions``
+    ``claims`` claims (the summary's sentences, in turn) of which the first ``unsupported`` are unsupported; ``questions``
     questions ("Does the source state fact N?"); on coverage, every question found in the
     prompt is answered in order, the first ``unanswered`` with no. Any other schema is
     answered by :class:`SchemaBrain`.
@@ -47,10 +49,11 @@ class SummarizationBrain:
     def __call__(self, request: RecordedRequest) -> Any:
         step = request.step
         if step == "alignment":
+            parts = self.summary_parts(request)
             return {
                 "alignment": [
                     {
-                        "claim": f"The summary states point {i + 1}.",
+                        "claim": parts[i % len(parts)],
                         "supported": i >= self.unsupported,
                         "reason": "The source says so." if i >= self.unsupported else "The source does not say this.",
                     }
@@ -72,6 +75,16 @@ class SummarizationBrain:
                 ]
             }
         return SchemaBrain()(request)
+
+    @staticmethod
+    def summary_parts(request: RecordedRequest) -> list[str]:
+        """The sentences of the summary an alignment request fences: the claims this brain lists (a
+        claim is the summary's own; the scorer refuses others)."""
+        text = "\n".join(content_text(m.get("content")) for m in request.messages)
+        fenced = _SUMMARY.search(text)
+        summary = fenced.group(2).strip() if fenced else ""
+        parts = [p.strip() for p in _SENTENCE_END.split(summary) if p.strip()]
+        return parts or [summary or "The summary."]
 
     @staticmethod
     def questions_in(request: RecordedRequest) -> list[str]:

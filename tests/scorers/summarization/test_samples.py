@@ -26,7 +26,7 @@ def varying_judge():
 
     def alignment(request):
         n = request.sample % 3 + 1
-        return claims(*((f"claim {j}", j < n) for j in range(3)))
+        return claims(*((part, j < n) for j, part in enumerate(("The council approved 42 homes", "42 homes", "The council"))))
 
     return judge(alignment, questions("Q1?", "Q2?"), answers(True, True))
 
@@ -62,7 +62,7 @@ async def test_k_samples_are_independent_evaluations_reduced_to_one_score():
     assert [sum(c.supported for c in s.preprocess_step_result.alignment) for s in result.samples] == [1, 2, 3]
     assert result.preprocess_step_result == result.samples[1].preprocess_step_result
     # The questions of each sample are cached for that sample: scoring the source again asks none.
-    await scorer.run(input=SOURCE, output="Work starts in May.")
+    await scorer.run(input=SOURCE, output="The council approved 42 homes. Work starts in May.")
     assert len(j.calls("questions")) == 3
 
 

@@ -21,7 +21,7 @@ def scorer_with(j: ScriptedJudge, **opts: object):
 
 
 async def test_score_is_the_lower_axis_and_axes_come_from_verdicts() -> None:
-    j = judge(claims(("opened 1932", True), ("cost 4m", True)), questions("Q1?", "Q2?", "Q3?"), answers(True, True, False))
+    j = judge(claims(("opened 1932", True), ("cost of 4 million", True)), questions("Q1?", "Q2?", "Q3?"), answers(True, True, False))
     result = await scorer_with(j).run(input=SOURCE, output=SUMMARY)
     assert result.alignment_score == 1.0
     assert result.coverage_score == pytest.approx(2 / 3)
@@ -34,11 +34,12 @@ async def test_score_is_the_lower_axis_and_axes_come_from_verdicts() -> None:
 
 
 async def test_alignment_sets_the_score_and_the_reason_quotes_unsupported_claims() -> None:
-    j = judge(claims(("opened 1932", True), ("cost 5m", False), ("made of gold", False)), questions("Q1?"), answers(True))
-    result = await scorer_with(j, scale=10).run(input=SOURCE, output=SUMMARY)
+    j = judge(claims(("opened 1932", True), ("cost 5 million", False), ("made of gold", False)), questions("Q1?"), answers(True))
+    summary = "The bridge opened in 1932, cost 5 million and is made of gold."
+    result = await scorer_with(j, scale=10).run(input=SOURCE, output=summary)
     assert result.score == 3.33  # 1/3 * 10, rounded
     assert result.reason.startswith("Score 3.33 is set by alignment")
-    assert '"cost 5m' in result.reason and "made of gold" in result.reason
+    assert '"cost 5 million' in result.reason and "made of gold" in result.reason
     assert "Unanswered" not in result.reason
 
 

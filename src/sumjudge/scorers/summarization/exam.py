@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from unicodedata import category as unicodedata_category
 from collections.abc import Iterable
 from os import PathLike
 from pathlib import Path
@@ -31,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, mo
 
 from ...errors import InputError
 from ...guards.limits import MAX_QUESTIONS
+from .question_text import question_problem
 
 
 class ExamError(InputError):
@@ -65,11 +65,10 @@ class ExamEntry(BaseModel):
             raise ValueError("no questions (a source's entry holds at least one)")
         if len(value) > MAX_QUESTIONS:  # else every item fails at run time, past the judge's context
             raise ValueError(f"{len(value)} questions, more than the {MAX_QUESTIONS} a source may have")
-        for number, question in enumerate(value, 1):
-            if any(unicodedata_category(c) == "Cc" and not c.isspace() for c in question):
-                raise ValueError(f"question {number} holds a control character ({_first_control(question)})")
-            if not question.strip():
-                raise ValueError(f"question {number} is blank")
+        for number in range(1, len(value) + 1):  # blank (zero-width too), control, oversized, repeated
+            problem = question_problem(value, number)
+            if problem:
+                raise ValueError(problem)
         return value
 
     @field_validator("max_questions")
@@ -94,10 +93,6 @@ class ExamEntry(BaseModel):
 
     def line(self) -> str:
         return json.dumps(self.model_dump(mode="json"), ensure_ascii=False, sort_keys=True)
-
-
-def _first_control(text: str) -> str:
-    return next(f"U+{ord(c):04X}" for c in text if unicodedata_category(c) == "Cc" and not c.isspace())
 
 
 def source_sha256(source: str) -> str:

@@ -35,14 +35,17 @@ from ...judges.base import (
 from ...judges.cache import with_cache
 from ...judges.structured import redacted_output
 from ...judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, resolve_judge
+from ...data.text_in import as_read
 from ...messages import select_source, select_summary
-from ...guards.redact import secrets_of
+from ...guards.redact import redact, secrets_of
 from ...tracing import evaluation_span, traced
 from . import prompts
 from .asked import stray_error, stray_feedback, strays
+from .held import summary_claims
 from .long_source import LongSource
 from .options import SummarizationOptions
 from .probabilities import with_probabilities
+from .question_text import drawn_questions
 from .questions_cache import QuestionCache
 from .quotes import verify_alignment, verify_coverage
 from .reason import explain
@@ -123,8 +126,10 @@ class SummarizationScorer:
         return result
 
     async def _run(self, input: Any, output: Any, run_id: str) -> SummarizationResult:
-        source = select_source(input, output, source=self.options.source, source_extractor=self.options.source_extractor)
-        summary = select_summary(output)
+        # the texts as read, once where they come in: NFC, an HTML page or a Markdown table as its text
+        source = as_read(select_source(input, output, source=self.options.source,
+                                       source_extractor=self.options.source_extractor))
+        summary = as_read(select_summary(output))
         k = self.options.samples
         if k == 1:
             return await self._evaluate(Evaluation(run_id=run_id, source=source, summary=summary))
@@ -159,9 +164,10 @@ class SummarizationScorer:
             alignment, (questions, coverage) = await gather_or_cancel(
                 self._alignment(ev), self._questions_then_coverage(ev)
             )
-        # every quote located: where it lies, and whether it holds its verdict up (quotes.py)
-        alignment = [verify_alignment(v, ev.source, ev.summary) for v in alignment]
-        coverage = [verify_coverage(v, ev.summary) for v in coverage]
+        # every quote located in the texts as they are (where it lies, whether it holds its verdict up:
+        # quotes.py), then the verdicts' secrets hidden
+        alignment = [redacted_output(verify_alignment(v, ev.source, ev.summary), self._secrets) for v in alignment]
+        coverage = [redacted_output(verify_coverage(v, ev.summary), self._secrets) for v in coverage]
         strict = self.options.strict_evidence
         if strict:
             alignment, coverage = [_strict_claim(v) for v in alignment], [_strict_answer(v) for v in coverage]
@@ -201,10 +207,12 @@ class SummarizationScorer:
             reply_tokens=self._long.alignment_room(ev.summary),
         )
         if not self._long.alignment_fits(request, ev.summary):  # longer than the judge's context
-            judged = await self._long.align(lambda r: self._ask(ev, r), ev.source, ev.summary)
+            judged = await self._long.align(lambda r: self._ask(ev, r, hide=False), ev.source, ev.summary)
             ev.claims_found = judged.claims_found
             return judged.verdicts
-        reply = await self._ask(ev, request)
+        reply = await self._ask(ev, request, hide=False)  # secrets hidden once the quotes are located
+        summaries = (ev.summary, redact(ev.summary, self._secrets))
+        reply = await summary_claims(lambda r: self._ask(ev, r, hide=False), request, reply, summaries)
         # evidence spans are the scorer's (a long source's passages): a judge that sets them is not believed
         verdicts = [v if v.evidence is None else v.model_copy(update={"evidence": None})
                     for v in reply.output.alignment if v.claim.strip()]
@@ -223,7 +231,7 @@ class SummarizationScorer:
         if exam is not None:  # a kept exam: its questions, never drawn again (else refused, or drawn)
             kept = exam.questions_for(ev.source, draw_missing=self.options.draw_missing)  # type: ignore[union-attr]
             if kept is not None:
-                return kept
+                return kept[: self.options.max_questions]  # max_questions holds with an exam too
         return await self.draw_questions(ev)
 
     async def questions_for(self, source: str, *, sample: int = 0) -> tuple[list[str], Usage]:
@@ -249,14 +257,11 @@ class SummarizationScorer:
                 reply_tokens=self._long.questions_room(),
             )
             if not self._long.questions_fit(request):  # drawn per part of a long source
-                return await self._long.questions(lambda r: self._ask(ev, r, sample=draw), ev.source)
-            reply = await self._ask(ev, request, sample=draw)
-            kept: list[str] = []
-            for q in reply.output.questions:
-                q = q.strip()
-                if q and q not in kept:
-                    kept.append(q)
-            return kept[:max_q]  # the cap is the code's, not only the prompt's
+                said = await self._long.questions(lambda r: self._ask(ev, r, sample=draw), ev.source)
+            else:
+                said = (await self._ask(ev, request, sample=draw)).output.questions
+            # cleaned (NUL, ESC, zero-width), cut, without blanks or repeats; the cap is the code's, not only the prompt's
+            return drawn_questions(said, max_q)
 
         return await self._questions.get(key, ask)
 
@@ -272,7 +277,7 @@ class SummarizationScorer:
             reply_tokens=self._long.coverage_room(len(questions)),
         )
         self._long.check_coverage(request)  # never sent over the judge's context: fails naming the sizes
-        reply = await self._ask(ev, request)
+        reply = await self._ask(ev, request, hide=False)  # secrets hidden once the quotes are located
         verdicts = reply.output.coverage
         stray = strays(questions, [v.question for v in verdicts])  # verdicts about questions not asked
         if len(verdicts) != len(questions) or stray:  # ask once more (when it fits the window)
@@ -287,17 +292,19 @@ class SummarizationScorer:
                           ChatMessage(role="user", content="\n".join(told))],
             )
             if self._long.coverage_fits(again):
-                verdicts = (await self._ask(ev, again)).output.coverage
+                verdicts = (await self._ask(ev, again, hide=False)).output.coverage
                 stray = strays(questions, [v.question for v in verdicts])
             if stray:  # asked again, or no room to: the step fails, the item is recorded as failed
                 raise stray_error(COVERAGE_STEP, questions, [v.question for v in verdicts], stray, "question")
         return _match_by_position(questions, verdicts)
 
     async def _ask(
-        self, ev: Evaluation, request: JudgeRequest[OutputT], *, sample: int | None = None
+        self, ev: Evaluation, request: JudgeRequest[OutputT], *, sample: int | None = None, hide: bool = True
     ) -> JudgeReply[OutputT]:
         """Send one request to the judge and count its usage against this evaluation (``sample``: the
-        draw the request belongs to, where not the evaluation's own: questions shared by samples)."""
+        draw the request belongs to, where not the evaluation's own: questions shared by samples).
+        ``hide=False``: the reply's secrets are left for :meth:`_evaluate` to hide once its quotes are
+        located in the texts as they are (a key hidden first would leave a faithful quote unfound)."""
         sample = ev.sample if sample is None else sample
         if sample or ev.temperature is not None:
             request = replace(request, sample=sample, temperature=ev.temperature)
@@ -306,7 +313,7 @@ class SummarizationScorer:
         # every judge's texts with the secrets hidden (an offline judge copies claims from the summary, a
         # key in it too), before anything stores or shows them; then the verdicts' probabilities, where
         # the judge returned token logprobs
-        hidden = redacted_output(reply.output, self._secrets)
+        hidden = redacted_output(reply.output, self._secrets) if hide else reply.output
         return with_probabilities(reply if hidden is reply.output else replace(reply, output=hidden))
 
 

@@ -75,7 +75,7 @@ def _label_text(mark: bool | None) -> str:
 
 def _prob(verdict: object, what: str) -> str:
     """The judge's probability of the verdict, as a small figure beside it (where it gave one)."""
-    shown = verdict_probability(getattr(verdict, "probability", None))
+    shown = verdict_probability(getattr(verdict, "probability", None), unchecked=getattr(verdict, "unchecked", False))
     return f' <span class="prob" title="the judge\'s probability that it is {what}">{e(shown)}</span>' if shown else ""
 
 

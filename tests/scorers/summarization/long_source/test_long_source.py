@@ -100,7 +100,7 @@ async def test_long_source_stays_within_the_window_and_points_at_the_evidence() 
 
 
 async def test_a_short_source_keeps_three_calls_and_no_evidence_field() -> None:
-    j = passage_judge([], window=2048, **{ALIGNMENT_STEP: {"alignment": [{"claim": "c", "supported": True, "reason": "r"}]}})
+    j = passage_judge([], window=2048, **{ALIGNMENT_STEP: {"alignment": [{"claim": "It opened in 1932", "supported": True, "reason": "r"}]}})
     j.steps[QUESTIONS_STEP] = {"questions": ["Q?"]}
     result = await create_summarization_scorer(model=j).run(input="The bridge opened in 1932.", output="It opened in 1932.")
     assert [r.step for r in j.requests].count(CLAIMS_STEP) == 0 and result.usage.calls == 3

@@ -19,6 +19,7 @@ from sumjudge.judges.base import ModelConfig
 from sumjudge.judges.budget import TokenBudget
 from sumjudge.scorers.summarization.long_source import LongSourcePlan
 from sumjudge.testing.judge_server import JudgeServer, RecordedRequest
+from sumjudge.testing.brains import SummarizationBrain
 
 ROOT = Path(__file__).resolve().parents[4]
 DATA = Path(os.environ.get("SUMJUDGE_DATA_DIR") or ROOT.parent / "shared" / "data")
@@ -172,7 +173,7 @@ def test_repeated_source_prefix_is_reported_as_cached_tokens() -> None:
 
 def reading_brain_short(request: RecordedRequest) -> Any:
     if request.step == "alignment":
-        return {"alignment": [{"claim": "c", "supported": True, "reason": "r"}]}
+        return {"alignment": [{"claim": SummarizationBrain.summary_parts(request)[0], "supported": True, "reason": "r"}]}
     if request.step == "questions":
         return {"questions": ["Q1?", "Q2?"]}
     return reading_brain(request)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from ....errors import ContextOverflowError
 from ....judges.base import ChatMessage, JudgeReply, JudgeRequest, StepInputs
 from ..asked import stray_error, stray_feedback, strays
+from ..held import not_held, not_held_error, not_held_feedback
 from ..verdicts import CLAIMS_STEP, AlignmentVerdict, ClaimsOutput, EvidenceSpan
 from . import prompts as long_prompts
 from .chunks import Chunk
@@ -56,8 +57,22 @@ async def list_claims(ask: Ask, plan: LongSourcePlan, summary: str, max_claims: 
     )
     plan.budget.check(request, what="listing the summary's claims")
     reply = await ask(request)
+    claims = _distinct(reply.output.claims)
+    where = not_held((summary,), claims)  # a claim the summary does not make: asked once more, then failed
+    if where:
+        said = reply.raw if reply.raw is not None else reply.output.model_dump_json()
+        again = replace(request, messages=[*request.messages, ChatMessage(role="assistant", content=said),
+                                           ChatMessage(role="user", content=not_held_feedback(claims, where))])
+        claims = _distinct((await ask(again)).output.claims)
+        where = not_held((summary,), claims)
+        if where:
+            raise not_held_error(request.step, claims, where)
+    return claims
+
+
+def _distinct(said: list[str]) -> list[str]:
     claims: list[str] = []
-    for c in reply.output.claims:
+    for c in said:
         c = c.strip()
         if c and c not in claims:
             claims.append(c)

@@ -1,0 +1,155 @@
+"""A claim is the summary's: the judge lists the claims of the summary (step A), and a claim it writes
+that the summary does not make is judged against the source as if the summary made it. A false
+summary ("The council rejected 500 homes.") would score 1.0 on claims the judge took from the source
+("The council approved 120 homes.", with a real quote).
+
+"The summary makes it" (:func:`held_by`) forgives what a judge does when it cuts a summary into atomic
+claims, with the tolerance of the verdicts' matching (:mod:`.asked`): Unicode forms, typographic
+quotes and dashes, escapes, case, whitespace and punctuation; a word of the claim may be a misspelling
+or another form of a word of the summary (a character similarity of at least
+:data:`~.quotes.WORD_THRESHOLD`, or the same beginning: "approves" for "approved", "열었다" for
+"열었고"), and the small words a claim needs to
+stand alone ("the", "was", "by", ...) may be added. Every number of the claim is a number of the
+summary, and every other word of the claim is in the summary. A word changed or added ("rejected"
+for "approved", "not"), a number changed, is another claim; so is a denial dropped: a claim without
+"not" whose word the summary only ever denies ("The council approved the homes" from "The council did
+not approve the homes"). A key hidden in the claim
+(:data:`~sumjudge.guards.redact.MASK`) stands for the key the summary holds.
+
+A reply with such a claim is invalid: the scorer asks once more, saying which claims are not the
+summary's, and a reply that holds one again fails the step with
+:class:`~sumjudge.errors.JudgeOutputError` (the item is recorded as failed, and counted among the
+run's errors), as for answers to questions not asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+from difflib import SequenceMatcher
+from typing import Any
+
+from ...errors import JudgeOutputError
+from ...judges.base import ChatMessage, JudgeReply, JudgeRequest
+from ...guards.redact import MASK
+from .asked import _NUMBER, _folded, _words
+from .quotes import WORD_THRESHOLD
+
+_SHOWN = 3  # claims quoted in a re-ask or an error
+
+JOINING_WORDS = frozenset("""
+a an the this that these those it its they them their he him his she her we our you your i
+is are was were be been being has have had do does did will would shall should can could may might must
+of to in on at by for from with as into onto about over under after before than then and or but nor so
+also there here which who whom whose what when where while
+""".split())
+"""Words a claim may add to stand alone ("The plan was approved by the council" from "the council
+approved the plan"), none of which carries a fact of its own ("not" and "no" do: they are not here)."""
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """Two forms of one word: a shared beginning of two letters or more, at least half the shorter word
+    ("열었다", "열었고"; "approves", "approval")."""
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n >= 2 and 2 * n >= min(len(a), len(b))
+
+
+def _kept(word: str, have: set[str], text: str) -> bool:
+    if word in have or word in JOINING_WORDS:
+        return True
+    if len(word) >= 3 and word in text:  # a part of a word, or a claim in a language written without spaces
+        return True
+    return any(_same_stem(word, h) or SequenceMatcher(None, word, h, autojunk=False).ratio() >= WORD_THRESHOLD
+               for h in have)
+
+
+NEGATIONS = frozenset({"not", "no", "never", "nor", "neither", "none", "nobody", "nothing", "without", "cannot"})
+"""Words that deny what follows them (and any word ending in "n't")."""
+
+
+def _negation(word: str) -> bool:
+    return word in NEGATIONS or word.endswith("n't")
+
+
+def _denied_everywhere(word: str, words: list[str]) -> bool:
+    """Whether every place ``words`` (the summary's) has ``word`` (or a form of it) is denied: right after
+    a negation, or after a negation and one joining word ("did not approve", "was never built")."""
+    at = [i for i, h in enumerate(words) if h == word or _same_stem(word, h)]
+    return bool(at) and all(
+        (i >= 1 and _negation(words[i - 1]))
+        or (i >= 2 and _negation(words[i - 2]) and words[i - 1] in JOINING_WORDS) for i in at)
+
+
+def held_by(summary: str, claim: str) -> bool:
+    """Whether ``summary`` makes ``claim`` (see the module docstring)."""
+    text, said = _folded(summary), _folded(claim)
+    if not said:
+        return True
+    if not set(_NUMBER.findall(said)) <= set(_NUMBER.findall(text)):
+        return False
+    words = _words(text)
+    have = set(words)
+    if MASK in summary:
+        have.add(MASK)
+    claimed = [w for w in _words(said) if any(ch.isalnum() for ch in w) or w == MASK]
+    if not all(w == MASK or _kept(w, have, text) for w in claimed):
+        return False
+    # a denial dropped ("did not approve" -> "approved"): the claim's word is only ever denied there
+    return any(_negation(w) for w in claimed) or not any(
+        _denied_everywhere(w, words) for w in claimed if w not in JOINING_WORDS)
+
+
+def not_held(summaries: Sequence[str], claims: Sequence[str]) -> list[int]:
+    """The positions (0-based) of the claims that none of ``summaries`` (the summary, and the same
+    summary with its secrets hidden) makes."""
+    return [i for i, c in enumerate(claims) if not any(held_by(s, c) for s in summaries)]
+
+
+def _listed(claims: Sequence[str], where: list[int]) -> str:
+    shown = "; ".join(f"claim {i + 1} {claims[i][:200]!r}" for i in where[:_SHOWN])
+    more = len(where) - _SHOWN
+    return shown + (f"; and {more} more" if more > 0 else "")
+
+
+def not_held_feedback(claims: Sequence[str], where: list[int]) -> str:
+    """The correction sent with the re-ask."""
+    return (f"Each claim must be one the SUMMARY makes, in the summary's own words: {_listed(claims, where)} "
+            "is not in the summary. List the summary's claims only, then judge each against the source.")
+
+
+def not_held_error(step: str, claims: Sequence[str], where: list[int]) -> JudgeOutputError:
+    """The failure of a step whose claims are not the summary's after the re-ask."""
+    return JudgeOutputError(
+        f"the judge returned claims the summary does not make ({len(where)} of {len(claims)}): "
+        f"{_listed(claims, where)}",
+        step=step,
+    )
+
+
+async def summary_claims(
+    ask: Callable[[JudgeRequest[Any]], Awaitable[JudgeReply[Any]]], request: JudgeRequest[Any],
+    reply: JudgeReply[Any], summaries: Sequence[str],
+) -> JudgeReply[Any]:
+    """``reply`` (an alignment reply to ``request``) when every claim in it is the summary's; else the
+    reply to one more request that says which are not; a reply that still holds one raises
+    :func:`not_held_error`."""
+    claims = [v.claim for v in reply.output.alignment if v.claim.strip()]
+    where = not_held(summaries, claims)
+    if not where:
+        return reply
+    said = reply.raw if reply.raw is not None else reply.output.model_dump_json()
+    again = replace(request, messages=[*request.messages, ChatMessage(role="assistant", content=said),
+                                       ChatMessage(role="user", content=not_held_feedback(claims, where))])
+    reply = await ask(again)
+    claims = [v.claim for v in reply.output.alignment if v.claim.strip()]
+    where = not_held(summaries, claims)
+    if where:
+        raise not_held_error(request.step, claims, where)
+    return reply
+
+
+__all__ = ["JOINING_WORDS", "NEGATIONS", "held_by", "not_held", "not_held_error", "not_held_feedback", "summary_claims"]
