@@ -114,7 +114,7 @@ def test_junit_has_a_case_per_item_and_the_failure_quotes_the_claim(tmp_path, mo
     cases = {c.get("name"): c for c in items.findall("testcase")}
     assert list(cases) == ["good-1", "invented", "good-2", "good-3"]
     failure = cases["invented"].find("failure")
-    assert failure.get("message") == "score 0.67 is below the threshold 0.9"
+    assert failure.get("message") == "score 0.50 is below the threshold 0.9"
     assert "950" in failure.text and "Unsupported claims" in failure.text
     assert all(cases[k].find("failure") is None for k in ("good-1", "good-2", "good-3"))
     gate_failure = gates.find("testcase").find("failure")
@@ -124,7 +124,7 @@ def test_junit_has_a_case_per_item_and_the_failure_quotes_the_claim(tmp_path, mo
     assert text.startswith(f"## an earlier step\n### sumjudge: `{data}`: ❌ failed")
     assert "3 of 4 (75%)" in text
     lowest = text.split("**Lowest items**", 1)[1].splitlines()
-    assert lowest[4].startswith("| invented | 0.67 |")
+    assert lowest[4].startswith("| invented | 0.50 |")
 
 
 def test_a_passing_run_says_so_in_junit_and_the_summary(tmp_path, monkeypatch):

@@ -67,13 +67,13 @@ def test_a_faithful_summary_passes_and_an_invented_number_fails_quoting_the_clai
     out = result.stdout.str()
     failure = out.split("test_invented_number", 1)[1]
     assert "summary failed on score (judge: offline/lexical)" in failure
-    assert "score     0.67  <  min_score 0.9" in failure
+    assert "score     0.50  <  min_score 0.9" in failure
     assert "alignment 0.67  (no bound)" in failure
     assert "unsupported claims (1 of 3):" in failure
     assert '"The city council approved 950 new homes on Monday."' in failure
     assert "'950' does not occur in the source" in failure
-    # issue 30: another number for the fact contradicts it, so the question is unanswered too
-    assert "unanswered questions (1 of 3):" in failure
+    # another number for the fact contradicts it, so the question is unanswered too
+    assert "unanswered questions (1 of 2):" in failure
     assert "the summary contradicts it: it says '950' where the source has '120'" in failure
     # the traceback stops at the test's own call, not inside sumjudge
     assert "sumjudge/integrations" not in failure
@@ -92,8 +92,8 @@ def test_junit_xml_carries_score_axes_and_judge_of_each_scored_test(pytester):
         "sumjudge_passed": ["True"],
     }
     invented = props["test_invented_number"]
-    assert invented["sumjudge_score"] == ["0.67"] and invented["sumjudge_passed"] == ["False"]
-    assert invented["sumjudge_alignment"] == ["0.6667"] and invented["sumjudge_coverage"] == ["0.6667"]  # issue 30
+    assert invented["sumjudge_score"] == ["0.5"] and invented["sumjudge_passed"] == ["False"]
+    assert invented["sumjudge_alignment"] == ["0.6667"] and invented["sumjudge_coverage"] == ["0.5"]
     short = props["test_faithful_but_short"]
     assert short["sumjudge_alignment"] == ["1.0"] and float(short["sumjudge_coverage"][0]) < 1
 

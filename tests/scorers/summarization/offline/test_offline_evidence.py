@@ -120,7 +120,7 @@ def _probe(hidden: list[str], texts: list[tuple[str, str]]) -> dict[str, object]
 
 
 def test_the_default_judges_alike_with_and_without_the_optional_extras() -> None:
-    from tests.test_offline_reader_cases import CASES
+    from test_offline_reader_cases import CASES
 
     texts = [(c.source, c.summary) for c in CASES] + [
         (NEWS, "Mary Doyle Keefe posed for the painting as a 19-year-old telephone operator."),
