@@ -18,12 +18,14 @@ import click
 from ..analysis import agreement as protocol
 from ..errors import InputError, SumjudgeError
 from .common import AGREEMENT_EXIT_CODES, EXIT_USAGE, fail, open_store, store_option
+from .help import SectionedCommand
 from .options import (
     MAX_CONCURRENCY, concurrency_option, graded_option, judge_extra, judge_option_option, max_questions_option,
 )
 
 
-@click.command(epilog=AGREEMENT_EXIT_CODES)
+@click.command(cls=SectionedCommand, epilog=AGREEMENT_EXIT_CODES,
+               common=("human_field", "docs", "run_ref", "model", "as_json"))
 @click.argument("data", type=click.Path(dir_okay=False), required=False)
 @click.option("--human-field", default=None, help="Field holding the human score, e.g. consistency (needed with DATA).")
 @click.option("--run", "run_ref", default=None, metavar="RUN",

@@ -24,6 +24,7 @@ import click
 
 from ..errors import JudgeError, SumjudgeError
 from .common import EXIT_BELOW, EXIT_OK, fail, say, stderr_console, stdout_console
+from .help import SectionedCommand
 from .options import (
     Finite, cache_options, judge_extra, judge_option_option, model_option, scorer_options, scorer_options_decorator,
     timeout_option,
@@ -57,7 +58,7 @@ def _text(value: str, option: str) -> str:
     return value
 
 
-@click.command()
+@click.command(cls=SectionedCommand, common=("source_arg", "summary_arg", "model", "judge_option", "fail_under", "as_json"))
 @click.option("--source", "source_arg", required=True, metavar="FILE|TEXT",
               help="The source document: a file, the text itself, or '-' for standard input. One word that "
                    "looks like a path (report.txt, docs/a) must name a file.")

@@ -23,6 +23,7 @@ from ..analysis.run_items import ComparisonError
 from .common import (
     COMPARE_EXIT_CODES, default_databases, fail, gate_exit, on_inconclusive_option, store_errors, store_option,
 )
+from .help import SectionedCommand
 
 
 def _side(ref: str, which: str, store_path: str | None, store: list[Any]) -> Any:
@@ -40,7 +41,8 @@ def _side(ref: str, which: str, store_path: str | None, store: list[Any]) -> Any
     return items
 
 
-@click.command(epilog=COMPARE_EXIT_CODES)
+@click.command(cls=SectionedCommand, epilog=COMPARE_EXIT_CODES,
+               common=("report", "as_json", "fail_if_worse", "store_path"))
 @click.argument("run_a", metavar="A")
 @click.argument("run_b", metavar="B")
 @store_option

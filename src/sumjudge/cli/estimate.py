@@ -12,6 +12,7 @@ import click
 
 from ..errors import SumjudgeError
 from .common import ESTIMATE_EXIT_CODES, FORMATS_HELP, fail, input_options, open_dataset, stdout_console
+from .help import SectionedCommand
 from .options import max_claims_option, max_questions_option, per_kind_option, samples_option
 
 
@@ -22,7 +23,7 @@ spends no tokens and costs nothing.
 DATA is read as `sumjudge score` reads it: {FORMATS_HELP}, or '-' for standard input."""
 
 
-@click.command(help=HELP, epilog=ESTIMATE_EXIT_CODES)
+@click.command(cls=SectionedCommand, help=HELP, epilog=ESTIMATE_EXIT_CODES, common=("model", "as_json", "batch"))
 @click.argument("data", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--model", "-m", default=None, metavar="PROVIDER/MODEL",
               help="The judge to forecast for (default: SUMJUDGE_MODEL, else offline/lexical). No key needed.")

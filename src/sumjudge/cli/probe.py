@@ -22,6 +22,7 @@ from .common import (
     EXIT_BELOW, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, PROBE_EXIT_CODES, fail,
     on_inconclusive_option, stderr_console, stdout_console,
 )
+from .help import SectionedCommand
 from .options import (
     PositiveNumber, Seconds, batch_options, concurrency_option, graded_option, judge_extra, judge_option_option,
     max_questions_option, per_kind_option, workers_option,
@@ -40,7 +41,8 @@ def _rate(text: str | None, option: str) -> float | None:
     return value
 
 
-@click.command(epilog=PROBE_EXIT_CODES)
+@click.command(cls=SectionedCommand, epilog=PROBE_EXIT_CODES,
+               common=("models", "judge_option", "kinds", "report", "as_json", "quiet"))
 @click.argument("data", type=click.Path(dir_okay=False, allow_dash=True), required=False)
 @click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Probe with pairs made by people (BUMP's layout) instead of variants of DATA.")

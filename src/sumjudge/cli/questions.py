@@ -15,10 +15,11 @@ import click
 from ..errors import JudgeError, SumjudgeError
 from ..guards.limits import MAX_CONCURRENCY, MAX_QUESTIONS
 from .common import EXIT_BELOW, fail, input_options, open_dataset, say
+from .help import SectionedCommand
 from .options import cache_options, count, judge_extra, judge_option_option, model_option, timeout_option
 
 
-@click.command()
+@click.command(cls=SectionedCommand, common=("out", "model", "judge_option", "max_questions"))
 @click.argument("data", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--out", "-o", required=True, type=click.Path(dir_okay=False, allow_dash=True), metavar="EXAM.jsonl",
               help="Where to write the exam ('-' for standard output); the file is replaced whole.")

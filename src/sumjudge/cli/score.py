@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from ..errors import SumjudgeError
+from .help import SectionedCommand
 from .options import (
     Finite, batch_options, cache_options, concurrency_option, evidence_options, judge_extra, judge_option_option,
     model_option, scorer_options,
@@ -27,7 +28,8 @@ from .common import EXIT_INTERRUPTED, EXIT_TERMINATED, fail, say, stderr_console
 from .common import SCORE_EXIT_CODES, gate_exit, input_options, on_inconclusive_option
 
 
-@click.command(epilog=SCORE_EXIT_CODES)
+@click.command(cls=SectionedCommand, epilog=SCORE_EXIT_CODES,
+               common=("model", "judge_option", "out", "report", "fail_under", "quiet"))
 @click.argument("data", type=click.Path(dir_okay=False, allow_dash=True))
 @model_option
 @judge_option_option
