@@ -156,3 +156,11 @@ def test_hosted_judges_are_asked_for_atomic_key_facts_and_the_exam_keeps_them_in
     assert "never a fragment without a verb" in request.prompt
     (entry,) = [json.loads(line) for line in (tmp_path / "exam.jsonl").read_text().splitlines()]
     assert entry["questions"] == KEY_FACTS and entry["prompt_version"] == PROMPT_VERSION == "4"
+
+
+def test_a_run_on_sentence_gives_a_question_of_bounded_length() -> None:
+    from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
+
+    source = "The committee met " + " ".join(f"member{i} and" for i in range(8000)) + " everyone agreed."
+    questions = LexicalJudge().questions(source, 10).questions
+    assert questions and all(len(q.split()) <= 30 for q in questions), [len(q) for q in questions]

@@ -165,10 +165,16 @@ def _count(text: str) -> int:
     return len(_COUNTED.findall(text))
 
 
+_RUN_ON = 5
+"""A fact with no boundary to cut at stays whole up to this many times the word limit; a longer one
+(a run-on sentence of thousands of words) is cut at the limit, so no question outgrows a judge's window."""
+
+
 def _cap(words: list[str], limit: int) -> str:
     """At most ``limit`` words, cut at a clause boundary or before a preposition, after the fact's
     predicate (a cut before it leaves no fact: "a win for mcilroy on the hallowed grounds"); a fact
-    that no such boundary would leave 8 words long stays whole."""
+    that no such boundary would leave 8 words long stays whole, unless it is a run-on of more than
+    ``_RUN_ON`` times the limit."""
     text = " ".join(words).rstrip(" .!;,")
     ends = [m.end() for m in _COUNTED.finditer(text)]
     if len(ends) <= limit:
@@ -178,7 +184,7 @@ def _cap(words: list[str], limit: int) -> str:
     low = [text[a:b].lower() for a, b in spans]
     verb_end = next((spans[i][1] for i in range(len(low)) if _verb_at(low, i, in_s=False)), None)
     if verb_end is None:
-        return text
+        return text if len(ends) <= _RUN_ON * limit else text[: ends[limit - 1]]
     best = None
     for m in _SPLIT_AT.finditer(text):
         n = bisect_right(ends, m.start())  # the words that end before the cut
@@ -187,7 +193,7 @@ def _cap(words: list[str], limit: int) -> str:
         if n >= 8 and m.start() >= verb_end:
             best = m.start()
     if best is None:
-        return text
+        return text if len(ends) <= _RUN_ON * limit else text[: ends[limit - 1]]
     return text[:best].rstrip(" ,;:-")
 
 
