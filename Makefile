@@ -33,7 +33,7 @@ PORTABLE_BUILD    := CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF" PIP_CACHE_
 
 # The rest installs with uv (from PyPI, into the venv), which resolves this whole set in seconds and
 # downloads in parallel: about 80 s instead of pip's 400 s in a fresh venv with no cache
-# (docs/benchmarks.md, "CI time"). It finds llama-cpp-python installed (the portable build above) and
+# (docs/design-notes.md). It finds llama-cpp-python installed (the portable build above) and
 # leaves it as it is. uv also settles what pip backtracks on for over 15 minutes: deepeval caps click
 # below 8.4, every huggingface-hub from 1.17 needs click>=8.4, so with the `deepeval` extra beside `hf`
 # the set is huggingface-hub 1.16 and datasets 5.0 (the same set pip installs given 'huggingface-hub<1.17',

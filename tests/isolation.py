@@ -14,7 +14,7 @@ Loaded as a plugin by ``conftest.py`` (``pytest_plugins``). The child runs with
 ``SUMJUDGE_TEST_CHILD=1`` and runs the test body itself. Under pytest-xdist the child of worker ``gwN``
 may run on one CPU of the worker's affinity only (the Nth): llama.cpp's default threads are the CPUs a
 process may use, and its spinning threads beside the other workers' tests are many times slower than
-one thread (docs/benchmarks.md, "Issue 41"); run alone (``-n 0``) the child has every CPU.
+one thread (docs/design-notes.md); run alone (``-n 0``) the child has every CPU.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Verdict probabilities from a real server: score two summaries (one faithful, one with a wrong verb and
 figure) through llama-cpp-python's server with SmolLM2 and graded axes; print each verdict's probability,
 the tokens at the first verdict key with their alternatives, and what the reply cache stores for the
-replies' log-probabilities beside their text (docs/benchmarks.md, "Verdict probabilities").
+replies' log-probabilities beside their text (docs/design-notes.md).
 
     .venv/bin/python bench/quality/logprobs_llamacpp.py     # needs llama-cpp-python[server]; starts and stops the server
 """

@@ -7,7 +7,7 @@ original's alignment and coverage (the scorer with the judge, as the probe score
 could do on the variant: the changed claim found unsupported, every other verdict as on the original
 (alignment (supported - 1) / claims). A variant is *detectable by alignment alone* when that best
 case falls below the original's score, min(alignment, coverage): otherwise the score can fall only
-if coverage falls too. Rows: the probe's input (``--id-field article_id``; see docs/benchmarks.md).
+if coverage falls too. Rows: the probe's input (``--id-field article_id``; see docs/results.md).
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ reviewers (every claim and answer, and a rating). Each page is requested through
 TestClient (in process: the app's own time, no network), ``--repeat`` times, and the median is
 printed in milliseconds; the runs page is timed cold (each run's bootstrap interval computed) and warm
 (kept). Then the label agreement (``measure_label_agreement``, as `agreement --run` runs it) is timed
-once. Figures are machine-dependent: see docs/benchmarks.md for what they were and where.
+once. Figures are machine-dependent: see docs/results.md for what they were and where.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The cost/latency benchmark's own parts: the sized brain behind the simulated server, the
 critical-path count, and the guard that keeps benchmark processes off the network.
 
-These are what the figures in docs/benchmarks.md rest on: if the brain's replies did not
+These are what the figures in docs/results.md rest on: if the brain's replies did not
 validate, or did not follow its sizing rule, or the round count were wrong, the published
 comparison with DeepEval would be wrong too.
 """

@@ -1,6 +1,6 @@
 """bench/README.md is the index of the benchmark scripts: every script under bench/ is named in it, every
 script sits in one of its folders (grouped by what it measures), and every path and docs section it
-names exists, so that the map from a figure of docs/benchmarks.md to its command cannot go stale."""
+names exists, so that the map from a figure of docs/results.md to its command cannot go stale."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ FOLDERS = ("quality", "speed", "cost", "peers", "common")
 
 # a repository path as the index writes it in prose and commands: bench/..., docs/..., tests/..., src/...
 PATH = re.compile(r"(?<![\w./-])((?:bench|docs|tests|src)/[\w./*-]*[\w*])")
-# a Markdown link, relative to bench/: [text](../docs/benchmarks.md#section)
+# a Markdown link, relative to bench/: [text](../docs/results.md#section)
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#([^)\s]*))?\)")
 
 

@@ -66,8 +66,7 @@ verdict's probability differs from the live one below 1e-4), which halves what t
 def logprobs_blob(logprobs: tuple[TokenLogprob, ...] | None) -> bytes | None:
     """A reply's token log-probabilities as stored: compact JSON (``[[token, logprob, [[alt, logprob], ...]],
     ...]``), rounded (:data:`LOGPROB_DECIMALS`) and zlib-compressed. As JSON they are some 40 times the
-    reply's text (five alternatives a token); stored, some 9 times (docs/benchmarks.md, "Verdict
-    probabilities")."""
+    reply's text (five alternatives a token); stored, some 9 times (docs/design-notes.md)."""
     if logprobs is None:
         return None
     d = LOGPROB_DECIMALS

@@ -9,7 +9,7 @@ same folder and an atomic rename, so a reader never sees a half-written file and
 at once each rename a whole one. :func:`verify_model` hashes the file (sha256) and compares it with the
 digest recorded here: a partial or altered file is a :class:`~sumjudge.errors.ConfigurationError`
 naming it and how to rebuild it, never loaded. Hashing 1.1 GB takes about a second and a half
-(docs/benchmarks.md), once per process, beside the seconds llama.cpp takes to load it.
+(docs/results.md), once per process, beside the seconds llama.cpp takes to load it.
 """
 
 from __future__ import annotations

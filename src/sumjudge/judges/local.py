@@ -16,7 +16,7 @@ have nothing to do here: calls into one model are serialized and fail only for g
 Settings travel in ``ModelConfig.extra``: ``n_ctx`` (context tokens, default 8192),
 ``n_threads`` (default: every CPU this process may run on, ``os.sched_getaffinity``, else
 ``os.cpu_count()``; llama-cpp-python's own default is half of them), ``n_threads_batch`` (threads for
-reading the prompt; default: the same as ``n_threads``; docs/benchmarks.md "Issue 41" measures the
+reading the prompt; default: the same as ``n_threads``; docs/results.md measures the
 choices, quiet and beside a busy process), ``max_items``
 (array items when the request does not fix them, default 10), ``max_string_chars``
 (characters per claim, question or reason, default 200), ``seed``, ``use_mmap`` (default 0: the
@@ -130,7 +130,7 @@ class LocalSettings:
     """1: llama.cpp maps the GGUF file. 0 (the default): it reads the file into its own buffers. On a
     CPU, llama.cpp repacks most quantized weights into a layout of its own (Q4_K for AVX2, say), so a
     mapped file keeps its pages resident beside the repacked copy: the 1.5B reader held 1.82 GB after
-    loading mapped and 1.24 GB read, at the same speed (docs/benchmarks.md, "Issue 41, third round")."""
+    loading mapped and 1.24 GB read, at the same speed (docs/results.md)."""
 
     KEYS: ClassVar[tuple[str, ...]] = (
         "n_ctx", "n_threads", "n_threads_batch", "seed", "max_items", "max_string_chars", "state_cache_mb",

@@ -19,7 +19,7 @@ carries them (:attr:`~sumjudge.judges.base.JudgeReply.logprobs`); a server that 
 400/403/422 naming ``logprobs``: OpenAI's reasoning models) is asked without them from then on, at no
 retry cost. A server that ignores them (LM Studio) gives a reply without them, as any other server.
 ``ModelConfig(extra={"logprobs": False})`` turns them off (reading them costs the client some CPU per
-call: docs/benchmarks.md, "Verdict probabilities"); ``extra={"logprobs": True, "top_logprobs": N}``
+call: docs/results.md); ``extra={"logprobs": True, "top_logprobs": N}``
 asks any server for them.
 """
 
@@ -107,7 +107,7 @@ def http_client_class(openai: Any, base_url: str | None) -> Any:
     is installed (``openai[aiohttp]``, a core dependency), else the SDK's default, httpx.
 
     aiohttp's transport spends about 3 ms less of the client's CPU per evaluation (three calls) than
-    httpx's (docs/benchmarks.md): what a batch at high concurrency waits on. A base URL with
+    httpx's (docs/design-notes.md): what a batch at high concurrency waits on. A base URL with
     credentials in it (``https://user:pass@host``) keeps httpx, which turns them into Basic auth where
     aiohttp refuses them beside the API key's header."""
     aio = getattr(openai, "DefaultAioHttpClient", None)

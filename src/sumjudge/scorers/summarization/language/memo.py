@@ -27,7 +27,7 @@ MAX_WORDS = 8_192
 """Words each memo keeps (least recently used dropped first): a run's memory stays flat however many
 new words (names, numbers) its items bring, while the words a corpus repeats stay remembered. 20,000
 let a run grow by about 25 MiB between 8,000 and 50,000 items while the memos filled
-(docs/benchmarks.md); at 8,192 they are full before 8,000 items of new words."""
+(docs/design-notes.md); at 8,192 they are full before 8,000 items of new words."""
 _HANGUL = regex.compile(r"\p{Hangul}")
 _stem_lock = threading.Lock()
 
