@@ -6,7 +6,8 @@ but it makes completion tokens a constant of the simulator. This brain sizes eac
 a real judge would, with one rule applied identically to every tool:
 
 - a text holds one fact per sentence (``facts(text)``);
-- a list of claims or truths extracted from a text has ``facts(text)`` items;
+- a list of claims or truths extracted from a text has ``facts(text)`` items (sumjudge's claims are the
+  summary's sentences, cut to ``item_words``: the scorer refuses a claim the summary does not make);
 - a list of questions drawn from a source has ``min(questions, facts(source))`` items;
 - a list of verdicts or answers has one item per claim or question listed in the prompt;
 - every claim, truth or question is ``item_words`` words; every per-item reason
@@ -101,9 +102,11 @@ class SizedBrain:
         """A JSON value for one request (``step``: the schema's only top-level property)."""
         item, reason = self.item_words, self.reason_words
         if step == "alignment":  # sumjudge A: claims of the summary, each judged against the source
-            n = facts(self.summary_in(prompt))
-            return {"alignment": [{"claim": f"Claim {i + 1}: {words(item, i)}", "supported": True,
-                                   "reason": words(reason, i + 3)} for i in range(n)]}
+            # a claim is the summary's own words (the scorer refuses a claim the summary does not make):
+            # each sentence's first ``item_words`` words
+            said = [s for s in _SENTENCE_END.split(self.summary_in(prompt).strip()) if s.strip()]
+            return {"alignment": [{"claim": " ".join(s.split()[:item]), "supported": True,
+                                   "reason": words(reason, i + 3)} for i, s in enumerate(said)]}
         if step == "questions":  # sumjudge B and DeepEval's question step
             n = min(self.questions, facts(self.source_in(prompt)))
             return {"questions": [f"Question {i + 1} about the source: {words(item, i)}?" for i in range(n)]}
