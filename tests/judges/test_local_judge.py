@@ -10,11 +10,12 @@ import asyncio
 import importlib.metadata
 import importlib.util
 import sys
+from typing import Any
 
 import pytest
 
 from sumjudge import create_summarization_scorer
-from sumjudge.errors import ConfigurationError, MissingDependencyError
+from sumjudge.errors import ConfigurationError, JudgeOutputError, MissingDependencyError
 from sumjudge.judges.base import JudgeRequest, ModelConfig, ReplyBounds, StepInputs
 from sumjudge.judges.registry import resolve_judge
 from sumjudge.scorers.summarization import prompts
@@ -36,6 +37,17 @@ SUMMARY = "Springfield's council approved a new downtown library that will cost 
 QUESTIONS = ["Did the council vote 7 to 2?", "Will the library open in 2027?", "Did Mayor Ana Lopez speak?"]
 
 in_child = pytest.mark.in_subprocess(what="llama.cpp")
+
+
+async def scored_or_refused(run: Any) -> Any:
+    """The result, or ``None`` where the scorer refused the judge's claims: SmolLM2-135M often writes
+    claims the summary does not make ("claim", a date), which the scorer must never score. Any other
+    error fails the test."""
+    try:
+        return await run
+    except JudgeOutputError as exc:
+        assert "claims the summary does not make" in str(exc), exc
+        return None
 """Tests that generate with llama.cpp run in a child process (tests/isolation.py): a native crash, such
 as a build for another CPU, fails that test naming the signal instead of killing the whole suite."""
 
@@ -127,7 +139,9 @@ def test_local_gguf_path_loads_that_file() -> None:
 @in_child
 async def test_scorer_with_smollm2_returns_valid_verdict_lists() -> None:
     scorer = create_summarization_scorer(model="local/smollm2", options={"max_questions": 3})
-    result = await scorer.run(input=SOURCE, output=SUMMARY)
+    result = await scored_or_refused(scorer.run(input=SOURCE, output=SUMMARY))
+    if result is None:
+        return
 
     alignment = result.preprocess_step_result.alignment
     questions = result.preprocess_step_result.questions
@@ -210,7 +224,11 @@ async def test_model_is_shared_and_calls_are_serialized_off_the_event_loop() -> 
 @in_child
 def test_run_sync_works_with_the_local_judge() -> None:
     scorer = create_summarization_scorer(model="local/smollm2", options={"max_questions": 2})
-    result = scorer.run_sync(input=SOURCE, output=SUMMARY)
+    try:
+        result = scorer.run_sync(input=SOURCE, output=SUMMARY)
+    except JudgeOutputError as exc:  # a 135M model's claims that the summary does not make: refused
+        assert "claims the summary does not make" in str(exc), exc
+        return
     assert len(result.analyze_step_result.coverage) == len(result.preprocess_step_result.questions)
 
 
