@@ -105,6 +105,10 @@ class ReaderJudge:
         check_options(extra)  # an unknown key is named beside every key the reader takes
         extra.setdefault("n_ctx", DEFAULT_N_CTX)
         self.settings, local_extra = ReaderSettings.split_extra(extra)
+        if self.settings.model_path:
+            if name.strip().lower().startswith("reader:"):
+                raise ConfigurationError(f"local/{name} names its file already; model_path={self.settings.model_path} names another")
+            name = f"reader:{self.settings.model_path}"
         self._model: ReaderModel = resolve_reader_model(name)
         self._llm = llm or YesNoModel(self._model.path, LocalSettings.from_extra(local_extra), self._model.verify)
         self._reading = Reading()
