@@ -51,7 +51,15 @@ def test_progress_on_a_terminal(tmp_path, quiet):
         return
     # Done and left, rate, judge calls, tokens, errors; then the end table.
     assert re.search(r"6/6 left 0", screen), screen
-    assert re.search(r"[\d.]+ items/s\s+calls 18\s+tokens [\d.]+k?\s+errors 0", screen), screen
+    assert re.search(r"[\d.]+ (items/s|s/item)\s+calls 18\s+tokens [\d.]+k? \([\d.]+k?/s\)\s+errors 0", screen), screen
     for figure in ("count", "mean", "median", "p10", "mean alignment", "mean coverage", "zero scores", "errors",
                    "total tokens"):
         assert figure in screen
+
+
+def test_a_slow_judge_shows_seconds_an_item_not_zero_items_a_second():
+    from sumjudge.cli.progress import _pace
+
+    assert _pace(0, 5.0) == "first item"
+    assert _pace(3, 63.0) == "21.0 s/item"
+    assert _pace(30, 10.0) == "3.0 items/s"

@@ -30,8 +30,18 @@ def _human(n: float) -> str:
     return f"{n:.0f}"
 
 
+def _pace(done: int, elapsed: float) -> str:
+    """Items a second, or seconds an item where that is under one a second (a judge in process
+    takes seconds an item: "0.0 items/s" says nothing); "first item" until one is done."""
+    if done == 0:
+        return "first item"
+    rate = done / elapsed
+    return f"{rate:.1f} items/s" if rate >= 1 else f"{elapsed / done:.1f} s/item"
+
+
 class _MeterColumn(ProgressColumn):
-    """Rate, judge calls, tokens and errors, read live from the run's meter."""
+    """Pace, judge calls, tokens (and those the judge computed, a second) and errors, read live from
+    the run's meter."""
 
     def __init__(self, meter: Meter) -> None:
         super().__init__()
@@ -40,10 +50,10 @@ class _MeterColumn(ProgressColumn):
     def render(self, task: Task) -> Text:
         m = self.meter
         elapsed = max(time.monotonic() - m.started, 1e-9)
-        rate = m.done / elapsed
         text = Text()
-        text.append(f"{rate:.1f} items/s", style="cyan")
-        text.append(f"  calls {_human(m.calls)}  tokens {_human(m.tokens)}  ")
+        text.append(_pace(m.done, elapsed), style="cyan")
+        computed = m.tokens - m.cached_tokens  # a cached prompt token was not read again
+        text.append(f"  calls {_human(m.calls)}  tokens {_human(m.tokens)} ({_human(computed / elapsed)}/s)  ")
         text.append(f"errors {m.errors}", style="red" if m.errors else "green")
         return text
 
