@@ -68,8 +68,10 @@ def _sentence_of(claim: str, sentences: list[str]) -> int:
     return max(range(len(sentences)), key=lambda i: len(words & set(sentences[i].lower().split()))) if sentences else 0
 
 
-def read_source(judge: ReaderJudge, source: str, summaries: list[str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Every variant's P for each summary of one source; (records, cost)."""
+def read_source(
+    judge: ReaderJudge, source: str, summaries: list[str], variants: tuple[str, ...] = VARIANTS
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Each variant's P for each summary of one source; (records, cost)."""
     llm = judge._llm
     t0 = time.perf_counter()
     per: list[dict[str, Any]] = []
@@ -81,14 +83,15 @@ def read_source(judge: ReaderJudge, source: str, summaries: list[str]) -> tuple[
         offline = offline_verdicts(judge._words, source, summary, claims) if claims else []
         per.append({"drafts": drafts, "claims": claims, "sents": sents,
                     "offline": ["error" if not o.supported else "unchecked" if o.unchecked else "stated" for o in offline]})
-        tails += [prompts.claim_tail(c) for c in claims] + [plain_claim_tail(c) for c in claims] + [sentence_tail(s) for s in sents]
+        tails += [prompts.claim_tail(c) for c in claims if "claim" in variants] + [plain_claim_tail(c) for c in claims if "plain" in variants] \
+            + [sentence_tail(s) for s in sents if "sent" in variants]
     unique = list(dict.fromkeys(tails))
     sentences = per[0]["drafts"].sentences if per else ()
     head = prompts.source_head(sentences)
     answers = dict(zip(unique, llm.ask_after(prompts.SYSTEM, head, unique))) if unique else {}
     t1 = time.perf_counter()
     own_prompts = [prompts.alignment_prompt(prompts.excerpt(sentences, own_sentences(c)), c.text)
-                   for p in per for c in p["drafts"].claims]
+                   for p in per for c in p["drafts"].claims if "own" in variants]
     own_unique = list(dict.fromkeys(own_prompts))
     own = dict(zip(own_unique, llm.ask([(prompts.SYSTEM, u) for u in own_unique]))) if own_unique else {}
     t2 = time.perf_counter()
@@ -98,11 +101,13 @@ def read_source(judge: ReaderJudge, source: str, summaries: list[str]) -> tuple[
         rec = {
             "claims": [
                 {"text": c, "offline": o, "sentence": _sentence_of(c, sents),
-                 "claim": answers[prompts.claim_tail(c)].p_yes, "plain": answers[plain_claim_tail(c)].p_yes,
-                 "own": own[prompts.alignment_prompt(prompts.excerpt(sentences, own_sentences(d)), c)].p_yes}
+                 **({"claim": answers[prompts.claim_tail(c)].p_yes} if "claim" in variants else {}),
+                 **({"plain": answers[plain_claim_tail(c)].p_yes} if "plain" in variants else {}),
+                 **({"own": own[prompts.alignment_prompt(prompts.excerpt(sentences, own_sentences(d)), c)].p_yes}
+                    if "own" in variants else {})}
                 for c, o, d in zip(claims, p["offline"], p["drafts"].claims)
             ],
-            "sentences": [{"text": s, "sent": answers[sentence_tail(s)].p_yes} for s in sents],
+            "sentences": [{"text": s, **({"sent": answers[sentence_tail(s)].p_yes} if "sent" in variants else {})} for s in sents],
         }
         records.append(rec)
     cost = {
@@ -142,7 +147,8 @@ def run(args: argparse.Namespace) -> None:
         by_doc: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for s in map(json.loads, open(data / "summeval_summaries.jsonl", encoding="utf-8")):
             by_doc[s["doc_id"]].append(s)
-        ids = sorted(d for d in by_doc if args.half == "all" or half_of(d) == args.half)
+        ids = sorted(d for d in by_doc if (args.half == "all" or half_of(d) == args.half)
+                     and len({s["consistency"] for s in by_doc[d]}) >= args.spread)  # a constant rating ranks nothing
         random.Random(args.seed).shuffle(ids)
         for d in ids[: args.n]:
             groups.append((d, docs[d], [{"system_id": s["system_id"], "summary": s["summary"], "consistency": s["consistency"]}
@@ -151,7 +157,7 @@ def run(args: argparse.Namespace) -> None:
         for source_id, source, items in groups:
             if source_id in done:
                 continue
-            records, cost = read_source(judge, source, [i["summary"] for i in items])
+            records, cost = read_source(judge, source, [i["summary"] for i in items], tuple(args.variants))
             for item, rec in zip(items, records):
                 item.update(rec)
             out.write(json.dumps({"set": args.set, "half": args.half, "source_id": source_id, "items": items, "cost": cost}) + "\n")
@@ -159,9 +165,35 @@ def run(args: argparse.Namespace) -> None:
             print(f"{source_id}: {cost}", file=sys.stderr)
 
 
+def _against_default(table: dict[tuple[str, str, Any], dict[str, float]], cap: float) -> None:
+    """Each choice on every set at once, and its worst difference from the default (claim, mean, cap)."""
+    base = table.get(("claim", "mean", cap), {})
+    if not base:
+        return
+    print("\nevery set at once (difference from the default: claim prompt, mean, proofs capped):")
+    rows = []
+    for key, figures in table.items():
+        if set(figures) >= set(base):
+            worst = min(figures[k] - base[k] for k in base)
+            rows.append((worst, key, figures))
+    for worst, (variant, how, c), figures in sorted(rows, key=lambda r: r[0], reverse=True):
+        shown = "  ".join(f"{k} {v:.3f}" for k, v in sorted(figures.items()))
+        print(f"{variant:<10} {how:<4} cap {c if c is not None else '-':<4} worst {worst:+.3f}   {shown}")
+
+
 def number(item: dict[str, Any], variant: str, how: str, cap: float | None) -> float:
     """The graded number of one summary under a variant: ``how`` mean or min of its P; ``cap``: a
-    claim the offline judge proves wrong has its P times ``cap`` (for ``sent``: the sentence it lies in)."""
+    claim the offline judge proves wrong has its P times ``cap`` (for ``sent``: the sentence it lies in).
+    ``a+b``: the mean of the two variants' numbers; ``a*sent``: each claim's P the mean of its own
+    and its sentence's."""
+    if "+" in variant:
+        return statistics.fmean(number(item, v, how, cap) for v in variant.split("+"))
+    if "*" in variant:  # each claim's P the mean of its own and its sentence's: verdicts stay per claim
+        base = variant.split("*")[0]
+        sent = [x["sent"] for x in item["sentences"]]
+        ps = [(c[base] + (sent[c["sentence"]] if c["sentence"] < len(sent) else c[base])) / 2
+              * (cap if cap is not None and c["offline"] == "error" else 1) for c in item["claims"]]
+        return (min(ps) if how == "min" else statistics.fmean(ps)) if ps else 0.0
     if variant == "sent":
         ps = [s["sent"] for s in item["sentences"]]
         if cap is not None:
@@ -179,10 +211,15 @@ def report(args: argparse.Namespace) -> None:
     from scipy.stats import spearmanr
 
     recs = [json.loads(line) for f in args.files for line in open(f, encoding="utf-8")]
+    table: dict[tuple[str, str, Any], dict[str, float]] = defaultdict(dict)
     for (set_name, half), group in sorted(_by(recs, lambda r: (r["set"], r["half"])).items()):
         print(f"\n{set_name}, {half} half: {len(group)} sources, {sum(len(r['items']) for r in group)} summaries")
         print(f"{'variant':<8} {'number':<6} {'cap':<5} {'figure':>8}")
-        for variant in VARIANTS:
+        present = [v for v in VARIANTS if all(v in (i["sentences"][0] if v == "sent" and i["sentences"] else
+                                                          i["claims"][0] if i["claims"] else {v: 0})
+                                                  for r in group for i in r["items"])]
+        combos = [f"{a}{j}sent" for a in ("claim", "own") for j in "+*" if a in present and "sent" in present]
+        for variant in present + combos:
             for how in ("mean", "min"):
                 for cap in (None, args.cap):
                     if set_name in ("bump", "fresh"):
@@ -200,12 +237,15 @@ def report(args: argparse.Namespace) -> None:
                                     rhos.append(rho)
                         figure, extra = (statistics.fmean(rhos) if rhos else float("nan")), f" ({len(rhos)} documents)"
                     print(f"{variant:<8} {how:<6} {cap if cap is not None else '-':<5} {figure:>8.3f}{extra}")
+                    table[(variant, how, cap)][f"{set_name} {half}"] = figure
         if set_name in ("bump", "fresh"):
             silent(group)
+            thresholds(group, args.cap)
         costs = [r["cost"] for r in group]
         print(f"tokens evaluated per source: shared head+tails median {statistics.median(c['shared_evaluated'] for c in costs):.0f}, "
               f"own median {statistics.median(c['own_evaluated'] for c in costs):.0f}; seconds median "
               f"{statistics.median(c['shared_seconds'] for c in costs):.1f} / {statistics.median(c['own_seconds'] for c in costs):.1f}")
+    _against_default(table, args.cap)
 
 
 def _flawed(item: dict[str, Any]) -> bool:
@@ -230,8 +270,25 @@ def silent(group: list[dict[str, Any]], threshold: float = 0.5) -> None:
             continue
         pos = sum(label for label, _ in some)
         shown = ", ".join(
-            f"{v} {statistics.fmean((c[v] >= threshold) == label for label, c in some):.3f}" for v in ("claim", "plain", "own"))
+            f"{v} {statistics.fmean((c[v] >= threshold) == label for label, c in some):.3f}" for v in ("claim", "plain", "own")
+            if all(v in c for _, c in some))
         print(f"claims the words left {offline}: {len(some)} ({pos} labelled supported); the model right at P >= {threshold}: {shown}")
+
+
+def thresholds(group: list[dict[str, Any]], cap: float) -> None:
+    """For each claim variant and threshold (a proven claim unsupported whatever its P): faithful
+    summaries fully supported, and flawed ones with a claim judged unsupported."""
+    for variant in ("claim", "plain", "own"):
+        if not all(variant in c for r in group for i in r["items"] for c in i["claims"]):
+            continue
+        cells = []
+        for t in (0.15, 0.25, 0.35, 0.45, 0.5, 0.55, 0.65):
+            def whole(item: dict[str, Any]) -> bool:
+                return all(c[variant] >= t and c["offline"] != "error" for c in item["claims"])
+            faithful = [whole(i) for r in group for i in r["items"] if not _flawed(i)]
+            flagged = [not whole(i) for r in group for i in r["items"] if _flawed(i)]
+            cells.append(f"{t:.2f}: {statistics.fmean(faithful):.2f}/{statistics.fmean(flagged):.2f}")
+        print(f"{variant:<6} faithful fully supported / flawed with an unsupported claim, by threshold: {'  '.join(cells)}")
 
 
 def _by(items: list[dict[str, Any]], key: Any) -> dict[Any, list[dict[str, Any]]]:
@@ -251,6 +308,8 @@ def main() -> None:
     p.add_argument("--n", type=int, default=12, help="pairs (bump) or documents (summeval)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--spread", type=int, default=4, help="summeval: documents with at least this many distinct consistency ratings")
+    p.add_argument("--variants", nargs="+", choices=VARIANTS, default=list(VARIANTS))
     p.add_argument("--out", required=True)
     p.set_defaults(fn=run)
     p = sub.add_parser("report")
