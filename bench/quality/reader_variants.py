@@ -269,8 +269,13 @@ def silent(group: list[dict[str, Any]], threshold: float = 0.5) -> None:
         if not some:
             continue
         pos = sum(label for label, _ in some)
+        def right(v: str, want: bool) -> str:
+            xs = [(c[v] >= threshold) == label for label, c in some if label == want]
+            return f"{sum(xs)}/{len(xs)}"
+
         shown = ", ".join(
-            f"{v} {statistics.fmean((c[v] >= threshold) == label for label, c in some):.3f}" for v in ("claim", "plain", "own")
+            f"{v} {statistics.fmean((c[v] >= threshold) == label for label, c in some):.3f} "
+            f"(supported {right(v, True)}, unsupported {right(v, False)})" for v in ("claim", "plain", "own")
             if all(v in c for _, c in some))
         print(f"claims the words left {offline}: {len(some)} ({pos} labelled supported); the model right at P >= {threshold}: {shown}")
 
