@@ -49,8 +49,9 @@ def _load() -> str:
 
 
 def _cold(judge: ReaderJudge) -> None:
-    """Nothing read before: no kept states, no memo of answers, an empty context."""
+    """Nothing read before: no kept states (in memory or on disk), no memo of answers, an empty context."""
     judge._llm.states = StateCache(judge._llm.states.max_bytes)
+    judge._llm.files = None  # a source kept on disk by an earlier run or pair would be restored, not read
     judge._memo.clear()
     llama = judge._llm._model().llama
     llama.n_tokens = 0
