@@ -29,7 +29,9 @@ PORTABLE_PIP_CACHE ?= $(HOME)/.cache/sumjudge-portable-pip
 # -DLLAVA_BUILD=OFF: no libmtmd (llava, multimodal chat handlers: 53 of the build's 193 steps, ~19% of its
 # CPU time); sumjudge only generates text, and llama_cpp imports mtmd only inside those handlers. A wheel
 # of either kind in the portable cache is portable.
-PORTABLE_BUILD    := CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF" PIP_CACHE_DIR="$(PORTABLE_PIP_CACHE)"
+# The same flags as the guide's install lines and the line an ImportError prints (tests/test_portable_build.py).
+PORTABLE_CMAKE_ARGS := -DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF
+PORTABLE_BUILD    := CMAKE_ARGS="$(PORTABLE_CMAKE_ARGS)" PIP_CACHE_DIR="$(PORTABLE_PIP_CACHE)"
 
 # The rest installs with uv (from PyPI, into the venv), which resolves this whole set in seconds and
 # downloads in parallel: about 80 s instead of pip's 400 s in a fresh venv with no cache

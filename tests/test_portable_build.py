@@ -34,13 +34,33 @@ def test_the_makefile_builds_the_pinned_version_portably_before_anything_else_in
     # the first install is the portable build, with a cache no other build uses (or none)
     assert "llama-cpp-python==$(LLAMA_CPP_VERSION)" in first and "$(PORTABLE_BUILD)" in first
     portable = re.search(r"^PORTABLE_BUILD\s*:?=(.*)$", makefile, re.M)
-    assert portable and 'CMAKE_ARGS="-DGGML_NATIVE=OFF' in portable.group(1)
+    assert portable and 'CMAKE_ARGS="$(PORTABLE_CMAKE_ARGS)"' in portable.group(1)
     # no libmtmd (llava): nothing here uses llama.cpp's multimodal handlers (see the next test)
-    assert "-DLLAVA_BUILD=OFF" in portable.group(1)
+    assert _makefile_cmake_args().split() == ["-DGGML_NATIVE=OFF", "-DLLAVA_BUILD=OFF"]
     assert "PIP_CACHE_DIR=" in portable.group(1) or "--no-cache-dir" in first
     assert "--force-reinstall" in first  # a llama-cpp-python built natively before is replaced
     # what installs the local extra afterwards asks for the same version, so pip keeps the portable one
     assert all("llama-cpp-python" not in line or "==$(LLAMA_CPP_VERSION)" in line for line in rest)
+
+
+def _makefile_cmake_args() -> str:
+    found = re.search(r"^PORTABLE_CMAKE_ARGS\s*:?=(.*)$", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
+    assert found, "the Makefile has no PORTABLE_CMAKE_ARGS"
+    return found.group(1).strip()
+
+
+def test_one_install_line_the_makefiles_flags_in_the_guide_the_readme_ci_and_the_error_messages() -> None:
+    from sumjudge.judges.local import LLAMA_INSTALL_LINE, PORTABLE_CMAKE_ARGS
+    from sumjudge.scorers.summarization.reader.models import READER_INSTALL
+
+    flags = f'CMAKE_ARGS="{_makefile_cmake_args()}"'
+    assert PORTABLE_CMAKE_ARGS == _makefile_cmake_args()
+    assert READER_INSTALL == f"{flags} pip install --no-cache-dir 'sumjudge[reader]'"
+    assert LLAMA_INSTALL_LINE == f"{flags} pip install --no-cache-dir 'sumjudge[local]'"
+    texts = {doc: (ROOT / doc).read_text(encoding="utf-8") for doc in ("README.md", "docs/guide.md", ".ci/run")}
+    every = [(doc, m) for doc, text in texts.items() for m in re.findall(r'CMAKE_ARGS="[^"]*"', text)]
+    assert every and all(m == flags for _, m in every), every
+    assert READER_INSTALL in texts["docs/guide.md"]  # the guide's line for the reader, as the error prints it
 
 
 def test_nothing_uses_llama_cpps_multimodal_part_which_the_test_install_leaves_out() -> None:
@@ -53,7 +73,7 @@ def test_ci_and_the_readme_build_it_the_same_way() -> None:
     assert "make test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     readme = "\n".join((ROOT / doc).read_text(encoding="utf-8") for doc in ("README.md", "docs/guide.md"))
     install_local = [ln for ln in readme.splitlines() if "sumjudge[local]" in ln and "pip install" in ln]
-    assert install_local and all('CMAKE_ARGS="-DGGML_NATIVE=OFF"' in ln and "--no-cache-dir" in ln for ln in install_local)
+    assert install_local and all(f'CMAKE_ARGS="{_makefile_cmake_args()}"' in ln and "--no-cache-dir" in ln for ln in install_local)
     rebuild = f"pip install --no-cache-dir --force-reinstall --no-deps 'llama-cpp-python=={_pinned_version()}'"
     assert rebuild in readme
 

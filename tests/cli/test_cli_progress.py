@@ -51,7 +51,7 @@ def test_progress_on_a_terminal(tmp_path, quiet):
         return
     # Done and left, rate, judge calls, tokens, errors; then the end table.
     assert re.search(r"6/6 left 0", screen), screen
-    assert re.search(r"(?:[\d.]+ items/s|[\d.–]+ s/item)\s+calls 18\s+tokens [\d.]+k?\s+errors 0", screen), screen
+    assert re.search(r"(?:[\d.]+ items/s|[\d.–]+ s/item)\s+calls 18\s+tokens [\d.]+k? \([\d.]+k?/s\)\s+errors 0", screen), screen
     for figure in ("count", "mean", "median", "p10", "mean alignment", "mean coverage", "zero scores", "errors",
                    "total tokens"):
         assert figure in screen

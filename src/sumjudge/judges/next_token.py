@@ -16,7 +16,8 @@ tokens a prompt cost.
 is evaluated once, and its state (llama.cpp's key-value cache of that sequence,
 ``llama_state_seq_get_data``) is kept in a small LRU bounded in bytes (``state_cache_mb``), so a
 head asked about again after other prompts (another summary of the same source, after the first's
-coverage questions) is restored instead of read again.
+coverage questions) is restored instead of read again; with :class:`~.state_files.StateFiles`,
+also one that an earlier process read (kept on disk).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from typing import Any
 
 from ..errors import JudgeRequestError
 from .local import LocalSettings, _LoadedModel, import_llama_cpp, load_model
+from .state_files import StateFiles
 
 YES_SPELLINGS = ("Yes", "yes", " Yes", " yes", "YES")
 NO_SPELLINGS = ("No", "no", " No", " no", "NO")
@@ -97,11 +99,17 @@ def _chatml(system: str, user: str) -> str:
 class YesNoModel:
     """A GGUF model asked closed questions. Calls are serialized on the shared model's lock."""
 
-    def __init__(self, path: Path, settings: LocalSettings, verify: Callable[[Path], None] | None = None) -> None:
+    def __init__(
+        self, path: Path, settings: LocalSettings, verify: Callable[[Path], None] | None = None,
+        files: StateFiles | None = None,
+    ) -> None:
+        """``files``: heads read by earlier processes, kept on disk (:mod:`.state_files`); None keeps
+        them in memory only."""
         import_llama_cpp()
         self.path = path
         self._settings = settings
         self._verify = verify
+        self.files = files
         self._render: Callable[[str, str], str] | None = None
         self._answer_tokens: tuple[list[int], list[int]] | None = None
         self.states = StateCache(settings.state_cache_mb * 1024 * 1024)
@@ -211,11 +219,19 @@ class YesNoModel:
         saved = self.states.get(key)
         if saved is not None and _restore(llama, head, saved.state):
             return 0
+        kept = self.files.get(key) if self.files is not None else None
+        if kept is not None:
+            if _restore(llama, head, kept):
+                self.states.put(key, kept)
+                return 0
+            self.files.discard(key)  # type: ignore[union-attr]  # llama.cpp refused it: read again
         llama.n_tokens = 0
         llama.eval(head)
         state = _save(llama)
         if state is not None:
             self.states.put(key, state)
+            if self.files is not None:
+                self.files.put(key, state)
         return n
 
 

@@ -167,3 +167,25 @@ def test_a_reversed_decision_a_moved_place_an_unlike_number_and_a_changed_circum
                                              inputs=StepInputs(source=source, summary=summary))).output.alignment
         assert all(v.supported for v in verdicts(faithful)), faithful
         assert not all(v.supported for v in verdicts(edited)), edited
+
+
+@needs_model
+@in_child
+def test_a_source_read_by_an_earlier_process_is_restored_from_disk_not_read_again() -> None:
+    import tempfile
+
+    from sumjudge.judges.state_files import StateFiles
+    from sumjudge.scorers.summarization.reader.judge import ReaderJudge
+
+    folder = Path(tempfile.mkdtemp())
+    first = ReaderJudge("reader", ModelConfig(id="local/reader"))
+    first._llm.files = StateFiles("test", 2**30, folder)
+    read = first.answer(_align("The library will cost 12 million dollars."))
+    assert read.usage.prompt_tokens - read.usage.cached_tokens > 100 and len(list(folder.glob("*.state"))) == 1
+    # as the next process finds it: a judge of its own (no state in memory), the context emptied
+    later = ReaderJudge("reader", ModelConfig(id="local/reader"))
+    later._llm.files = StateFiles("test", 2**30, folder)
+    later._llm._model().llama.n_tokens = 0
+    again = later.answer(_align("The library will cost 12 million dollars."))
+    assert again.usage.prompt_tokens - again.usage.cached_tokens < 70  # the claim's tail, not the source
+    assert again.output.alignment[0].probability == read.output.alignment[0].probability

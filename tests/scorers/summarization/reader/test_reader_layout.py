@@ -137,3 +137,23 @@ def test_tokenised_text_is_shown_to_the_model_as_written_and_quoted_as_it_stands
         inputs=StepInputs(source=source, summary="the council voted 7 to 2 on tuesday ."))).output
     assert "[1] (cnn) the council of springfield voted 7 to 2 on tuesday, officials said." in model.heads[0]
     assert out.alignment[0].quote in source  # the quote is the source's own text, for the scorer to locate
+
+
+def test_model_path_reads_with_the_users_file_and_its_digest_is_the_judges_identity(tmp_path: Path) -> None:
+    import hashlib
+
+    import pytest
+
+    from sumjudge.errors import ConfigurationError
+    from sumjudge.scorers.summarization.reader.settings import check_options
+
+    gguf = tmp_path / "mine.gguf"
+    gguf.write_bytes(b"GGUF mine")
+    judge = ReaderJudge("reader", ModelConfig(id="local/reader", extra={"model_path": str(gguf)}), llm=HeadModel())  # type: ignore[arg-type]
+    assert judge.model_id == f"local/reader:{gguf}" and judge.model_path == str(gguf)
+    assert f"sha256:{hashlib.sha256(b'GGUF mine').hexdigest()[:16]}" in judge.fingerprint
+    assert str(gguf) not in judge.fingerprint  # the file's bytes are the identity, not where it lies
+    with pytest.raises(ConfigurationError, match="model_path"):
+        check_options({"model_path": str(tmp_path / "mine.bin")})
+    with pytest.raises(ConfigurationError, match="names its file already"):
+        ReaderJudge(f"reader:{gguf}", ModelConfig(id="local/reader", extra={"model_path": str(gguf)}), llm=HeadModel())  # type: ignore[arg-type]

@@ -4,6 +4,7 @@ before every load (a small fake set of parts; the real model's runs are in test_
 from __future__ import annotations
 
 import hashlib
+import io
 import threading
 from pathlib import Path
 from types import SimpleNamespace
@@ -48,6 +49,32 @@ def test_parts_join_in_part_order_into_a_file_that_passes_its_check(tmp_path: Pa
     assert path.read_bytes() == WHOLE
     verify_model(fake_model(), path)  # no error
     assert [p.name for p in path.parent.iterdir()] == ["fake.gguf"]  # no temporary file left
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_joining_says_what_it_joins_from_which_wheels_and_how_far_it_is(tmp_path: Path, parts) -> None:
+    log = io.StringIO()  # not a terminal: one line at the start, one at the end
+    joined_model(fake_model(), parts, tmp_path / "cache", stream=log)
+    first, last = log.getvalue().splitlines()
+    assert "joining the Fake-1B model" in first and "fake-model-part1 ... fake-model-part3" in first
+    assert str(tmp_path / "cache" / "fake.gguf") in first and "sha256" in first
+    assert last.startswith("sumjudge: joined Fake-1B in ")
+    joined_model(fake_model(), parts, tmp_path / "cache", stream=log)  # already joined: nothing said
+    assert len(log.getvalue().splitlines()) == 2
+    tty = _Terminal()  # a terminal: the line is rewritten as the bytes go
+    joined_model(fake_model(), parts, tmp_path / "tty", stream=tty)
+    assert "\rsumjudge: joining Fake-1B: 100% of" in tty.getvalue() and tty.getvalue().endswith("\n")
+
+
+def test_a_failed_join_says_it_failed(tmp_path: Path, parts) -> None:
+    log = io.StringIO()
+    with pytest.raises(ConfigurationError):
+        joined_model(fake_model(digest="0" * 64), parts, tmp_path / "cache", stream=log)
+    assert log.getvalue().splitlines()[-1] == "sumjudge: joining Fake-1B failed"
 
 
 def test_the_cache_is_under_xdg_cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

