@@ -21,18 +21,12 @@ class ReaderSettings:
     they were chosen (on half of BUMP task 1's articles)."""
 
     threshold: float = 0.5
-    """A claim is supported when P(yes) >= this: chosen again for the ``source`` layout (issue 41) on
-    the tune half of BUMP task 1 (16 pairs, 12 articles), with the offline proofs (rules 30.5) at
-    ``proof_scale``: the most pairs with the edited summary lower (boolean, .562 against .500 at 0.15)
-    while >= .85 of reference claims hold (.976); the held half agrees (edited summaries with an
-    unsupported claim .500 against .438, references fully supported .800 at both). Above 0.5 reference
-    claims start to fail (.881 at 0.55). docs/design-notes.md."""
+    """A claim is supported when P(yes) >= this, with the offline proofs at ``proof_scale``: on the tune
+    half of BUMP task 1 it flags the most edited summaries while >= .85 of reference claims hold; above
+    it reference claims start to fail (docs/design-notes.md)."""
     coverage_threshold: float = 0.6
-    """A question is answered when P(yes) >= this: chosen on REALSumm's per-fact labels (issue 40;
-    3 articles of the tune half, 75 summaries, 790 key facts asked as questions, the word shortcut on):
-    the best balanced accuracy per key fact, .854 against .843 at 0.5; the held half agrees (.780
-    against .764; coverage ~ pyramid recall .731 against .712), though its own questions' coverage
-    ranks less well there (.368 against .525). docs/design-notes.md."""
+    """A question is answered when P(yes) >= this: the best balanced accuracy per key fact on REALSumm's
+    per-fact labels, tune half, with the word shortcut on (docs/design-notes.md)."""
     passages: int = 2
     """Best passages per claim."""
     window: int = 2
