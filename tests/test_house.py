@@ -81,3 +81,19 @@ def test_a_module_name_used_twice_is_one_concept_the_layout_names() -> None:
     assert len(twice) <= 10, twice
     layout = (PACKAGE.parents[1] / "docs" / "layout.md").read_text(encoding="utf-8").split("## Names used twice", 1)[1]
     assert [n for n in twice if f"`{n}`" not in layout] == []
+
+
+def test_the_judges_that_need_no_network_are_registered_by_their_own_packages() -> None:
+    from importlib.metadata import entry_points
+
+    from sumjudge.judges.registry import FAMILIES_GROUP, JudgeFamily, judge_family
+
+    registry = (PACKAGE / "judges" / "registry.py").read_text(encoding="utf-8")
+    assert "scorers" not in registry and "reader" not in registry.lower()
+    registered = {e.name: e.value for e in entry_points(group=FAMILIES_GROUP)}
+    assert registered == {
+        "offline": "sumjudge.scorers.summarization.offline:FAMILY",
+        "reader": "sumjudge.scorers.summarization.reader:FAMILY",
+    }
+    assert isinstance(judge_family("local", "reader-0.5b"), JudgeFamily)
+    assert judge_family("local", "smollm2") is None  # llama.cpp's generic local judge

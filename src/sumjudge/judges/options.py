@@ -34,11 +34,6 @@ from .providers import PROVIDERS, parse_model_id
 OPTIONS_ENV_VAR = "SUMJUDGE_JUDGE_OPTIONS"
 """``"KEY=VALUE,KEY=VALUE"``: judge options for every command that takes ``--judge-option``."""
 
-READER_OPTIONS = "sumjudge.scorers.summarization.reader.settings:OPTIONS"
-"""The :class:`OptionSet` of ``local/reader`` (its settings and llama.cpp's); named by path (the reader
-lives with the scorer it answers, above this package)."""
-
-
 @dataclass(frozen=True)
 class OptionSet:
     """The keys a kind of judge takes and the check that types them."""
@@ -102,14 +97,15 @@ def _offline_options(extra: dict[str, Any]) -> dict[str, Any]:
 def option_set(model_id: str) -> OptionSet:
     """The options ``model_id``'s judge takes."""
     from .local import LocalSettings
-    from .registry import _load, is_reader_name
+    from .registry import judge_family
 
     provider, name = parse_model_id(model_id)
     kind = PROVIDERS[provider].kind
+    family = judge_family(provider, name) if kind in ("offline", "local") else None
+    if family is not None and family.options is not None:
+        return family.options()
     if kind == "offline":
         return OptionSet((), _offline_options)
-    if kind == "local" and is_reader_name(name):
-        return _load(READER_OPTIONS)  # type: ignore[no-any-return]
     if kind == "local":
         return OptionSet(LocalSettings.KEYS, _local_options)
     return OptionSet(None, _http_options)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.metadata import entry_points
 from typing import Any
 
 from ..errors import ConfigurationError
@@ -21,32 +23,51 @@ from .providers import PROVIDERS, Kind, ProviderSpec, parse_model_id, resolve_ap
 JudgeFactory = Callable[[ProviderSpec, str, ModelConfig], JudgeModel]
 """``(provider entry, model name, settings) -> judge``."""
 
-OFFLINE_FACTORY = "sumjudge.scorers.summarization.offline:create_offline_judge"
-"""``name -> judge`` for ``offline/<name>``. The offline lexical judge answers only the summarization
-scorer's steps and lives with it; named by path, so no module under judges/ imports it."""
+FAMILIES_GROUP = "sumjudge.judges"
+"""The entry-point group in which a package registers the judges it owns (``pyproject.toml``'s
+``[project.entry-points."sumjudge.judges"]``): judges that live with the scorer whose steps they answer
+register themselves there, so nothing in this package names them."""
 
 
-READER_FACTORY = "sumjudge.scorers.summarization.reader:create_reader_judge"
-"""``(name, settings) -> judge`` for ``local/reader``, ``local/reader-0.5b`` and ``local/reader:/path.gguf``:
-the offline judge's claims and questions, a local model's yes/no verdicts; it lives with the scorer
-(named by path, as the offline judge is)."""
+@dataclass(frozen=True)
+class JudgeFamily:
+    """A kind of judge that another package provides: the provider it answers under, which model names
+    it takes there, how to make one, and which ``--judge-option`` keys it takes."""
+
+    provider: str
+    accepts: Callable[[str], bool]
+    create: Callable[[str, ModelConfig], JudgeModel]
+    options: Callable[[], Any] | None = None
+    """The judge's :class:`~.options.OptionSet`, built when first asked (``None``: the provider kind's own)."""
+
+
+def judge_family(provider: str, name: str) -> JudgeFamily | None:
+    """The registered family that answers ``provider/name``, or ``None``."""
+    for entry in entry_points(group=FAMILIES_GROUP):
+        family = entry.load()
+        if isinstance(family, JudgeFamily) and family.provider == provider and family.accepts(name):
+            return family
+    return None
+
+
 LOCAL_FACTORY = "sumjudge.judges.local:create_local_judge"
 
 
-def is_reader_name(name: str) -> bool:
-    """``reader``, ``reader-<size>`` or ``reader:<path>``: the ``local/`` names the reader answers to."""
-    key = name.strip().lower()
-    return key == "reader" or key.startswith("reader:") or (key.startswith("reader-") and "/" not in key and not key.endswith(".gguf"))
-
-
 def _create_local_judge(spec: ProviderSpec, name: str, config: ModelConfig) -> JudgeModel:
-    if is_reader_name(name):
-        return _load(READER_FACTORY)(name, config)  # type: ignore[no-any-return]
+    family = judge_family(spec.name, name)
+    if family is not None:
+        return family.create(name, config)
     return _load(LOCAL_FACTORY)(spec, name, config)  # type: ignore[no-any-return]
 
 
 def _create_offline_judge(spec: ProviderSpec, name: str, config: ModelConfig) -> JudgeModel:
-    return _load(OFFLINE_FACTORY)(name)  # type: ignore[no-any-return]
+    family = judge_family(spec.name, name)
+    if family is None:
+        raise ConfigurationError(
+            f"no offline judge {name!r} is installed (none is registered under the entry points "
+            f"{FAMILIES_GROUP!r}): reinstall sumjudge"
+        )
+    return family.create(name, config)
 
 
 FACTORIES: dict[Kind, str | JudgeFactory] = {
@@ -94,9 +115,9 @@ __all__ = [
     "DEFAULT_MODEL",
     "FACTORIES",
     "MODEL_ENV_VAR",
-    "OFFLINE_FACTORY",
-    "READER_FACTORY",
-    "is_reader_name",
+    "FAMILIES_GROUP",
+    "JudgeFamily",
+    "judge_family",
     "PROVIDERS",
     "ProviderSpec",
     "default_chosen_for_user",

@@ -14,7 +14,8 @@ import pytest
 from sumjudge.errors import ConfigurationError, MissingDependencyError
 from sumjudge.judges import local
 from sumjudge.judges.gguf_parts import PartedModel, cache_dir, joined_model, verify_model
-from sumjudge.judges.registry import is_reader_name, resolve_judge
+from sumjudge.judges.registry import resolve_judge
+from sumjudge.scorers.summarization.reader import is_reader_name
 
 CHUNKS = [b"GGUF" + bytes(range(256)) * 40, bytes(reversed(range(256))) * 33, b"tail of the model"]
 WHOLE = b"".join(CHUNKS)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ....errors import ConfigurationError
 from ....judges.base import JudgeModel
+from ....judges.registry import JudgeFamily
 
 OFFLINE_JUDGES = ("lexical", "lexical+wordfreq")
 
@@ -22,4 +23,10 @@ def create_offline_judge(name: str) -> JudgeModel:
     raise ConfigurationError(f"unknown offline judge {name!r}; known offline judges: {known}")
 
 
-__all__ = ["OFFLINE_JUDGES", "create_offline_judge"]
+FAMILY = JudgeFamily(
+    provider="offline", accepts=lambda name: True, create=lambda name, config: create_offline_judge(name),
+)
+"""``offline/<name>``, registered in the package's entry points (group ``sumjudge.judges``): an unknown
+name is refused by :func:`create_offline_judge`, listing the known ones."""
+
+__all__ = ["FAMILY", "OFFLINE_JUDGES", "create_offline_judge"]
