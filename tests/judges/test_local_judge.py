@@ -93,7 +93,7 @@ def test_missing_llama_cpp_names_the_install_line(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setitem(sys.modules, "llama_cpp", None)  # makes `import llama_cpp` fail
     with pytest.raises(MissingDependencyError) as err:
         resolve_judge("local/smollm2")
-    assert "pip install 'sumjudge[local]'" in str(err.value)
+    assert "pip install --no-cache-dir 'sumjudge[local]'" in str(err.value)  # the one install line, portable flags first
     assert "llama-cpp-python" in str(err.value)
 
 
