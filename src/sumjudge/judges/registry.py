@@ -42,8 +42,12 @@ class JudgeFamily:
 
 
 def judge_family(provider: str, name: str) -> JudgeFamily | None:
-    """The registered family that answers ``provider/name``, or ``None``."""
+    """The registered family that answers ``provider/name``, or ``None``. An entry point is named for its
+    provider (every name under it) or for the start of the model names it answers to, so only the
+    packages that may answer are imported."""
     for entry in entry_points(group=FAMILIES_GROUP):
+        if entry.name != provider and not name.strip().lower().startswith(entry.name):
+            continue
         family = entry.load()
         if isinstance(family, JudgeFamily) and family.provider == provider and family.accepts(name):
             return family

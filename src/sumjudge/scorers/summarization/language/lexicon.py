@@ -106,6 +106,10 @@ OPENING_WORDS_EN = frozenset(
 people in general): the judge reads a capitalised first word it cannot find as a possible name
 (:func:`..offline.wrong_names._opening_name`); these it never takes for one."""
 
+OUTCOME_VERBS = frozenset("won wins win beat beats lost loses led leads took takes ran runs".split())
+"""Verbs of who won and who lost that :data:`IRREGULAR_EN` leaves out as ambiguous ("won" is also a
+currency) or that a words-only reader must know as verbs right after a name ("Kiprop won")."""
+
 ORDINAL_WORDS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth".split())
 """Spelled ordinals: numbers to the analyser ("first" is 1st), but often a way of saying ("the first lady"),
 so neither a proof nor a missing key fact rests on them alone."""

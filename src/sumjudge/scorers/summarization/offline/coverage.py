@@ -165,9 +165,10 @@ def judge_fact(
     if not fact.content:
         return CoverageVerdict(question=question, answered=False, reason="the question names no fact to look for")
     point = point_of(fact)
-    found = point & (read.units | _matched_numbers(fact, read))
+    held = read.units | _matched_numbers(fact, read)
+    found = point & held
     when = date_parts(fact)
-    if when & (read.units | _matched_numbers(fact, read)):
+    if when & held:
         found |= point & when  # one part of a date dates the fact
     share = fact.weight_of(found) / fact.weight_of(point)
     best = read.closest(fact)
@@ -203,22 +204,26 @@ def judge_fact(
     names = [x for x in fact.names if fact.name_forms.get(x, "").lower() not in DATE_WORDS]
     if key is not None and key[0].startswith("name") and len(names) == 1 and share >= answer_threshold:
         # the fact's one name is all it lacks ("the council" for "the Grenshaw city council")
-        return CoverageVerdict(
-            question=question, quote=best.text if best is not None else "",
-            answered=lone_name_presence >= 0.5, unchecked=True, probability=lone_name_presence,
-            reason=f"unchecked: the summary carries {share:.0%} of this fact but not its name "
+        return _unchecked(
+            question, best, lone_name_presence,
+            f"the summary carries {share:.0%} of this fact but not its name "
             f"{fact.name_forms.get(names[0], names[0])!r}; words cannot tell whether it means the same one",
         )
     if key is not None:
         return CoverageVerdict(question=question, answered=False, reason=f"the summary lacks the fact's {key[0]}")
+    return _unchecked(
+        question, best, unsettled_presence,
+        f"the summary carries {share:.0%} of this fact and lacks none of its numbers or names, but not "
+        f"{shown}; words cannot tell a paraphrase from another fact",
+    )
+
+
+def _unchecked(question: str, best: Sentence | None, presence: float, why: str) -> CoverageVerdict:
+    """A verdict the words cannot settle: ``presence`` is its probability, and it counts as answered
+    only from one half up."""
     return CoverageVerdict(
-        question=question,
-        quote=best.text if best is not None else "",
-        answered=unsettled_presence >= 0.5,
-        unchecked=True,
-        probability=unsettled_presence,
-        reason=f"unchecked: the summary carries {share:.0%} of this fact and lacks none of its numbers or "
-        f"names, but not {shown}; words cannot tell a paraphrase from another fact",
+        question=question, quote=best.text if best is not None else "", answered=presence >= 0.5,
+        unchecked=True, probability=presence, reason=f"unchecked: {why}",
     )
 
 

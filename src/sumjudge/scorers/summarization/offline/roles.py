@@ -18,7 +18,7 @@ import regex
 
 from ..language.analysis import Sentence
 from ..language.passages import Window
-from ..language.lexicon import IRREGULAR_EN
+from ..language.lexicon import IRREGULAR_EN, OUTCOME_VERBS
 from ..language.segment import quote
 
 
@@ -145,11 +145,6 @@ def _passive_at(sentence: Sentence, unit: str, passive: regex.Pattern[str] | Non
     return sentence.passive
 
 
-_OUTCOME_VERBS = frozenset("won wins win beat beats lost loses led leads took takes ran runs".split())
-"""Verbs of who won and who lost that the irregular-verb list leaves out as ambiguous ("won" is also a
-currency) but that, right after a name, are verbs."""
-
-
 def _subject_before(tokens: list[str], k: int) -> list[str] | None:
     """The run of capitalised words right before ``tokens[k]`` (a name as the verb's subject), or
     ``None`` where there is none or a preposition or a possessive stands before it ("against
@@ -182,7 +177,7 @@ def subject_swap(
     named = {w.lower() for s in sentences for w in _WORD.findall(s.text)}
     for j in range(1, len(words)):
         verb = words[j]
-        if not verb[:1].islower() or verb in _AUXILIARIES_EN or not (_verb_like(verb, words[j - 1].lower()) or verb in _OUTCOME_VERBS):
+        if not verb[:1].islower() or verb in _AUXILIARIES_EN or not (_verb_like(verb, words[j - 1].lower()) or verb in OUTCOME_VERBS):
             continue
         mine = _subject_before(words, j)
         if not mine or mine[-1] not in mine_names or mine[-1] not in named:
