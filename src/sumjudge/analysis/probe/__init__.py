@@ -1,5 +1,5 @@
 """The probe: controlled variants of faithful summaries (:mod:`.variants`; the probe's own rules in
-:mod:`.rules` and :mod:`.controls`, its word lists in :mod:`.words`), which of them a probe scores (:mod:`.plan`), and what the judge's scores say (:mod:`.table`).
+:mod:`.rules` and :mod:`.controls`, its word lists in :mod:`.word_lists`), which of them a probe scores (:mod:`.selection`), and what the judge's scores say (:mod:`.table`).
 The names below are imported on first use (:mod:`sumjudge._lazy`)."""
 
 from typing import TYPE_CHECKING
@@ -8,7 +8,7 @@ from ..._lazy import lazy_exports
 
 _EXPORTS = {
     **dict.fromkeys(["KINDS", "ProbeRow", "Variant"], ".variants"),
-    **dict.fromkeys(["Pair", "ProbePlan", "make_variant", "parse_kinds", "plan_pairs", "plan_probe"], ".plan"),
+    **dict.fromkeys(["Pair", "ProbePlan", "make_variant", "parse_kinds", "plan_pairs", "plan_probe"], ".selection"),
     **dict.fromkeys(["ProbeTable", "paired_kinds", "probe_table", "wilson", "mcnemar_exact"], ".table"),
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
