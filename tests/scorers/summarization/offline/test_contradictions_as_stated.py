@@ -65,3 +65,30 @@ def test_a_name_that_opens_the_claim_may_be_called_otherwise_in_the_passage() ->
     assert claim.supported, claim.reason
     (claim,) = _verdicts(source, "Leicester host Burnley on Saturday just three points from safety.")
     assert not claim.supported
+
+
+def test_voting_against_building_reverses_a_vote_to_build() -> None:
+    source = "The council voted on Tuesday to build a new public pool in Ashford. The pool will cost $4 million."
+    (edited,) = _verdicts(source, "The council voted against building a new pool in Ashford.")
+    assert not edited.supported and "stated in source" not in edited.reason
+    (faithful,) = _verdicts(source, "The council voted to build a new pool in Ashford.")
+    assert faithful.supported and not faithful.unchecked
+    (noun,) = _verdicts("Four members voted against the plan for a pool in Ashford.", "Four members voted against the plan for a pool.")
+    assert noun.supported  # "against the plan": no verb negated
+
+
+def test_places_in_the_other_order_are_not_stated() -> None:
+    source = "Norland Foods will close its factory in Brampton and move production to its plant in Dorsey, cutting 300 jobs."
+    (moved,) = _verdicts(source, "Norland Foods will close its factory in Dorsey and move production to Brampton.")
+    assert moved.unchecked and "stated in source" not in moved.reason
+    assert "'Brampton' before 'Dorsey'" in moved.reason
+    (faithful,) = _verdicts(source, "Norland Foods will move production from Brampton to Dorsey, cutting 300 jobs.")
+    assert faithful.supported and not faithful.unchecked
+
+
+def test_a_date_from_another_sentence_is_not_stated() -> None:
+    source = "The trial ran from March 3 to May 9. The results were published on June 1."
+    (claim,) = _verdicts(source, "The results were published on March 3.")
+    assert claim.unchecked and "stated in source" not in claim.reason
+    (claim,) = _verdicts(source, "The results were published on June 1.")
+    assert claim.supported and not claim.unchecked

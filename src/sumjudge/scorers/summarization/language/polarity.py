@@ -65,6 +65,10 @@ def is_negation(word: str, lang: str, next_word: str = "") -> bool:
             return next_word.lower() == "to"  # "failing to act", "yet to be revealed", "refused to pay": not
         if low == "far":
             return next_word.lower() == "from"  # "far from being combative": not combative
+        if low == "against":
+            # "voted against building a pool" states the pool is not to be built; "against the plan" is a noun's
+            nxt = next_word.lower()
+            return len(nxt) > 4 and nxt.endswith("ing")
         return low.endswith("not") and bool(_EN_JOINED_NOT.match(low))  # "donot"
     if lang == "fr" and low.startswith(("n'", "n’")):
         return True
@@ -75,7 +79,7 @@ def is_negation(word: str, lang: str, next_word: str = "") -> bool:
 def depends_on_next_word(word: str, lang: str) -> bool:
     """True when :func:`is_negation` may answer differently for ``word`` with another next word."""
     low = word.lower()
-    return lang == "en" and (low in {"no", "not", "far"} or low in _EN_NT_STEMS or low in _EN_FAIL)
+    return lang == "en" and (low in {"no", "not", "far", "against"} or low in _EN_NT_STEMS or low in _EN_FAIL)
 
 
 _EN_FAIL = frozenset({

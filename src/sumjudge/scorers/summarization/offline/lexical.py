@@ -41,7 +41,7 @@ from ..verdicts import (
 from .coverage import coverage_gaps, judge_fact, read_summary
 from .extrinsic import additions, extrinsic_problems, in_slot, passage_form, predicates, slot_word
 from .reasons import renumber, unchecked_reason, whole_source_numbers
-from .roles import role_swap, subject_swap
+from .roles import anchors_reordered, role_swap, subject_swap
 from .support import Shown, loose_pairs, negation_unstated, polarity_conflict, substitutions
 from .wrong_names import name_errors
 from .wrong_numbers import number_errors
@@ -49,7 +49,7 @@ from .wrong_numbers import number_errors
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
 
 
-RULES_VERSION = "46.0"
+RULES_VERSION = "47.0"
 """The version of the judge's rules and its own word lists: raise it with any change that can move
 a verdict, so that a stored run is never resumed with another judge's verdicts. The history of each
 version is in the commit log and docs/design-notes.md."""
@@ -322,6 +322,9 @@ class LexicalJudge:
         other = subject_swap(claim, ev.sentences, named_after=False) if doc.lang == "en" else None
         if other:  # the words are there, but the source gives the verb another subject: not stated
             soft.append(f"the source ({ev.where}) says {other[1]!r} {other[2]}, where the claim has {other[0]!r}")
+        reordered = anchors_reordered(claim, ev)
+        if reordered:  # every word there, but in another relation: not stated
+            soft.append(f"the source ({ev.where}) has {reordered[1]!r} before {reordered[0]!r}: the claim may relate them otherwise")
         if cfg.pair_threshold > 0:
             loose, judged = loose_pairs(claim, ev, cfg.pair_distance)
             if judged and 1 - len(loose) / judged < cfg.pair_threshold:

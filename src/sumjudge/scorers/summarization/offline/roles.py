@@ -198,3 +198,21 @@ def subject_swap(
 
 
 __all__ = ["role_swap", "subject_swap"]
+
+
+def anchors_reordered(claim: Sentence, window: Window) -> tuple[str, str] | None:
+    """Two of the claim's anchors (names and numbers) that the passage holds once each, in the other
+    order: ``(first, second)`` as the claim has them. Words that all match can still relate otherwise
+    ("closes the plant in Dorsey and moves work to Brampton" where the source closes Brampton's and
+    moves work to Dorsey; "from May 9 to March 3"), so such a claim is not *stated*. A paraphrase
+    may reorder too, so this shows no error by itself: the claim stays unchecked."""
+    anchors = set(claim.names) | {u for u in claim.sequence if u.startswith("#")}
+    mine = [u for u in claim.sequence if u in anchors]
+    theirs = [u for s in window.sentences for u in s.sequence if u in anchors]
+    once = [u for u in dict.fromkeys(mine) if mine.count(u) == 1 and theirs.count(u) == 1]
+    at = {u: theirs.index(u) for u in once}
+    for i, a in enumerate(once):
+        for b in once[i + 1 :]:
+            if at[b] < at[a]:
+                return claim.forms.get(a, a.lstrip("#")), claim.forms.get(b, b.lstrip("#"))
+    return None

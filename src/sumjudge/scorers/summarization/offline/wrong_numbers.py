@@ -58,6 +58,10 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
                     f'({ev.where}: "{quote(ev.text, 100)}")',
                     claim.number_forms[n], moved if there_now != "the passage does not" else "",
                 ))
+            else:
+                other = _number_of_another_sentence(claim, n, ev)
+                if other:
+                    notes.append(other)
             continue
         if passage_keys is None:
             passage_keys = frozenset().union(*(all_keys(s.number_keys) for s in ev.sentences))
@@ -128,6 +132,26 @@ def _alike_form(claim: Sentence, n: str, ev: Evidence, shown: str) -> bool:
             if form == shown:
                 return same_kind_of(claim, n, (s,), w)
     return True
+
+
+def _number_of_another_sentence(claim: Sentence, n: str, ev: Evidence) -> str | None:
+    """A note when the passage holds ``n`` in one sentence but the rest of the claim in another that
+    has a number of the same kind ("published on March 3" where the source's "ran from March 3"
+    and "published on June 1" are two sentences): the words are there, the relation may not be."""
+    if len(ev.sentences) < 2:
+        return None
+    holders = [s for s in ev.sentences if n in s.numbers]
+    if len(holders) != 1:
+        return None
+    rest = claim.units - {"#" + n}
+    best = max(ev.sentences, key=lambda s: len(rest & s.units))
+    if best is holders[0] or not rest & best.units:
+        return None
+    for w in best.numbers:
+        if w not in claim.numbers and same_kind_of(claim, n, (best,), w):
+            return (f"{claim.number_forms[n]!r} is in the passage, but the sentence that holds the rest of the claim "
+                    f'has {best.number_forms.get(w, w)!r}: "{quote(best.text, 100)}"')
+    return None
 
 
 _JOINED_FIGURES = regex.compile(r"(?<![\d.,])(\d+)-(\d+)(?![\d.,])")
