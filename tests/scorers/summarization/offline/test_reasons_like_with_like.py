@@ -44,3 +44,22 @@ def test_a_count_of_another_thing_is_no_pair() -> None:
     assert "'55' does not occur in the source" in verdict.reason and "it says '40'" not in verdict.reason
     (verdict,) = judge.align(LIBRARY, "The library will have 55 computers.").alignment
     assert "it says '40'" in verdict.reason  # the same thing counted: the pair stands
+
+
+VOTE = (
+    "The city council voted seven to two to reject the plan for 240 flats at the old mill. "
+    "The developer had promised that 60 of the flats would be rented below market rates."
+)
+
+
+def test_a_tally_of_votes_is_no_count_of_flats() -> None:
+    judge = LexicalJudge()
+    question = "Is it true that Developer Marcus Oyelaran of Riverline Homes had promised that 60 of the units would be rented below market rates?"
+    summary = "Grenshaw's council turned down, by seven votes to two, Riverline Homes' plan for 240 apartments at the old Hollis mill."
+    (verdict,) = judge.cover([question], summary).coverage
+    assert not verdict.answered
+    assert "'60'" in verdict.reason and "'two'" not in verdict.reason
+    (claim,) = judge.align(VOTE, "The council rejected the plan by seven votes to two.").alignment
+    assert claim.supported  # the tally where the source has the count of flats: no error shown
+    (claim,) = judge.align(VOTE, "The council rejected the plan for 60 flats.").alignment
+    assert not claim.supported and "it says '240'" in claim.reason.replace("the passage says", "it says")

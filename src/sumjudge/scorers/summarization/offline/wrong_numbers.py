@@ -51,13 +51,14 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
         keys = claim.number_keys.get(n, frozenset({value}))
         if value in held:
             moved = _moved_number(claim, n, ev, passage)
-            if moved:
-                there_now = f"the passage says {moved!r}" if _alike_form(claim, n, ev, moved) else "the passage does not"
+            if moved and _alike_form(claim, n, ev, moved):
                 errors.append(Shown(
-                    f"{claim.number_forms[n]!r} is in the passage, but where the claim puts it {there_now} "
+                    f"{claim.number_forms[n]!r} is in the passage, but where the claim puts it the passage says {moved!r} "
                     f'({ev.where}: "{quote(ev.text, 100)}")',
-                    claim.number_forms[n], moved if there_now != "the passage does not" else "",
+                    claim.number_forms[n], moved,
                 ))
+            elif moved:  # another kind of number stands there (a count of flats for a tally of votes): no error shown
+                notes.append(f"{claim.number_forms[n]!r} is in the passage, but not where the claim puts it")
             else:
                 other = _number_of_another_sentence(claim, n, ev)
                 if other:
@@ -110,7 +111,23 @@ def _kind(s: Sentence, n: str) -> tuple[str, frozenset[str]]:
         # what it counts: the words right after it ("40 computers"; not "forty-three, opened")
         for p in s.positions.get("#" + n, ()):
             counted.update(u for u in s.sequence[p + 1 : p + 3] if not u.startswith("#"))
+    if kind == "count" and not counted and _tally(s.text, form):
+        counted.add(TALLY)
     return kind, frozenset(counted)
+
+
+TALLY = "~tally"
+"""What a number of a tally counts ("seven votes to two", "won 3-1"): votes, goals, points, never
+the flats or the jobs another number of the text counts."""
+_SMALL = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+
+
+def _tally(text: str, form: str) -> bool:
+    """Whether ``form`` is one side of a tally in ``text``: "seven (votes) to two", "7-2", "two to one"."""
+    f = regex.escape(form)
+    before = regex.search(rf"(?i)\b{_SMALL}(?:\s+\p{{L}}+)?\s*(?:\bto\b|-|–)\s*{f}(?![\p{{L}}\p{{N}}])", text)
+    after = regex.search(rf"(?i)(?<![\p{{L}}\p{{N}}]){f}\s*(?:\bto\b|-|–)\s*{_SMALL}\b", text)
+    return bool(before or after)
 
 
 def same_kind_of(claim: Sentence, n: str, sentences: tuple[Sentence, ...] | list[Sentence], w: str) -> bool:
