@@ -75,7 +75,10 @@ def test_each_fact_keeps_its_subject_and_predicate(sentence: str, fact: str) -> 
     assert not any(f.startswith("The team will need Miller has") for f in facts), facts
 
 
-@pytest.mark.parametrize("sentence", ["Friday , April 3 .", "inspires others to think before judging them ."])
+@pytest.mark.parametrize("sentence", [
+    "Friday , April 3 .", "inspires others to think before judging them .",
+    "say that just as antibiotics are used to make farm animals put on weight .",
+])
 def test_a_date_line_or_a_predicate_without_its_subject_is_no_fact(sentence: str) -> None:
     assert atomic_facts(sentence, "en", 20) == []
 
@@ -164,3 +167,12 @@ def test_a_run_on_sentence_gives_a_question_of_bounded_length() -> None:
     source = "The committee met " + " ".join(f"member{i} and" for i in range(8000)) + " everyone agreed."
     questions = LexicalJudge().questions(source, 10).questions
     assert questions and all(len(q.split()) <= 30 for q in questions), [len(q) for q in questions]
+
+
+def test_a_cut_fact_does_not_end_on_the_word_that_led_into_the_cut() -> None:
+    sentence = ("The film was based on Anna Berg 's 1936 best-selling novel about a proud young widow from old Atlanta , "
+                "played by Leigh , who falls for a rogue .")
+    facts = atomic_facts(sentence, "en", 20)
+    assert facts
+    for fact in facts:
+        assert fact.split()[-1].lower() not in {"played", "for", "to", "the", "and", "of", "by"}, fact

@@ -170,6 +170,23 @@ _RUN_ON = 5
 (a run-on sentence of thousands of words) is cut at the limit, so no question outgrows a judge's window."""
 
 
+_DANGLING = frozenset(
+    "the a an and or but nor to of in on at for with from by as than that if into onto over under about "
+    "between among without through during whose which who whom where when while formerly".split()
+)
+"""Words a cut fact may not end on: what they begin was cut off ("the first actor to be nominated for")."""
+
+
+def _trimmed(text: str) -> str:
+    """``text`` without the words at its end that lead into what a cut left out."""
+    words = text.split()
+    while len(words) > 3 and words[-1].lower().strip(" ,;:-") in _DANGLING:
+        words.pop()
+    if len(words) > 4 and words[-2] == ",":  # ", played" with its "by ..." cut off: the apposition goes
+        words = words[:-2]
+    return " ".join(words).rstrip(" ,;:-")
+
+
 def _cap(words: list[str], limit: int) -> str:
     """At most ``limit`` words, cut at a clause boundary or before a preposition, after the fact's
     predicate (a cut before it leaves no fact: "a win for mcilroy on the hallowed grounds"); a fact
@@ -184,7 +201,7 @@ def _cap(words: list[str], limit: int) -> str:
     low = [text[a:b].lower() for a, b in spans]
     verb_end = next((spans[i][1] for i in range(len(low)) if _verb_at(low, i, in_s=False)), None)
     if verb_end is None:
-        return text if len(ends) <= _RUN_ON * limit else text[: ends[limit - 1]]
+        return text if len(ends) <= _RUN_ON * limit else _trimmed(text[: ends[limit - 1]])
     best = None
     for m in _SPLIT_AT.finditer(text):
         n = bisect_right(ends, m.start())  # the words that end before the cut
@@ -193,8 +210,8 @@ def _cap(words: list[str], limit: int) -> str:
         if n >= 8 and m.start() >= verb_end:
             best = m.start()
     if best is None:
-        return text if len(ends) <= _RUN_ON * limit else text[: ends[limit - 1]]
-    return text[:best].rstrip(" ,;:-")
+        return text if len(ends) <= _RUN_ON * limit else _trimmed(text[: ends[limit - 1]])
+    return _trimmed(text[:best])
 
 
 def atomic_facts(sentence: str, lang: str, max_words: int = 16, speech: bool = False) -> list[str]:
@@ -309,7 +326,10 @@ _NOT_A_START = frozenset(
     "in on at for with to from by of that which who whose where when while as if than and or but nor so then "
     "was were is are be been being has have had will would can could may might must shall should did does do "
     "noted adding saying according without during despite among through including about like unlike into "
-    "onto over under within against until whether how why what here imagine having".split()
+    "onto over under within against until whether how why what here imagine having "
+    # a verb of saying or thinking with no subject before it: "say that just as antibiotics are used ..."
+    "say says claim claims argue argues warn warns insist insists believe believes think thinks suggest suggests "
+    "admit admits".split()
 )
 _OBJECTS = frozenset("the a an his her their its our my your him them us me others people".split())
 """Words that follow a verb, not a subject: a fact opening "inspires others" lost its subject."""
