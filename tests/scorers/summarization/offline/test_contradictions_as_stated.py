@@ -92,3 +92,14 @@ def test_a_date_from_another_sentence_is_not_stated() -> None:
     assert claim.unchecked and "stated in source" not in claim.reason
     (claim,) = _verdicts(source, "The results were published on June 1.")
     assert claim.supported and not claim.unchecked
+
+
+def test_a_decision_reversed_in_other_words_is_shown() -> None:
+    board = "The planning board approved a plan for 300 new homes in Millford on Thursday."
+    (claim,) = _verdicts(board, "The planning board refused a plan for 300 homes in Millford.")
+    assert not claim.supported and "'refused' contradicts" in claim.reason
+    (claim,) = _verdicts(board, "The planning board approved a plan for 300 homes in Millford.")
+    assert claim.supported
+    court = "The jury found the former bank manager guilty of fraud after a six-week trial."
+    (claim,) = _verdicts(court, "A former bank manager was acquitted of fraud.")
+    assert not claim.supported

@@ -108,6 +108,10 @@ ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("unharmed", "harmed"), ("survived", "died"), ("granted", "denied"), ("upheld", "overturned"),
         ("most", "least"), ("largest", "smallest"), ("biggest", "smallest"), ("better", "worse"),
         ("best", "worst"),
+        # decisions reversed: a board, a court, a vote says yes or no
+        ("approve", "refuse"), ("approved", "refused"), ("accept", "refuse"), ("accepted", "refused"),
+        ("approved", "blocked"), ("approved", "vetoed"), ("granted", "refused"), ("allowed", "refused"),
+        ("guilty", "acquitted"), ("convicted", "cleared"), ("confirmed", "denied"), ("admitted", "denied"),
     ),
     "de": (
         ("öffnen", "schließen"), ("eröffnet", "geschlossen"), ("gewinnen", "verlieren"), ("gewann", "verlor"),
