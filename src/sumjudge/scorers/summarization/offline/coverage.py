@@ -152,7 +152,7 @@ def _antonym_in_place(
 
 def judge_fact(
     question: str, fact: Sentence, read: SummaryRead, answer_threshold: float,
-    unsettled_presence: float = 0.21, lone_name_presence: float = 0.57,
+    unsettled_presence: float = 0.31, lone_name_presence: float = 0.57,
 ) -> CoverageVerdict:
     """One question's verdict, one of three outcomes. *Answered*: the summary carries enough of the
     fact, its numbers, dates and names among them, and contradicts none of it. *Shown missing*: the

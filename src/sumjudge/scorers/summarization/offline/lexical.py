@@ -80,10 +80,11 @@ class LexicalSettings:
     pair_distance: int = 4
     answer_threshold: float = 0.6
     """Share of a fact's weight that the summary must hold."""
-    unsettled_presence: float = 0.21
-    """How often a fact that the summary holds in part, lacking none of its numbers or names, is
-    present by human judgment: an unchecked coverage verdict's probability (it counts as answered
-    only from one half up)."""
+    unsettled_presence: float = 0.31
+    """What a question counts for when the summary holds its fact in part, lacking none of its numbers
+    or names: the value that makes the coverage axis over the judge's own questions an unbiased
+    estimate of the share of key facts people find in the summary (REALSumm's pyramid recall). It is
+    the unchecked verdict's probability (it counts as answered only from one half up)."""
     lone_name_presence: float = 0.57
     """The same for a fact the summary carries but for its one name ("the council" for "the
     Grenshaw city council")."""
