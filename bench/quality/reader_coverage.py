@@ -17,6 +17,9 @@ per key fact, with the word shortcut and without), then prints for each file: ba
 key fact, coverage (key facts given) ~ pyramid recall and coverage (own questions) ~ pyramid recall,
 pooled Pearson, at the chosen threshold and at 0.5.
 
+``report`` also prints, at the reader's coverage threshold (0.6), both r's for each ``unsure_margin`` of
+:data:`MARGINS` (a question within the margin of the threshold counts as its P).
+
 ``references``: SummEval's human references as summaries (the first ``--refs`` of the articles in
 doc_id order, every reference of each), the judge's own 10 questions: mean coverage and the share
 scored 0, at 0.5 and at ``--threshold``, with the word shortcut.
@@ -44,6 +47,10 @@ from keyfacts import balanced_accuracy  # noqa: E402
 from sumjudge.judges.base import ModelConfig  # noqa: E402
 from sumjudge.judges.registry import resolve_judge  # noqa: E402
 from sumjudge.scorers.summarization.language.questions import phrase_question  # noqa: E402
+
+
+MARGINS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3)
+"""The reader's ``unsure_margin`` values the reports compare."""
 
 
 def _load(path: Path) -> list[dict[str, Any]]:
@@ -106,25 +113,36 @@ def references(args: argparse.Namespace) -> None:
                 f.flush()
     recs = _load(out)
     for t in sorted({0.5, args.threshold}):
-        covs = [sum(_answered(r["own_p"], r["own_gap"], t, True)) / max(1, len(r["own_p"])) for r in recs]
-        print(f"SummEval references ({len(recs)}), threshold {t:.2f}: mean coverage {np.mean(covs):.3f}, "
-              f"share at 0 {np.mean([c == 0 for c in covs]):.3f}")
+        for m in MARGINS:
+            covs = [sum(_counted(r["own_p"], r["own_gap"], t, True, m)) / max(1, len(r["own_p"])) for r in recs]
+            print(f"SummEval references ({len(recs)}), threshold {t:.2f}, unsure margin {m:.2f}: mean coverage "
+                  f"{np.mean(covs):.3f}, share at 0 {np.mean([c == 0 for c in covs]):.3f}")
 
 
 def _answered(ps: list[float | None], gaps: list[bool], t: float, shortcut: bool) -> list[bool]:
     return [(p or 0.0) >= t and not (shortcut and g) for p, g in zip(ps, gaps)]
 
 
-def figures(recs: list[dict[str, Any]], t: float, shortcut: bool) -> dict[str, float]:
+def _counted(ps: list[float | None], gaps: list[bool], t: float, shortcut: bool, margin: float) -> list[float]:
+    """What each question adds to the axis: 0 where the words settle it, its P where the model is
+    unsure (within ``margin`` of ``t``: the reader's ``unsure_margin``), else its yes or no."""
+    out = []
+    for p, g in zip(ps, gaps):
+        p = p or 0.0
+        out.append(0.0 if shortcut and g else p if abs(p - t) < margin else float(p >= t))
+    return out
+
+
+def figures(recs: list[dict[str, Any]], t: float, shortcut: bool, margin: float = 0.0) -> dict[str, float]:
     pred: list[bool] = []
     gold: list[bool] = []
     kf, own, human = [], [], []
     for r in recs:
-        a = _answered(r["kf_p"], r["kf_gap"], t, shortcut)
-        pred += a
+        pred += _answered(r["kf_p"], r["kf_gap"], t, shortcut)
         gold += r["kf_gold"]
+        a = _counted(r["kf_p"], r["kf_gap"], t, shortcut, margin)
         kf.append(sum(a) / max(1, len(a)))
-        o = _answered(r["own_p"], r["own_gap"], t, shortcut)
+        o = _counted(r["own_p"], r["own_gap"], t, shortcut, margin)
         own.append(sum(o) / max(1, len(o)))
         human.append(r["pyramid"])
     return {
@@ -146,6 +164,11 @@ def report(args: argparse.Namespace) -> None:
                 fig = figures(recs, t, shortcut)
                 shown = "  ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in fig.items())
                 print(f"  {path} at {t:.2f}: {shown}")
+    t = 0.6
+    for m in MARGINS:  # the reader's unsure_margin at its coverage threshold, the word shortcut on
+        shown = "  ".join(f"{path}: kf_r={figures(recs, t, True, m)['keyfacts_r']:.3f} own_r={figures(recs, t, True, m)['own_questions_r']:.3f}"
+                          for path, recs in zip(args.files, files))
+        print(f"unsure margin {m:.2f} at {t:.2f}: {shown}")
     secs = [r["seconds"] for recs in files for r in recs]
     print(f"seconds per summary (both question sets, every question read): median {np.median(secs):.1f}")
 

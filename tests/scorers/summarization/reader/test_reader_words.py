@@ -133,3 +133,29 @@ def test_an_opening_pronoun_with_no_one_before_it_is_shown(tmp_path: Path) -> No
     (verdict,) = _align(judge, "She said the library would serve about 40,000 residents.").alignment
     assert not verdict.supported and "points back to no one" in verdict.reason
     assert verdict.probability == pytest.approx(0.08)
+
+
+def test_where_the_words_and_the_model_disagree_the_reason_says_so(tmp_path: Path) -> None:
+    judge, _ = _judge(tmp_path, lambda user: 0.9)
+    (shown,) = _align(judge, "The library will cost 90 million dollars.").alignment
+    assert not shown.supported and "the words and the model disagree" in shown.reason
+    judge, _ = _judge(tmp_path, lambda user: 0.1)
+    (stated,) = _align(judge, "The library will cost 12 million dollars.").alignment
+    assert not stated.supported  # the model decides where the words find nothing wrong
+    assert "the words and the model disagree: the words find it stated in source sentence 2" in stated.reason
+    (agreed,) = _align(judge, "The library will cost 90 million dollars.").alignment
+    assert "disagree" not in agreed.reason
+
+
+def test_a_question_the_model_is_unsure_of_counts_as_its_probability(tmp_path: Path) -> None:
+    from sumjudge.scorers.summarization.axes import coverage_value
+
+    questions = ["Is it true that the library will cost 12 million dollars?", "Is it true that Ana Lopez is the mayor?"]
+    summary = "The new library will cost 12 million dollars and Ana Lopez leads the city."
+    judge, _ = _judge(tmp_path, lambda user: 0.64 if "cost" in user.rsplit("Question", 1)[-1] else 0.95, unsure_margin=0.1)
+    sure, unsure = sorted(_cover(judge, summary, questions).coverage, key=lambda v: v.unchecked)
+    assert unsure.unchecked and unsure.answered and "the model is unsure" in unsure.reason
+    assert not sure.unchecked and sure.answered
+    assert coverage_value([sure, unsure], 2) == pytest.approx((0.95 * 0 + 1 + 0.64) / 2)
+    judge, _ = _judge(tmp_path, lambda user: 0.64, unsure_margin=0)
+    assert not any(v.unchecked for v in _cover(judge, summary, questions).coverage)

@@ -134,7 +134,7 @@ class ReaderJudge:
         s = self.settings  # every setting, defaults too: a new default threshold is another judge
         return (
             f"local/reader@prompt{prompts.PROMPT_VERSION}+sha256:{self._model.digest()[:16]}"
-            f"+drafts:{self._words.fingerprint}+t{s.threshold:g}/{s.coverage_threshold:g}"
+            f"+drafts:{self._words.fingerprint}+t{s.threshold:g}/{s.coverage_threshold:g}~{s.unsure_margin:g}"
             f"+k{s.passages}w{s.window}{s.layout}{s.max_sentences}+proof{s.proof_scale:g}+gaps{s.word_gaps}"
         )
 
@@ -197,17 +197,20 @@ class ReaderJudge:
             else:
                 users = [prompts.alignment_prompt(prompts.excerpt(drafts.sentences, own_sentences(c)), c.text) for c in drafts.claims]
             answers, usage = self._ask(users)
-        proofs: list[AlignmentVerdict | None] = [None] * len(drafts.claims)
+        words: list[AlignmentVerdict | None] = [None] * len(drafts.claims)
         if self.settings.proof_scale < 1:
-            texts = [c.text for c in drafts.claims]
-            proofs = [None if v.supported else v for v in offline_verdicts(self._words, source, summary, texts, claims)]
-        verdicts = [self._claim_verdict(c, a, drafts, e) for c, a, e in zip(drafts.claims, answers, proofs)]
+            words = list(offline_verdicts(self._words, source, summary, [c.text for c in drafts.claims], claims))
+        verdicts = [self._claim_verdict(c, a, drafts, w) for c, a, w in zip(drafts.claims, answers, words)]
         return AlignmentOutput(alignment=verdicts), usage
 
     def _claim_verdict(
-        self, claim: DraftClaim, answer: YesNoAnswer, drafts: Drafts, proof: AlignmentVerdict | None = None
+        self, claim: DraftClaim, answer: YesNoAnswer, drafts: Drafts, words: AlignmentVerdict | None = None
     ) -> AlignmentVerdict:
+        """The model's verdict, unless the words show the claim wrong (then they decide). Where the
+        words and the model disagree (the words show an error the model passes, or state the claim in
+        one passage that the model does not support) the reason says so."""
         t = self.settings.threshold
+        proof = words if words is not None and not words.supported else None
         where = ", ".join(p.where for p in claim.passages) or "the source"
         if self.settings.layout == "source" and len(drafts.sentences) > 1:
             where = f"the whole source; closest source {where}"
@@ -220,11 +223,15 @@ class ReaderJudge:
         if proof is not None:  # shown by words: the model's P stays in the reason, scaled down in the verdict
             p = answer.p_yes * self.settings.proof_scale
             reason = f"not supported, shown by words: {proof.reason}; the model read {read}"
+            if answer.p_yes >= t:
+                reason += "; the words and the model disagree: the model alone would call it supported"
             # the words' evidence goes with them: the passage that disproves the claim, the words that differ
             return AlignmentVerdict(claim=claim.text, quote=proof.quote or quote, reason=reason, supported=False,
                                     probability=round(p, 4), differs=proof.differs)
         supported = answer.p_yes >= t
         reason = f"{'supported' if supported else 'not supported'}: {read}"
+        if not supported and words is not None and not words.unchecked:
+            reason += f"; the words and the model disagree: the words find it {words.reason.split(':')[0]}"
         return AlignmentVerdict(claim=claim.text, quote=quote, reason=reason, supported=supported,
                                 probability=round(answer.p_yes, 4))
 
@@ -264,8 +271,11 @@ class ReaderJudge:
                 continue
             a = by_question[q]
             yes = a.p_yes >= t
+            unsure = abs(a.p_yes - t) < self.settings.unsure_margin
             reason = f"{'answered' if yes else 'not answered'} by the summary alone: P(yes) = {a.p_yes:.2f} (threshold {t:.2f})"
-            verdicts.append(CoverageVerdict(question=q, reason=reason, answered=yes, probability=round(a.p_yes, 4)))
+            if unsure:  # counts as its P in the axis, as the offline judge's unsettled questions do
+                reason = f"unchecked: the model is unsure, P(yes) = {a.p_yes:.2f} within {self.settings.unsure_margin:g} of the threshold {t:.2f}"
+            verdicts.append(CoverageVerdict(question=q, reason=reason, answered=yes, probability=round(a.p_yes, 4), unchecked=unsure))
         return CoverageOutput(coverage=verdicts), usage
 
     # -- the model, with a memo of answers by prompt

@@ -27,6 +27,11 @@ class ReaderSettings:
     coverage_threshold: float = 0.6
     """A question is answered when P(yes) >= this: the best balanced accuracy per key fact on REALSumm's
     per-fact labels, tune half, with the word shortcut on (docs/design-notes.md)."""
+    unsure_margin: float = 0.0
+    """A question whose P(yes) lies within this of ``coverage_threshold`` is *unchecked*: the model
+    is unsure, and the question counts in the axis as its P, as the offline judge's unsettled
+    questions count as their measured presence (docs/design-notes.md says how it was chosen). 0:
+    every question is answered or not."""
     passages: int = 2
     """Best passages per claim."""
     window: int = 2
@@ -63,7 +68,7 @@ class ReaderSettings:
         rest = {k: v for k, v in extra.items() if k not in mine}
         try:
             values = {
-                k: (float(v) if "threshold" in k or k == "proof_scale" else str(v) if k in ("layout", "model_path") else int(v))
+                k: (float(v) if "threshold" in k or k in ("proof_scale", "unsure_margin") else str(v) if k in ("layout", "model_path") else int(v))
                 for k, v in extra.items() if k in mine
             }
         except (TypeError, ValueError) as exc:
@@ -71,11 +76,11 @@ class ReaderSettings:
         settings = cls(**values)  # type: ignore[arg-type]
         if not (0 < settings.threshold < 1 and 0 < settings.coverage_threshold < 1) or settings.passages < 1 \
                 or settings.window < 1 or settings.max_sentences < 1 or settings.layout not in LAYOUTS \
-                or not 0 <= settings.proof_scale <= 1 or settings.word_gaps not in (0, 1) or settings.state_disk_mb < 0 \
+                or not 0 <= settings.proof_scale <= 1 or not 0 <= settings.unsure_margin < 0.5 or settings.word_gaps not in (0, 1) or settings.state_disk_mb < 0 \
                 or (settings.model_path and not settings.model_path.lower().endswith(".gguf")):
             raise ConfigurationError(
                 "reader settings out of range: thresholds in (0, 1), passages, window, max_sentences >= 1, "
-                "layout 'source', 'own' or 'shared', proof_scale in [0, 1], word_gaps 0 or 1, state_disk_mb >= 0, model_path a .gguf file"
+                "layout 'source', 'own' or 'shared', proof_scale in [0, 1], unsure_margin in [0, 0.5), word_gaps 0 or 1, state_disk_mb >= 0, model_path a .gguf file"
             )
         return settings, rest
 
