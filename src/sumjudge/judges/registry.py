@@ -41,7 +41,7 @@ class JudgeFamily:
     """The judge's :class:`~.options.OptionSet`, built when first asked (``None``: the provider kind's own)."""
     method: str | None = None
     """The family's method on any OpenAI-compatible server, named ``<method>+<provider>/<model>``
-    (``reader+llamacpp/qwen``; the entry point carries the same name); ``None``: none."""
+    (the entry point carries the method's name); ``None``: none."""
     on_server: Callable[[ProviderSpec, str, ModelConfig], JudgeModel] | None = None
     """How to make the method's judge for ``provider``'s server and its ``model``."""
     server_options: Callable[[], Any] | None = None
@@ -77,7 +77,7 @@ def _create_method_judge(method: str, spec: ProviderSpec, name: str, config: Mod
     if family is None or family.on_server is None:
         raise ConfigurationError(
             f"no judge method {method!r} is installed for {method}+{spec.name}/{name} (registered under the "
-            f"entry points {FAMILIES_GROUP!r}: reader+<provider>/<model> is the reader's)"
+            f"entry points {FAMILIES_GROUP!r})"
         )
     return family.on_server(spec, name, config)
 
