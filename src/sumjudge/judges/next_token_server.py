@@ -116,7 +116,8 @@ def _tokens(reply: dict[str, Any]) -> tuple[int, int]:
 
 class ServerYesNoModel:
     """:class:`~.next_token.YesNoModel`'s ``ask`` and ``ask_after``, answered by ``provider/name`` on an
-    OpenAI-compatible server. Safe to share: each call's questions go in order, one at a time."""
+    OpenAI-compatible server. Safe to share: each call's questions go in order, one at a time, and
+    the sync calls one after another."""
 
     def __init__(
         self, spec: ProviderSpec, name: str, config: ModelConfig, *, top: int = TOP_LOGPROBS,
@@ -134,6 +135,7 @@ class ServerYesNoModel:
         self._http = OpenAICompatJudge(spec, name, config, sleep=sleep)
         self._served: str | None = None
         self._lock = threading.Lock()
+        self._asking = threading.Lock()
 
     @property
     def model_id(self) -> str:
@@ -176,13 +178,17 @@ class ServerYesNoModel:
     # -- the questions
 
     def ask(self, prompts: list[tuple[str, str]]) -> list[YesNoAnswer]:
-        """``P(yes)`` for each ``(system, user)`` prompt, asked in order."""
-        return run_sync(lambda: self.ask_async(prompts))
+        """``P(yes)`` for each ``(system, user)`` prompt, asked in order. One call at a time, as the
+        in-process model answers: another thread's questions between a source's claims would push the
+        source out of a one-slot server's cache (llama.cpp's)."""
+        with self._asking:
+            return run_sync(lambda: self.ask_async(prompts))
 
     def ask_after(self, system: str, head: str, tails: list[str]) -> list[YesNoAnswer]:
         """``P(yes)`` for each prompt ``(system, head + tail)``, in order: the head first in each, so the
-        server's prompt cache reads it once."""
-        return run_sync(lambda: self.ask_after_async(system, head, tails))
+        server's prompt cache reads it once. One call at a time, as :meth:`ask`."""
+        with self._asking:
+            return run_sync(lambda: self.ask_after_async(system, head, tails))
 
     async def ask_async(self, prompts: list[tuple[str, str]]) -> list[YesNoAnswer]:
         return [await self._one(_chatml(system, user)) for system, user in prompts]
