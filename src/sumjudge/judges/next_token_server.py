@@ -63,8 +63,8 @@ def top_logprobs(reply: Any) -> Mapping[str, float] | None:
     reply carries none; :class:`UnreadableCompletion` when it is not a completion at all."""
     choices = reply.get("choices") if isinstance(reply, dict) else None
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        shown = reply if isinstance(reply, str) else json.dumps(reply)[:200] if reply is not None else "nothing"
-        raise UnreadableCompletion(f"the server's reply is not a completion: {str(shown)[:200]!r}")
+        shown = reply if isinstance(reply, str) else json.dumps(reply, default=str)
+        raise UnreadableCompletion(f"the server's reply is not a completion: {shown[:200]!r}")
     logprobs = choices[0].get("logprobs")
     if not isinstance(logprobs, dict):
         return None
