@@ -35,7 +35,7 @@ import asyncio
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from ..errors import ConfigurationError, ContextOverflowError, SumjudgeError
 from ..guards.redact import redact, scrub_exception, secrets_of
@@ -46,6 +46,9 @@ from .limiter import AdaptiveLimiter
 from .providers import ProviderSpec, resolve_base_url
 from .retry import Classification, RetryPolicy, Transient, call_with_retries, retry_after_from_headers
 from .structured import Completion, generate_structured, strict_json_schema, with_schema_in_prompt
+
+T = TypeVar("T")
+
 
 class ReplyTimeout(Exception):
     """A reply that had not arrived whole within the judge's ``timeout`` (one attempt; retried as transient)."""
@@ -108,6 +111,30 @@ class HTTPJudge(ABC):
         try:
             return await self._generate(request)
         except Exception as exc:  # what reaches the caller (and its traceback) shows no key
+            raise scrub_exception(exc, self._secrets())
+
+    async def call(
+        self, send: Callable[[Any], Awaitable[T]], *, what: str, step: str | None = None,
+        transient: tuple[type[BaseException], ...] = (),
+    ) -> T:
+        """One request that the caller builds and reads itself, ``send(client)`` with this judge's SDK
+        client, through the same layers as a judge's call: retries of what the error table calls
+        transient (429, 5xx, timeouts, dropped connections), the limiter, the per-loop client, the
+        whole-reply timeout, and no key in what is raised. For another endpoint of the same server
+        (the reader's next-token questions at ``/completions``). ``send``'s own exceptions of the
+        classes ``transient`` (a reply it could not read) are tried again as the table's transient
+        failures are; any other that the table does not know goes to the caller unchanged."""
+
+        def classify(exc: BaseException) -> Classification:
+            return Transient(str(exc)) if isinstance(exc, transient) else self.classify(exc)
+
+        try:
+            async with self._clients.get() as client:
+                return await call_with_retries(  # type: ignore[no-any-return]
+                    lambda: self._limited(lambda: send(client)), classify=classify, policy=self._policy,
+                    step=step, what=what, sleep=self._sleep,
+                )
+        except Exception as exc:
             raise scrub_exception(exc, self._secrets())
 
     def _secrets(self) -> list[str]:
@@ -222,23 +249,27 @@ class HTTPJudge(ABC):
                 raise
             return self.parse_reply(response, prepared)
 
-    async def _send_whole(self, client: Any, body: dict[str, Any]) -> Any:
-        """``send`` bounded as a whole by ``config.timeout``: the SDKs' timeouts bound each read, so a
+    async def _send_whole(self, send: Callable[[], Awaitable[Any]]) -> Any:
+        """``send()`` bounded as a whole by ``config.timeout``: the SDKs' timeouts bound each read, so a
         server that sends a byte a second (headers or body) would hold the call for ever."""
         timeout = self.config.timeout
         try:
-            return await asyncio.wait_for(self.send(client, body), timeout)
+            return await asyncio.wait_for(send(), timeout)
         except asyncio.TimeoutError:
             raise ReplyTimeout(f"no whole reply within {timeout:g}s (timeout)") from None
 
     async def _send_limited(self, client: Any, body: dict[str, Any]) -> Any:
         """``send`` inside the limiter: a 429 lowers it, a clean reply raises it."""
+        return await self._limited(lambda: self.send(client, body))
+
+    async def _limited(self, send: Callable[[], Awaitable[Any]]) -> Any:
+        """``send()`` inside the limiter, bounded as a whole by the timeout."""
         limiter = self._limiter
         if limiter is None:
-            return await self._send_whole(client, body)
+            return await self._send_whole(send)
         async with limiter.slot() as ticket:
             try:
-                response = await self._send_whole(client, body)
+                response = await self._send_whole(send)
             except self.rate_limit_error as exc:
                 headers: Mapping[str, str] | None = getattr(getattr(exc, "response", None), "headers", None)
                 limiter.on_rate_limited(ticket, retry_after_from_headers(headers))

@@ -29,7 +29,7 @@ from typing import Any
 
 from ..errors import ConfigurationError
 from .base import REQUEST_FIELDS, extra_problem
-from .providers import PROVIDERS, parse_model_id
+from .providers import PROVIDERS, parse_model_id, split_method
 
 OPTIONS_ENV_VAR = "SUMJUDGE_JUDGE_OPTIONS"
 """``"KEY=VALUE,KEY=VALUE"``: judge options for every command that takes ``--judge-option``."""
@@ -97,9 +97,15 @@ def _offline_options(extra: dict[str, Any]) -> dict[str, Any]:
 def option_set(model_id: str) -> OptionSet:
     """The options ``model_id``'s judge takes."""
     from .local import LocalSettings
-    from .registry import judge_family
+    from .registry import judge_family, method_family
 
     provider, name = parse_model_id(model_id)
+    method, _ = split_method(provider)
+    if method is not None:
+        on_server = method_family(method)
+        if on_server is not None and on_server.server_options is not None:
+            return on_server.server_options()  # type: ignore[no-any-return]
+        return OptionSet(None, _http_options)
     kind = PROVIDERS[provider].kind
     family = judge_family(provider, name) if kind in ("offline", "local") else None
     if family is not None and family.options is not None:

@@ -114,8 +114,17 @@ PROVIDERS: dict[str, ProviderSpec] = {
 }
 
 
+def split_method(provider: str) -> tuple[str | None, str]:
+    """``"reader+llamacpp"`` -> ``("reader", "llamacpp")``: a judge's method (the reader's yes/no
+    questions) run on a provider's server; ``"openai"`` -> ``(None, "openai")``."""
+    method, sep, server = provider.rpartition("+")
+    return (method, server) if sep else (None, provider)
+
+
 def parse_model_id(model_id: str) -> tuple[str, str]:
-    """Split ``"provider/model"`` at the first ``/``; the model part may contain more slashes."""
+    """Split ``"provider/model"`` at the first ``/``; the model part may contain more slashes. The
+    provider may name a method to run on an OpenAI-compatible provider's server, ``"method+provider"``
+    (``reader+llamacpp/qwen``); which methods there are is the registry's business."""
     if not isinstance(model_id, str):
         raise ConfigurationError(f"a model must be a 'provider/model' string, got {type(model_id).__name__}")
     provider, sep, name = model_id.strip().partition("/")
@@ -123,9 +132,16 @@ def parse_model_id(model_id: str) -> tuple[str, str]:
         raise ConfigurationError(
             f"malformed model {model_id!r}: expected 'provider/model', e.g. 'openai/gpt-4o-mini'"
         )
-    if provider not in PROVIDERS:
+    method, server = split_method(provider)
+    if server not in PROVIDERS:
         known = ", ".join(sorted(PROVIDERS))
-        raise ConfigurationError(f"unknown provider {provider!r} in {model_id!r}; known providers: {known}")
+        raise ConfigurationError(f"unknown provider {server!r} in {model_id!r}; known providers: {known}")
+    if method is not None and (not method or PROVIDERS[server].kind != "openai_compat"):
+        servers = ", ".join(sorted(p.name for p in PROVIDERS.values() if p.kind == "openai_compat"))
+        raise ConfigurationError(
+            f"{model_id!r}: 'method+provider/model' runs a method on an OpenAI-compatible server "
+            f"(e.g. reader+llamacpp/<model>); the providers that take one: {servers}"
+        )
     return provider, name.strip()
 
 
@@ -153,5 +169,6 @@ __all__ = [
     "StructuredMode",
     "parse_model_id",
     "resolve_api_key",
+    "split_method",
     "resolve_base_url",
 ]

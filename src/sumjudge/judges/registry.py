@@ -18,7 +18,7 @@ from typing import Any
 from ..errors import ConfigurationError
 from .base import JudgeModel, ModelConfig
 from .default import DEFAULT_JUDGE_NOTICE, DEFAULT_MODEL, MODEL_ENV_VAR, default_chosen_for_user, default_model_id
-from .providers import PROVIDERS, Kind, ProviderSpec, parse_model_id, resolve_api_key, resolve_base_url
+from .providers import PROVIDERS, Kind, ProviderSpec, parse_model_id, resolve_api_key, resolve_base_url, split_method
 
 JudgeFactory = Callable[[ProviderSpec, str, ModelConfig], JudgeModel]
 """``(provider entry, model name, settings) -> judge``."""
@@ -39,6 +39,13 @@ class JudgeFamily:
     create: Callable[[str, ModelConfig], JudgeModel]
     options: Callable[[], Any] | None = None
     """The judge's :class:`~.options.OptionSet`, built when first asked (``None``: the provider kind's own)."""
+    method: str | None = None
+    """The family's method on any OpenAI-compatible server, named ``<method>+<provider>/<model>``
+    (the entry point carries the method's name); ``None``: none."""
+    on_server: Callable[[ProviderSpec, str, ModelConfig], JudgeModel] | None = None
+    """How to make the method's judge for ``provider``'s server and its ``model``."""
+    server_options: Callable[[], Any] | None = None
+    """The method's :class:`~.options.OptionSet` on a server."""
 
 
 def judge_family(provider: str, name: str) -> JudgeFamily | None:
@@ -52,6 +59,27 @@ def judge_family(provider: str, name: str) -> JudgeFamily | None:
         if isinstance(family, JudgeFamily) and family.provider == provider and family.accepts(name):
             return family
     return None
+
+
+def method_family(method: str) -> JudgeFamily | None:
+    """The registered family whose method is ``method`` (its entry point carries that name), or ``None``."""
+    for entry in entry_points(group=FAMILIES_GROUP):
+        if entry.name != method:
+            continue
+        family = entry.load()
+        if isinstance(family, JudgeFamily) and family.method == method and family.on_server is not None:
+            return family
+    return None
+
+
+def _create_method_judge(method: str, spec: ProviderSpec, name: str, config: ModelConfig) -> JudgeModel:
+    family = method_family(method)
+    if family is None or family.on_server is None:
+        raise ConfigurationError(
+            f"no judge method {method!r} is installed for {method}+{spec.name}/{name} (registered under the "
+            f"entry points {FAMILIES_GROUP!r})"
+        )
+    return family.on_server(spec, name, config)
 
 
 LOCAL_FACTORY = "sumjudge.judges.local:create_local_judge"
@@ -102,7 +130,10 @@ def resolve_judge(model: str | ModelConfig | JudgeModel | None = None) -> JudgeM
             f"got {type(model).__name__}"
         )
     provider, name = parse_model_id(model.id)
-    spec = PROVIDERS[provider]
+    method, server = split_method(provider)
+    spec = PROVIDERS[server]
+    if method is not None:
+        return _create_method_judge(method, spec, name, model)
     entry = FACTORIES[spec.kind]
     factory: JudgeFactory = _load(entry) if isinstance(entry, str) else entry
     return factory(spec, name, model)
@@ -122,6 +153,7 @@ __all__ = [
     "FAMILIES_GROUP",
     "JudgeFamily",
     "judge_family",
+    "method_family",
     "PROVIDERS",
     "ProviderSpec",
     "default_chosen_for_user",

@@ -15,6 +15,8 @@ makes the server refuse a structured-output form the way llama-cpp-python's serv
 of a reply written with that probability (:mod:`~sumjudge.testing.logprobs`; a function of the
 boolean's index for varied figures); without it the server ignores the field, as LM Studio does.
 ``refuse_logprobs=400`` refuses requests that ask for them, as OpenAI refuses its reasoning models.
+``POST /v1/completions`` answers a prompt's next token with its top log-probabilities, from
+``next_token`` (:mod:`~sumjudge.testing.completions`), after the same scripted faults.
 
 Standard library only (``http.server.ThreadingHTTPServer``; the HTTP side, reading a request and writing its
 answer whole, trickled or dropped, is :mod:`~sumjudge.testing.http_wire`)::
@@ -39,6 +41,7 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from .batch_desk import BatchDesk
+from .completions import NextToken, completion_payload, default_next_token
 from .brains import Brain, NoisyBrain, SchemaBrain, SummarizationBrain
 from .context import ContextWindow, prompt_bytes
 from .faults import LLAMA_CPP_REFUSAL, Fault, Reply
@@ -72,7 +75,9 @@ class JudgeServer:
         context_limit: int | None = None,
         logprobs: Confidence | None = None,
         refuse_logprobs: int | None = None,
+        next_token: NextToken | None = None,
     ) -> None:
+        self.next_token: NextToken = next_token or default_next_token
         self.context = ContextWindow(context_limit)
         self.logprobs = logprobs
         self.refuse_logprobs = refuse_logprobs
@@ -197,6 +202,8 @@ class JudgeServer:
                 data = [{"id": n, "object": "model", "created": 0, "owned_by": "sumjudge"} for n in names]
                 return 200, {}, _json({"object": "list", "data": data}), 0.0
             return 404, {}, _error("Not found", "not_found_error"), 0.0
+        if request.path.rstrip("/").endswith("/v1/completions"):
+            return self._text_completion(request)
         if not request.path.rstrip("/").endswith("/chat/completions"):
             return 404, {}, _error(f"Unknown path {request.path}", "not_found_error"), 0.0
         body = request.body
@@ -240,6 +247,32 @@ class JudgeServer:
         if reply.truncate:
             text, finish = text[: max(1, len(text) // 2)], "length"
         return self._completion(request, text, finish, dict(reply.headers), reply.delay)
+
+    def _text_completion(self, request: RecordedRequest) -> tuple[int, dict[str, str], bytes | None, float]:
+        body = request.body
+        if not isinstance(body, dict) or not isinstance(body.get("prompt"), str):
+            return 400, {}, _error("Request body must be JSON with a 'prompt' string", "invalid_request_error"), 0.0
+        if (overflow := self.context.refuse(body, body["prompt"])) is not None:
+            return 400, {}, _json(overflow), 0.0
+        reply = self._next_reply(request) or Reply()
+        if reply.drop:
+            return 0, {}, None, reply.delay
+        if reply.status >= 400:
+            return reply.status, dict(reply.headers), _error(reply.error or "error", reply.error_type), reply.delay
+        if isinstance(reply.content, str):  # a malformed reply, sent as it is
+            return 200, dict(reply.headers), reply.content.encode("utf-8"), reply.delay + self.latency
+        distribution = reply.content if isinstance(reply.content, dict) else self.next_token(body["prompt"])
+        cached = self.context.cache.serve(body["prompt"].encode("utf-8"))
+        with self._lock:
+            self.chat_calls += 1
+            n = self.chat_calls
+        payload = completion_payload(body, distribution, number=n, cached_tokens=cached)
+        return 200, dict(reply.headers), _json(payload), reply.delay + self.latency
+
+    def completion_requests(self) -> list[RecordedRequest]:
+        """The requests to ``/v1/completions``, in the order they came."""
+        with self._lock:
+            return [r for r in self.requests if r.path.rstrip("/").endswith("/v1/completions")]
 
     def _completion(
         self, request: RecordedRequest, text: str, finish: str, headers: dict[str, str], delay: float

@@ -168,7 +168,7 @@ def price(model_id: str, prompt_tokens: int, completion_tokens: int) -> tuple[De
     for the offline judge."""
     if is_offline(model_id):
         return Decimal(0), "the offline judge calls no model: no tokens, no price"
-    if model_id.partition("/")[0] in LOCAL_PROVIDERS:
+    if model_id.partition("/")[0].rpartition("+")[2] in LOCAL_PROVIDERS:  # reader+llamacpp/... too
         return Decimal(0), "a model on your own hardware: its tokens cost time, not a per-token price"
     try:
         from genai_prices import Usage as PriceUsage

@@ -38,6 +38,7 @@ from ....errors import ConfigurationError, JudgeError
 from ....judges.base import JudgeReply, JudgeRequest, ModelConfig, Usage
 from ....judges.local import LocalSettings
 from ....judges.next_token import PromptTooLong, YesNoAnswer, YesNoModel
+from ....judges.next_token_server import ServerYesNoModel
 from ....judges.progress import notify
 from ....judges.registry import resolve_judge
 from ....judges.state_files import StateFiles
@@ -96,12 +97,24 @@ class ReaderJudge:
     _MEMO = 4096
 
     def __init__(
-        self, name: str = "reader", config: ModelConfig | None = None, llm: YesNoModel | None = None,
+        self, name: str = "reader", config: ModelConfig | None = None, llm: YesNoModel | ServerYesNoModel | None = None,
         words: WordProofs | None = None,
     ) -> None:
         """``llm``: the model that answers (tests give a scripted one); by default the GGUF file of
-        ``name``. ``words``: the word proofs (by default :data:`WORDS_JUDGE`'s)."""
+        ``name``. A :class:`~sumjudge.judges.next_token_server.ServerYesNoModel` reads on a server
+        (``reader+llamacpp/<model>``, :mod:`.served`): then ``config`` holds the reader's settings only,
+        and the judge's identity names the model as the server reports it. ``words``: the word proofs
+        (by default :data:`WORDS_JUDGE`'s)."""
         self.config: ModelConfig = config or ModelConfig(id=f"local/{name}")
+        self._words: WordProofs = words or words_judge()
+        self._reading = Reading()
+        self._memo: OrderedDict[tuple[str, str], YesNoAnswer] = OrderedDict()
+        self._lock = threading.Lock()
+        self._served = llm if isinstance(llm, ServerYesNoModel) else None
+        if self._served is not None:
+            self.settings, _ = ReaderSettings.split_extra(dict(self.config.extra))
+            self._llm: YesNoModel | ServerYesNoModel = self._served
+            return
         extra = dict(self.config.extra)
         check_options(extra)  # an unknown key is named beside every key the reader takes
         extra.setdefault("n_ctx", DEFAULT_N_CTX)
@@ -114,26 +127,28 @@ class ReaderJudge:
         local_settings = LocalSettings.from_extra(local_extra)
         files = StateFiles(lambda: state_identity(self._model.digest(), local_settings.n_ctx), self.settings.state_disk_mb * 2**20)
         self._llm = llm or YesNoModel(self._model.path, local_settings, self._model.verify, files if self.settings.state_disk_mb else None)
-        self._reading = Reading()
-        self._words: WordProofs = words or words_judge()
-        self._memo: OrderedDict[tuple[str, str], YesNoAnswer] = OrderedDict()
-        self._lock = threading.Lock()
 
     @property
     def model_id(self) -> str:
-        return f"local/{self._model.name}"
+        return self.config.id if self._served is not None else f"local/{self._model.name}"
 
     @property
     def model_path(self) -> str:
-        return str(self._model.path)
+        """The GGUF file read in this process; on a server, the server's base URL."""
+        return self._served.base_url if self._served is not None else str(self._model.path)
 
     @property
     def fingerprint(self) -> str:
         """Model digest, prompt version, the offline drafts' rules and the settings: two judges with the
         same fingerprint give the same verdicts (it goes in the run key and the reply-cache key)."""
         s = self.settings  # every setting, defaults too: a new default threshold is another judge
+        if self._served is not None:  # the model as the server names it: its weights are the server's
+            served = self._served
+            model = f"{self.config.id.partition('/')[0]}@prompt{prompts.PROMPT_VERSION}+served:{served.served_model()}+top{served.top}"
+        else:
+            model = f"local/reader@prompt{prompts.PROMPT_VERSION}+sha256:{self._model.digest()[:16]}"
         return (
-            f"local/reader@prompt{prompts.PROMPT_VERSION}+sha256:{self._model.digest()[:16]}"
+            f"{model}"
             f"+drafts:{self._words.fingerprint}+t{s.threshold:g}/{s.coverage_threshold:g}~{s.unsure_margin:g}"
             f"+k{s.passages}w{s.window}{s.layout}{s.max_sentences}+proof{s.proof_scale:g}+gaps{s.word_gaps}"
         )
