@@ -159,3 +159,16 @@ def test_a_question_the_model_is_unsure_of_counts_as_its_probability(tmp_path: P
     assert coverage_value([sure, unsure], 2) == pytest.approx((0.95 * 0 + 1 + 0.64) / 2)
     judge, _ = _judge(tmp_path, lambda user: 0.64, unsure_margin=0)
     assert not any(v.unchecked for v in _cover(judge, summary, questions).coverage)
+
+
+def test_with_claims_sentences_each_summary_sentence_is_asked_plainly(tmp_path: Path) -> None:
+    judge, model = _judge(tmp_path, lambda user: 0.9, claims="sentences")
+    summary = "The council voted to build a library downtown, and it will cost 12 million dollars. Ana Lopez is the mayor."
+    verdicts = _align(judge, summary).alignment
+    assert [v.claim for v in verdicts] == ["The council voted to build a library downtown, and it will cost 12 million dollars.",
+                                           "Ana Lopez is the mayor."]
+    assert all("Is this sentence supported by the article?" in user for user in model.asked)
+    (wrong,) = _align(judge, "The library will cost 90 million dollars.").alignment
+    assert not wrong.supported  # the word proofs hold for a sentence as for a clause
+    with pytest.raises(ConfigurationError):
+        _judge(tmp_path, lambda user: 0.9, claims="words")

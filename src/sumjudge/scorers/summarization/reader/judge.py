@@ -150,7 +150,7 @@ class ReaderJudge:
         return (
             f"{model}"
             f"+drafts:{self._words.fingerprint}+t{s.threshold:g}/{s.coverage_threshold:g}~{s.unsure_margin:g}"
-            f"+k{s.passages}w{s.window}{s.layout}{s.max_sentences}+proof{s.proof_scale:g}+gaps{s.word_gaps}"
+            f"+{s.claims}+k{s.passages}w{s.window}{s.layout}{s.max_sentences}+proof{s.proof_scale:g}+gaps{s.word_gaps}"
         )
 
     async def generate(self, request: JudgeRequest[Any]) -> JudgeReply[Any]:
@@ -195,22 +195,26 @@ class ReaderJudge:
     def align(self, source: str, summary: str, claims: list[str] | None = None) -> tuple[AlignmentOutput, Usage]:
         if not source.strip() or (claims is None and not summary.strip()):
             return AlignmentOutput(alignment=[]), Usage(calls=1)
+        if claims is None and self.settings.claims == "sentences":
+            claims = split_sentences(summary)
         drafts = self.drafts(source, summary, claims)
         if not drafts.claims:
             return AlignmentOutput(alignment=[]), Usage(calls=1)
+        plain = self.settings.claims == "sentences"
+        tail, prompt = (prompts.sentence_tail, prompts.sentence_prompt) if plain else (prompts.claim_tail, prompts.alignment_prompt)
         notify("read", f"reading {len(drafts.claims)} claim(s) against the source ({len(drafts.sentences)} sentences)")
         answers: list[YesNoAnswer] | None = None
         if self.settings.layout == "source":
             try:
-                answers, usage = self._ask_after(prompts.source_head(drafts.sentences), [prompts.claim_tail(c.text) for c in drafts.claims])
+                answers, usage = self._ask_after(prompts.source_head(drafts.sentences), [tail(c.text) for c in drafts.claims])
             except PromptTooLong:  # a source longer than the context: each claim after its own passages
                 answers = None
         if answers is None:
             if self.settings.layout == "shared":
                 shown = prompts.excerpt(drafts.sentences, self.shown_sentences(drafts))
-                users = [prompts.alignment_prompt(shown, c.text) for c in drafts.claims]
+                users = [prompt(shown, c.text) for c in drafts.claims]
             else:
-                users = [prompts.alignment_prompt(prompts.excerpt(drafts.sentences, own_sentences(c)), c.text) for c in drafts.claims]
+                users = [prompt(prompts.excerpt(drafts.sentences, own_sentences(c)), c.text) for c in drafts.claims]
             answers, usage = self._ask(users)
         words: list[AlignmentVerdict | None] = [None] * len(drafts.claims)
         if self.settings.proof_scale < 1:

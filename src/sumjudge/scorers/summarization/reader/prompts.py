@@ -57,6 +57,21 @@ def claim_tail(claim: str) -> str:
     )
 
 
+def sentence_tail(sentence: str) -> str:
+    """What follows :func:`source_head` for one summary sentence (``claims="sentences"``): the plain question."""
+    return f"Sentence: {readable(sentence)}\n\nIs this sentence supported by the article? Answer Yes or No."
+
+
+def sentence_prompt(passages: str, sentence: str) -> str:
+    """One summary sentence after the source's passages (``claims="sentences"``, a layout other than ``source``)."""
+    return (
+        "Passages from an article (numbered sentences):\n"
+        f"{passages}\n\n"
+        f"Sentence: {readable(sentence)}\n\n"
+        "Is this sentence supported by these passages? Answer Yes or No."
+    )
+
+
 def coverage_prompt(summary: str, question: str) -> str:
     return (
         f"Summary:\n{summary}\n\n"
@@ -65,4 +80,5 @@ def coverage_prompt(summary: str, question: str) -> str:
     )
 
 
-__all__ = ["PROMPT_VERSION", "SYSTEM", "alignment_prompt", "readable", "claim_tail", "coverage_prompt", "excerpt", "source_head"]
+__all__ = ["PROMPT_VERSION", "SYSTEM", "alignment_prompt", "claim_tail", "coverage_prompt", "excerpt", "readable",
+           "sentence_prompt", "sentence_tail", "source_head"]

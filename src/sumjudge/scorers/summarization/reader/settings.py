@@ -13,6 +13,7 @@ from ....judges.options import OptionSet
 
 DEFAULT_N_CTX = 4096
 LAYOUTS = ("source", "own", "shared")
+CLAIMS = ("clauses", "sentences")
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,10 @@ class ReaderSettings:
     is unsure, and the question counts in the axis as its P, as the offline judge's unsettled
     questions count as their measured presence (docs/design-notes.md says how it was chosen). 0:
     every question is answered or not."""
+    claims: str = "clauses"
+    """What the model is asked about: ``clauses`` (the offline judge's claims, each asked "is every
+    detail of the claim supported") or ``sentences`` (each summary sentence, asked plainly "is this
+    sentence supported"; docs/design-notes.md compares them)."""
     passages: int = 2
     """Best passages per claim."""
     window: int = 2
@@ -68,19 +73,19 @@ class ReaderSettings:
         rest = {k: v for k, v in extra.items() if k not in mine}
         try:
             values = {
-                k: (float(v) if "threshold" in k or k in ("proof_scale", "unsure_margin") else str(v) if k in ("layout", "model_path") else int(v))
+                k: (float(v) if "threshold" in k or k in ("proof_scale", "unsure_margin") else str(v) if k in ("layout", "model_path", "claims") else int(v))
                 for k, v in extra.items() if k in mine
             }
         except (TypeError, ValueError) as exc:
             raise ConfigurationError(f"reader settings: {exc}") from exc
         settings = cls(**values)  # type: ignore[arg-type]
         if not (0 < settings.threshold < 1 and 0 < settings.coverage_threshold < 1) or settings.passages < 1 \
-                or settings.window < 1 or settings.max_sentences < 1 or settings.layout not in LAYOUTS \
+                or settings.window < 1 or settings.max_sentences < 1 or settings.layout not in LAYOUTS or settings.claims not in CLAIMS \
                 or not 0 <= settings.proof_scale <= 1 or not 0 <= settings.unsure_margin < 0.5 or settings.word_gaps not in (0, 1) or settings.state_disk_mb < 0 \
                 or (settings.model_path and not settings.model_path.lower().endswith(".gguf")):
             raise ConfigurationError(
                 "reader settings out of range: thresholds in (0, 1), passages, window, max_sentences >= 1, "
-                "layout 'source', 'own' or 'shared', proof_scale in [0, 1], unsure_margin in [0, 0.5), word_gaps 0 or 1, state_disk_mb >= 0, model_path a .gguf file"
+                "layout 'source', 'own' or 'shared', claims 'clauses' or 'sentences', proof_scale in [0, 1], unsure_margin in [0, 0.5), word_gaps 0 or 1, state_disk_mb >= 0, model_path a .gguf file"
             )
         return settings, rest
 
@@ -105,4 +110,4 @@ OPTIONS = OptionSet(ReaderSettings.keys(), check_options)
 """The options ``local/reader`` takes (:mod:`sumjudge.judges.options`)."""
 
 
-__all__ = ["DEFAULT_N_CTX", "LAYOUTS", "OPTIONS", "ReaderSettings", "check_options"]
+__all__ = ["CLAIMS", "DEFAULT_N_CTX", "LAYOUTS", "OPTIONS", "ReaderSettings", "check_options"]
