@@ -28,7 +28,7 @@ class ReaderSettings:
     coverage_threshold: float = 0.6
     """A question is answered when P(yes) >= this: the best balanced accuracy per key fact on REALSumm's
     per-fact labels, tune half, with the word shortcut on (docs/design-notes.md)."""
-    unsure_margin: float = 0.0
+    unsure_margin: float = 0.1
     """A question whose P(yes) lies within this of ``coverage_threshold`` is *unchecked*: the model
     is unsure, and the question counts in the axis as its P, as the offline judge's unsettled
     questions count as their measured presence (docs/design-notes.md says how it was chosen). 0:
