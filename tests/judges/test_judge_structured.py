@@ -143,3 +143,28 @@ async def test_a_reask_that_does_not_fit_the_window_drops_the_echo_then_the_corr
     send = Scripted(c("not json"), c("still not json"), c('{"questions": ["Q?"]}'))
     reply = await generate_structured(_request(), send, max_reasks=2, fits=only_first)
     assert send.seen == [first, first, first] and reply.usage.calls == 3
+
+
+async def test_a_reask_that_no_longer_fits_when_sent_goes_as_the_first_request():
+    """A re-ask checked against the window in one form, sent after the judge moved to a larger form
+    (another call's refusal): the judge finds it too large, and the first request goes instead."""
+    from sumjudge.errors import ContextOverflowError
+
+    first = _request().messages
+    script = Scripted(c("not json " * 50), c('{"questions": ["Q?"]}'))
+
+    async def send(conversation):
+        if len(conversation) > len(first):
+            raise ContextOverflowError("the questions request", needed=5000, prompt_tokens=4000, reply_tokens=1000,
+                                       context_window=4096, model="m", counted_by="estimate")
+        return await script(conversation)
+
+    reply = await generate_structured(_request(), send, max_reasks=1, fits=lambda conv: True)
+    assert reply.output.questions == ["Q?"] and script.seen == [first, first]
+
+    async def never_fits(conversation):
+        raise ContextOverflowError("the questions request", needed=5000, prompt_tokens=4000, reply_tokens=1000,
+                                   context_window=4096, model="m", counted_by="estimate")
+
+    with pytest.raises(ContextOverflowError):
+        await generate_structured(_request(), never_fits, max_reasks=1)

@@ -15,7 +15,9 @@ wrote, its ``finish_reason`` and the usage of that call). :func:`generate_struct
    answered with a re-ask that quotes the error, at most ``max_reasks`` times. Given ``fits`` (the
    judge's context-window check), the re-ask is the first of these that fits: the conversation so
    far with the bad reply and the correction; the first request with the correction alone; the
-   first request again, fresh (which fitted when it was sent). A re-ask never grows past the window;
+   first request again, fresh (which fitted when it was sent). A re-ask never grows past the window:
+   one found too large when sent (the judge moved to a form that puts the schema in the prompt since
+   it was made) is sent as the first request again;
 4. then :class:`~sumjudge.errors.JudgeOutputError` names the step and what came back.
 
 Usage is summed over every attempt. Nothing here knows HTTP or any SDK.
@@ -32,7 +34,7 @@ from typing import Any, get_args
 
 from pydantic import BaseModel, ValidationError
 
-from ..errors import JudgeOutputError
+from ..errors import ContextOverflowError, JudgeOutputError
 from ..guards.redact import redact, redact_strings
 from .base import ChatMessage, JudgeReply, JudgeRequest, OutputT, TokenLogprob, Usage
 
@@ -302,7 +304,15 @@ async def generate_structured(
     last_text: str | None = None
     attempts = max_reasks + 1
     for attempt in range(attempts):
-        completion = await send(conversation)
+        try:
+            completion = await send(conversation)
+        except ContextOverflowError:
+            if conversation == first:
+                raise
+            # the re-ask fitted when it was made, but the judge has since moved to a larger form (one
+            # that states the schema in the prompt): the first request again, as it is now sent
+            conversation = list(first)
+            completion = await send(conversation)
         usage = usage + completion.usage
         text = completion.text
         last_text = text if text is not None else completion.refusal
