@@ -188,3 +188,36 @@ async def test_a_long_sources_claim_list_the_summary_does_not_make_fails_after_o
     with pytest.raises(JudgeOutputError, match="claims the summary does not make"):
         await create_summarization_scorer(model=j).run(input=long_source(800), output="The dog barked at night.")
     assert len(j.calls(CLAIMS_STEP)) == 2 and "is not in the summary" in j.calls(CLAIMS_STEP)[1].messages[-1].content
+
+
+async def test_a_re_ask_about_claims_shows_a_long_reply_back_only_in_part_and_never_overflows() -> None:
+    """A small model may fill its window with claims the summary does not make: the re-ask names them
+    without showing the whole reply back, and one that the judge finds too large fails the step as
+    the judge's claims, never as a context overflow."""
+    from sumjudge.errors import ContextOverflowError
+
+    source = "The council approved 120 homes on Tuesday. Building starts in May."
+    many = claims(*[(f"The council approved {100 + i} homes on Tuesday.", True) for i in range(200)])
+    own = claims(("The council rejected 500 homes on Friday.", False))
+    j = judge([many, own], questions("Did the council approve 120 homes?"), answers(False))
+    result = await create_summarization_scorer(model=j).run(input=source, output="The council rejected 500 homes on Friday.")
+    first, again = j.calls(ALIGNMENT_STEP)
+    assert len(again.messages) == len(first.messages) + 1  # the correction alone: the long reply not echoed
+    assert result.score == 0.0
+
+    class Overflowing:
+        """Refuses every re-ask as too large for its window, as a judge of 4,096 tokens did."""
+
+        def __init__(self, inner: Any) -> None:
+            self.inner, self.model_id = inner, inner.model_id
+
+        async def generate(self, request: Any) -> Any:
+            if request.step == ALIGNMENT_STEP and "is not in the summary" in request.messages[-1].content:
+                raise ContextOverflowError("the alignment request", needed=5000, prompt_tokens=4700, reply_tokens=300,
+                                           context_window=4096, model="m", counted_by="estimate")
+            return await self.inner.generate(request)
+
+    short = claims(("The council approved 120 homes on Tuesday.", True))
+    j = judge([short, short], questions("Did the council approve 120 homes?"), answers(True))
+    with pytest.raises(JudgeOutputError, match="claims the summary does not make"):
+        await create_summarization_scorer(model=Overflowing(j)).run(input=source, output="The council rejected 500 homes on Friday.")

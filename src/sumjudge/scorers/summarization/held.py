@@ -29,13 +29,16 @@ from dataclasses import replace
 from difflib import SequenceMatcher
 from typing import Any
 
-from ...errors import JudgeOutputError
+from ...errors import ContextOverflowError, JudgeOutputError
 from ...judges.base import ChatMessage, JudgeReply, JudgeRequest
 from ...guards.redact import MASK
 from .asked import _NUMBER, _folded, _words
 from .quotes import WORD_THRESHOLD
 
 _SHOWN = 3  # claims quoted in a re-ask or an error
+_ECHO_LIMIT = 2000
+"""Characters of the judge's reply shown back to it in the re-ask: a small model's reply may fill the
+rest of its window with claims, and shown whole it would leave no room for the answer."""
 
 JOINING_WORDS = frozenset("""
 a an the this that these those it its they them their he him his she her we our you your i
@@ -135,16 +138,25 @@ async def summary_claims(
     reply: JudgeReply[Any], summaries: Sequence[str],
 ) -> JudgeReply[Any]:
     """``reply`` (an alignment reply to ``request``) when every claim in it is the summary's; else the
-    reply to one more request that says which are not; a reply that still holds one raises
-    :func:`not_held_error`."""
+    reply to one more request that says which are not (the reply shown back when it is short, and left
+    out when the judge finds the request too large for its window); a reply that still holds one, or a
+    re-ask that fits the window in no form, raises :func:`not_held_error`."""
     claims = [v.claim for v in reply.output.alignment if v.claim.strip()]
     where = not_held(summaries, claims)
     if not where:
         return reply
     said = reply.raw if reply.raw is not None else reply.output.model_dump_json()
-    again = replace(request, messages=[*request.messages, ChatMessage(role="assistant", content=said),
-                                       ChatMessage(role="user", content=not_held_feedback(claims, where))])
-    reply = await ask(again)
+    told = ChatMessage(role="user", content=not_held_feedback(claims, where))
+    shown = [ChatMessage(role="assistant", content=said)] if len(said) <= _ECHO_LIMIT else []
+    try:
+        reply = await ask(replace(request, messages=[*request.messages, *shown, told]))
+    except ContextOverflowError:
+        if not shown:
+            raise not_held_error(request.step, claims, where) from None
+        try:
+            reply = await ask(replace(request, messages=[*request.messages, told]))
+        except ContextOverflowError:
+            raise not_held_error(request.step, claims, where) from None
     claims = [v.claim for v in reply.output.alignment if v.claim.strip()]
     where = not_held(summaries, claims)
     if where:
