@@ -17,7 +17,8 @@ from bisect import bisect_right
 import regex
 
 from .clauses import EN_AUX, WORD, en_subject, split_clauses, split_predicates, split_statements
-from .lexicon import DATE_WORDS, IRREGULAR_EN
+from .fact_shape import antecedent, opens_with_pronoun, states_a_fact, verb_at
+from .lexicon import IRREGULAR_EN
 _QUOTE_MARK = regex.compile(r"``|''|[\"“”„«»]|(?:^|\s)['‘’`](?=\s*\w)|(?<=\w[.,!?]?\s?)['’](?:\s|$)")
 _SPEECH_VERB = regex.compile(
     r"\b(?:said|says|say|told|tells|added|adds|explained|explains|insisted|insists|claimed|claims|"
@@ -112,7 +113,6 @@ _SPLIT_AT = regex.compile(
     r"into|near|at|in|on|for|by|without|through)\b)|\s*,\s*",
     regex.I,
 )
-_PRONOUN = frozenset("he she they it this that these those we i you him her them his its their".split())
 
 
 _CONTRACTION = r"(?:s|t|re|ve|ll|d|m)\b"
@@ -199,7 +199,7 @@ def _cap(words: list[str], limit: int) -> str:
     # never before the predicate: a cut must come after the end of the first verb
     spans = [m.span() for m in _WORDS.finditer(text)]
     low = [text[a:b].lower() for a, b in spans]
-    verb_end = next((spans[i][1] for i in range(len(low)) if _verb_at(low, i, in_s=False)), None)
+    verb_end = next((spans[i][1] for i in range(len(low)) if verb_at(low, i, in_s=False)), None)
     if verb_end is None:
         return text if len(ends) <= _RUN_ON * limit else _trimmed(text[: ends[limit - 1]])
     best = None
@@ -256,7 +256,7 @@ def atomic_facts(sentence: str, lang: str, max_words: int = 16, speech: bool = F
     text = _unattributed(text)
     r = _RELATIVE.search(text)
     if r and r.group("rel").split()[0].lower() == "who":
-        head = _antecedent(text[: r.start()].strip().split())
+        head = antecedent(text[: r.start()].strip().split())
         if 1 <= len(head.split()) <= 6:
             extra.insert(0, f"{head} {r.group('rel').split(None, 1)[1] if len(r.group('rel').split()) > 1 else ''}".strip())
     text = _RELATIVE.sub(" ", text)
@@ -319,84 +319,3 @@ def _own_words(first: str, part: str) -> list[str]:
     while i < min(len(a), len(b)) and a[i] == b[i]:
         i += 1
     return b[i:] or [""]
-
-
-_DETERMINERS = frozenset("the a an his her their its our my your this that these those of 's ' every each some any no".split())
-_NOT_A_START = frozenset(
-    "in on at for with to from by of that which who whose where when while as if than and or but nor so then "
-    "was were is are be been being has have had will would can could may might must shall should did does do "
-    "noted adding saying according without during despite among through including about like unlike into "
-    "onto over under within against until whether how why what here imagine having "
-    # a verb of saying or thinking with no subject before it: "say that just as antibiotics are used ..."
-    "say says claim claims argue argues warn warns insist insists believe believes think thinks suggest suggests "
-    "admit admits".split()
-)
-_OBJECTS = frozenset("the a an his her their its our my your him them us me others people".split())
-"""Words that follow a verb, not a subject: a fact opening "inspires others" lost its subject."""
-_FIRST_PERSON = frozenset("i we me my our us mine ours i'm i've we're we've".split())
-
-
-def first_person(fact: str, lang: str = "en") -> bool:
-    """The fact speaks in the first person ("it was a day i have often tried to forget"): a speaker's or
-    a columnist's voice, not a fact the article reports (English words only)."""
-    return lang == "en" and any(w.lower() in _FIRST_PERSON for w in fact.split())
-
-
-def _verb_at(low: list[str], i: int, in_s: bool = True) -> bool:
-    """The lower-cased word ``low[i]`` reads as a finite verb: an auxiliary, an irregular past, a word
-    in -ed, or (``in_s``) one in -s that no determiner precedes (a words-only guess, no tagger; a
-    plural noun in -s passes for a verb too)."""
-    w = low[i]
-    if w in EN_AUX or w in {"'s", "'re", "'ve", "'ll", "'d", "'m", "am"}:
-        return True
-    if i == 0 or low[i - 1] in _DETERMINERS:
-        return False
-    if (w in IRREGULAR_EN and IRREGULAR_EN[w] != w and not w.endswith(("men", "children"))) or (
-        len(w) > 3 and w.endswith("ed")
-    ):
-        return True
-    return in_s and len(w) > 3 and w.endswith("s") and not w.endswith("ss") and low[i - 1] not in _NOT_A_START
-
-
-def _has_verb(words: list[str], in_s: bool = True) -> bool:
-    """Some word of ``words`` reads as a finite verb (:func:`_verb_at`)."""
-    low = [w.lower() for w in words]
-    return any(_verb_at(low, i, in_s) for i in range(len(low)))
-
-
-def shows_a_verb(fact: str) -> bool:
-    """English: some word of ``fact`` reads as a finite verb (an auxiliary, an irregular past, a word
-    in -ed or -s): a date line or a caption ("08:48 EST, 3 February 2014") shows none."""
-    return _has_verb(fact.split()) or any(w.lower() in {"won", "wins", "win", "leads", "led"} for w in fact.split())
-
-
-def _antecedent(words: list[str]) -> str:
-    """What a relative clause after ``words`` is about: the words themselves ("Anuradha Koirala , who
-    ..."), or, where they hold a verb, what follows its last one ("the team will need Miller , who
-    ..." -> "Miller"): the subject of the relative clause's own fact."""
-    low = [w.lower() for w in words]
-    verbs = [i for i in range(len(low)) if _verb_at(low, i, in_s=False)]  # "Chris Williams" holds none
-    return " ".join(words[verbs[-1] + 1:] if verbs else words)
-
-
-def states_a_fact(fact: str) -> bool:
-    """English: the fact opens with a subject, not a verb, a preposition or a conjunction ("was too
-    late for matt", "noted that wherever ...", "inspires others to ..." do not; "That 's what
-    happened" does), and says more than a date ("friday , april 3")."""
-    words = [w for w in fact.split() if WORD.search(w)]
-    if len(words) < 3:
-        return False
-    if all(w.lower() in DATE_WORDS or w.isdigit() for w in words):
-        return False  # "friday , april 3": a date line, no fact
-    first, second = words[0].lower(), words[1].lower()
-    if first in {"that", "this"} and (second in EN_AUX or second in {"'s", "s"}):
-        return True
-    if words[0][:1].islower() and first.endswith("s") and not first.endswith("ss") and second in _OBJECTS:
-        return False  # "inspires others to think": a predicate whose subject was cut off
-    return not (first in _NOT_A_START or (first.endswith(("ed", "ing")) and words[0][:1].islower()))
-
-
-def opens_with_pronoun(fact: str) -> bool:
-    """The fact's subject is a pronoun ("she has offered ..."): it does not say whom it is about."""
-    first = fact.split(None, 1)[0].lower().strip("'’,") if fact.strip() else ""
-    return first in _PRONOUN

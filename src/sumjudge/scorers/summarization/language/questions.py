@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import regex
 
 from .analysis import Document, Sentence, TextAnalyzer
-from .facts import atomic_facts, caption_text, first_person, shows_a_verb
+from .fact_shape import first_person, shows_a_verb
+from .facts import atomic_facts, caption_text
 from .lexicon import STOPWORDS
 
 # Question phrasings per language: (template, pattern that recovers the fact).

@@ -1,0 +1,89 @@
+"""Whether a piece of text reads as a fact a question can ask: it opens with a subject, shows a finite
+verb, speaks in no first person and names whom it is about (English, words only: no tagger). What
+:mod:`.facts` cuts from a source sentence is kept only where these hold."""
+
+from __future__ import annotations
+
+from .clauses import EN_AUX, WORD
+from .lexicon import DATE_WORDS, IRREGULAR_EN
+
+_PRONOUN = frozenset("he she they it this that these those we i you him her them his its their".split())
+_DETERMINERS = frozenset("the a an his her their its our my your this that these those of 's ' every each some any no".split())
+_NOT_A_START = frozenset(
+    "in on at for with to from by of that which who whose where when while as if than and or but nor so then "
+    "was were is are be been being has have had will would can could may might must shall should did does do "
+    "noted adding saying according without during despite among through including about like unlike into "
+    "onto over under within against until whether how why what here imagine having "
+    # a verb of saying or thinking with no subject before it: "say that just as antibiotics are used ..."
+    "say says claim claims argue argues warn warns insist insists believe believes think thinks suggest suggests "
+    "admit admits".split()
+)
+_OBJECTS = frozenset("the a an his her their its our my your him them us me others people".split())
+"""Words that follow a verb, not a subject: a fact opening "inspires others" lost its subject."""
+_FIRST_PERSON = frozenset("i we me my our us mine ours i'm i've we're we've".split())
+
+
+def first_person(fact: str, lang: str = "en") -> bool:
+    """The fact speaks in the first person ("it was a day i have often tried to forget"): a speaker's or
+    a columnist's voice, not a fact the article reports (English words only)."""
+    return lang == "en" and any(w.lower() in _FIRST_PERSON for w in fact.split())
+
+
+def verb_at(low: list[str], i: int, in_s: bool = True) -> bool:
+    """The lower-cased word ``low[i]`` reads as a finite verb: an auxiliary, an irregular past, a word
+    in -ed, or (``in_s``) one in -s that no determiner precedes (a words-only guess, no tagger; a
+    plural noun in -s passes for a verb too)."""
+    w = low[i]
+    if w in EN_AUX or w in {"'s", "'re", "'ve", "'ll", "'d", "'m", "am"}:
+        return True
+    if i == 0 or low[i - 1] in _DETERMINERS:
+        return False
+    if (w in IRREGULAR_EN and IRREGULAR_EN[w] != w and not w.endswith(("men", "children"))) or (
+        len(w) > 3 and w.endswith("ed")
+    ):
+        return True
+    return in_s and len(w) > 3 and w.endswith("s") and not w.endswith("ss") and low[i - 1] not in _NOT_A_START
+
+
+def _has_verb(words: list[str], in_s: bool = True) -> bool:
+    """Some word of ``words`` reads as a finite verb (:func:`verb_at`)."""
+    low = [w.lower() for w in words]
+    return any(verb_at(low, i, in_s) for i in range(len(low)))
+
+
+def shows_a_verb(fact: str) -> bool:
+    """English: some word of ``fact`` reads as a finite verb (an auxiliary, an irregular past, a word
+    in -ed or -s): a date line or a caption ("08:48 EST, 3 February 2014") shows none."""
+    return _has_verb(fact.split()) or any(w.lower() in {"won", "wins", "win", "leads", "led"} for w in fact.split())
+
+
+def antecedent(words: list[str]) -> str:
+    """What a relative clause after ``words`` is about: the words themselves ("Anuradha Koirala , who
+    ..."), or, where they hold a verb, what follows its last one ("the team will need Miller , who
+    ..." -> "Miller"): the subject of the relative clause's own fact."""
+    low = [w.lower() for w in words]
+    verbs = [i for i in range(len(low)) if verb_at(low, i, in_s=False)]  # "Chris Williams" holds none
+    return " ".join(words[verbs[-1] + 1:] if verbs else words)
+
+
+def states_a_fact(fact: str) -> bool:
+    """English: the fact opens with a subject, not a verb, a preposition or a conjunction ("was too
+    late for matt", "noted that wherever ...", "inspires others to ..." do not; "That 's what
+    happened" does), and says more than a date ("friday , april 3")."""
+    words = [w for w in fact.split() if WORD.search(w)]
+    if len(words) < 3:
+        return False
+    if all(w.lower() in DATE_WORDS or w.isdigit() for w in words):
+        return False  # "friday , april 3": a date line, no fact
+    first, second = words[0].lower(), words[1].lower()
+    if first in {"that", "this"} and (second in EN_AUX or second in {"'s", "s"}):
+        return True
+    if words[0][:1].islower() and first.endswith("s") and not first.endswith("ss") and second in _OBJECTS:
+        return False  # "inspires others to think": a predicate whose subject was cut off
+    return not (first in _NOT_A_START or (first.endswith(("ed", "ing")) and words[0][:1].islower()))
+
+
+def opens_with_pronoun(fact: str) -> bool:
+    """The fact's subject is a pronoun ("she has offered ..."): it does not say whom it is about."""
+    first = fact.split(None, 1)[0].lower().strip("'’,") if fact.strip() else ""
+    return first in _PRONOUN
