@@ -147,16 +147,17 @@ async def summary_claims(
         return reply
     said = reply.raw if reply.raw is not None else reply.output.model_dump_json()
     told = ChatMessage(role="user", content=not_held_feedback(claims, where))
-    shown = [ChatMessage(role="assistant", content=said)] if len(said) <= _ECHO_LIMIT else []
-    try:
-        reply = await ask(replace(request, messages=[*request.messages, *shown, told]))
-    except ContextOverflowError:
-        if not shown:
-            raise not_held_error(request.step, claims, where) from None
+    asks = [[*request.messages, told]]
+    if len(said) <= _ECHO_LIMIT:
+        asks.insert(0, [*request.messages, ChatMessage(role="assistant", content=said), told])
+    for messages in asks:
         try:
-            reply = await ask(replace(request, messages=[*request.messages, told]))
+            reply = await ask(replace(request, messages=messages))
+            break
         except ContextOverflowError:
-            raise not_held_error(request.step, claims, where) from None
+            continue
+    else:
+        raise not_held_error(request.step, claims, where)
     claims = [v.claim for v in reply.output.alignment if v.claim.strip()]
     where = not_held(summaries, claims)
     if where:
