@@ -60,6 +60,44 @@ def test_one_part_of_a_date_dates_the_fact_and_a_missing_date_is_shown() -> None
     assert _verdict("On April 13 Faith Chepkoech won the Rotterdam Marathon.", q).answered
 
 
+def test_the_word_gaps_the_reader_trusts_never_call_missing_what_the_offline_judge_answers() -> None:
+    q = "Is it true that Faith Chepkoech won the Rotterdam Marathon on Sunday, April 13?"
+    judge = LexicalJudge()
+    assert judge.coverage_gaps([q], "Faith Chepkoech won Sunday's Rotterdam Marathon.") == [None]
+    [gap] = judge.coverage_gaps([q], "Faith Chepkoech won the Rotterdam Marathon.")
+    assert gap is not None, "no part of the date is given"
+    [gap] = judge.coverage_gaps(["Is it true that the injection cut the risk by 21 percent?"],
+                                "The injection cut the risk by a fifth.")
+    assert gap is not None and "'21'" in gap, gap
+
+
+@pytest.mark.parametrize(
+    ("question", "summary"),
+    [
+        ("Is it true that Faith Chepkoech won the Rotterdam Marathon?",
+         "Almaz Tesfaye won the Rotterdam Marathon, pulling away from Faith Chepkoech."),
+        (FACT, "The council voted to approve the plan for 240 apartments at the old mill."),
+    ],
+)
+def test_the_word_gaps_show_every_contradiction_the_offline_judge_shows(question: str, summary: str) -> None:
+    judge = LexicalJudge()
+    [gap] = judge.coverage_gaps([question], summary)
+    [v] = judge.cover([question], summary).coverage
+    assert gap is not None and "contradicts" in gap and gap == v.reason, (gap, v.reason)
+
+
+def test_an_unchecked_reason_says_which_names_the_summary_lacks() -> None:
+    q = "Is it true that Faith Chepkoech won the Rotterdam Marathon?"
+    v = _verdict("Almaz Tesfaye won the Rotterdam Marathon.", q)
+    assert v.unchecked and "lacks none of its numbers or names" not in v.reason, v.reason
+    assert "1 of its 3 names" in v.reason, v.reason  # "Faith Chepkoech", "Rotterdam", "Marathon"
+
+
+def test_a_missing_name_is_left_to_the_reader() -> None:
+    q = "Is it true that Mayor Hugo Brandt said the city would lose $1.1 million a year in taxes?"
+    assert LexicalJudge().coverage_gaps([q], "The mayor said the city would lose $1.1 million a year in taxes.") == [None]
+
+
 def test_a_spelled_ordinal_is_no_key_number() -> None:
     q = "Is it true that the injection cut the risk of a second heart attack by 21 percent?"
     v = _verdict("The injection cut the risk of a repeat heart attack by 21 percent.", q)

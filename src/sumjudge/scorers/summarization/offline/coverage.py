@@ -78,6 +78,25 @@ def date_parts(fact: Sentence) -> frozenset[str]:
     return frozenset(parts)
 
 
+def dated(fact: Sentence, summary_units: frozenset[str], summary_numbers: frozenset[str]) -> frozenset[str]:
+    """``summary_units`` with every part of the fact's date when the summary gives any one of them
+    (:func:`date_parts`): "on Sunday" dates a fact of "Sunday, April 13"."""
+    when = date_parts(fact)
+    if when & (summary_units | frozenset("#" + n for n in summary_numbers)):
+        return summary_units | when
+    return summary_units
+
+
+def missing_numbers(fact: Sentence, summary_units: frozenset[str], summary_numbers: frozenset[str]) -> list[str]:
+    """The fact's numbers that the summary holds in no form; a spelled ordinal ("a second heart
+    attack") is not a number a summary must repeat."""
+    return [
+        n for n in fact.numbers
+        if "#" + n not in summary_units and not fact.number_keys[n] & summary_numbers
+        and fact.number_forms[n].lower() not in ORDINAL_WORDS
+    ]
+
+
 def key_fact_missing(
     fact: Sentence, summary_units: frozenset[str], best: Sentence | None, summary_numbers: frozenset[str] = frozenset()
 ) -> tuple[str, str] | None:
@@ -88,14 +107,8 @@ def key_fact_missing(
     may stand for (a fact's "10,000" is in a summary that says "ten thousand"). A weekday is
     detail, never a key fact (:data:`..language.lexicon.WEEKDAYS`), nor a spelled ordinal ("a second
     heart attack" is "a repeat heart attack"). Of a date, any one part will do (:func:`date_parts`)."""
-    when = date_parts(fact)
-    if when & (summary_units | frozenset("#" + n for n in summary_numbers)):
-        summary_units = summary_units | when
-    missing = [
-        n for n in fact.numbers
-        if "#" + n not in summary_units and not fact.number_keys[n] & summary_numbers
-        and fact.number_forms[n].lower() not in ORDINAL_WORDS
-    ]
+    summary_units = dated(fact, summary_units, summary_numbers)
+    missing = missing_numbers(fact, summary_units, summary_numbers)
     if missing and best is not None:
         theirs = [
             w for w in best.numbers
@@ -211,9 +224,11 @@ def judge_fact(
         )
     if key is not None:
         return CoverageVerdict(question=question, answered=False, reason=f"the summary lacks the fact's {key[0]}")
+    lacking = [x for x in names if x not in read.units]
+    lacks = " or names" if not lacking else f" and {len(lacking)} of its {len(names)} names"
     return _unchecked(
         question, best, unsettled_presence,
-        f"the summary carries {share:.0%} of this fact and lacks none of its numbers or names, but not "
+        f"the summary carries {share:.0%} of this fact and lacks none of its numbers{lacks}, but not "
         f"{shown}; words cannot tell a paraphrase from another fact",
     )
 
@@ -229,35 +244,23 @@ def _unchecked(question: str, best: Sentence | None, presence: float, why: str) 
 
 def coverage_gaps(analyser_of: Callable[[str], TextAnalyzer], questions: list[str], summary: str) -> list[str | None]:
     """For each question, why the summary's words alone show that it cannot answer the question with
-    yes, or ``None`` where only reading can tell. Words settle it when the summary shares none of the
-    fact's content words, or lacks the fact's number or date (in any of its forms: "two-year" is "two
-    years"), or has another number in its place. A missing name settles nothing ("the mayor" may be
-    the fact's "Ana Lopez"), nor a spelled ordinal ("the first lady")."""
+    yes, or ``None`` where only reading can tell. These are the offline judge's own *shown missing*
+    verdicts (:func:`judge_fact`): the summary shares none of the fact's words, lacks its number or
+    date (in any of its forms: "two-year" is "two years"; any one part of a date), or contradicts it
+    (another number in its place, another subject of the same verb, a reversed decision or
+    polarity). A missing name settles nothing ("the mayor" may be the fact's "Ana Lopez"), so the
+    words never call missing what a reader could find, nor what the offline judge calls answered."""
     if not questions:
         return []
     read = read_summary(analyser_of, questions, summary)
     gaps: list[str | None] = []
-    for fact in read.facts:
+    for question, fact in zip(questions, read.facts):
         if not fact.content:
             gaps.append(None)
-        elif not read.sentences:
-            gaps.append("the summary is empty")
-        elif not point_of(fact) & read.units:
-            gaps.append("the summary shares none of the fact's words")
-        else:
-            key = key_fact_missing(fact, read.units, read.closest(fact), read.numbers)
-            numbers = [
-                f for n, f in fact.number_forms.items()
-                if "#" + n not in read.units and not fact.number_keys[n] & read.numbers and f.lower() not in ORDINAL_WORDS
-            ]
-            if key is not None and key[1]:
-                gaps.append(f"the summary contradicts it: {key[1]}")
-            elif numbers:
-                gaps.append(f"the summary lacks the fact's number {numbers[0]!r}")
-            elif key is not None and key[0].startswith("date"):
-                gaps.append(f"the summary lacks the fact's {key[0]}")
-            else:
-                gaps.append(None)
+            continue
+        v = judge_fact(question, fact, read, answer_threshold=1.0)
+        shown = not v.answered and not v.unchecked and not v.reason.startswith("the summary lacks the fact's name")
+        gaps.append(v.reason if shown else None)
     return gaps
 
 
