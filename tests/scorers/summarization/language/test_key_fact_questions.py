@@ -176,3 +176,26 @@ def test_a_cut_fact_does_not_end_on_the_word_that_led_into_the_cut() -> None:
     assert facts
     for fact in facts:
         assert fact.split()[-1].lower() not in {"played", "for", "to", "the", "and", "of", "by"}, fact
+
+
+def test_a_long_fact_is_cut_after_its_main_verb_not_one_of_a_clause_before_it() -> None:
+    sentence = ("A dress worn by Vivien Leigh when she played Scarlett O'Hara in the classic 1939 film Gone With the Wind "
+                "has fetched $ 137,000 at auction .")
+    [fact] = atomic_facts(sentence, "en", 20)
+    assert "has fetched $ 137,000" in fact, fact
+
+
+@pytest.mark.parametrize(
+    ("fact", "question"),
+    [
+        ("Kenyan runner Faith Chepkoech won the race", "Is it true that Kenyan runner Faith Chepkoech won the race?"),
+        ("The current Hour record is 52.491km", "Is it true that the current Hour record is 52.491km?"),
+        ("Mayor Helen Ortiz opened the bridge", "Is it true that Mayor Helen Ortiz opened the bridge?"),
+        ("Police closed the road", "Is it true that police closed the road?"),
+    ],
+)
+def test_a_question_keeps_the_capital_of_a_name_or_a_people_and_drops_that_of_a_function_word(fact: str, question: str) -> None:
+    from sumjudge.scorers.summarization.language.questions import phrase_question
+
+    # "the" and "hour" stand capitalised elsewhere in the source ("Gone With The Wind", "the Hour")
+    assert phrase_question(fact, "en", frozenset({"the", "hour", "helen", "ortiz"})) == question

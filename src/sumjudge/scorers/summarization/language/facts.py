@@ -187,6 +187,20 @@ def _trimmed(text: str) -> str:
     return " ".join(words).rstrip(" ,;:-")
 
 
+_SUBORDINATORS = frozenset(
+    "when while after before because if unless who whom whose which that as since although though where until once".split()
+)
+
+
+def _subordinate_verb(low: list[str], i: int) -> bool:
+    """The verb ``low[i]`` belongs to a clause that hangs off the main one, so the fact's predicate
+    comes later: a subordinate clause a few words back ("when she played"), or a participle with its
+    agent ("a dress worn by Vivien Leigh ... has fetched")."""
+    if any(w in _SUBORDINATORS for w in low[max(0, i - 3):i]):
+        return True
+    return low[i] not in EN_AUX and i + 1 < len(low) and low[i + 1] == "by"
+
+
 def _cap(words: list[str], limit: int) -> str:
     """At most ``limit`` words, cut at a clause boundary or before a preposition, after the fact's
     predicate (a cut before it leaves no fact: "a win for mcilroy on the hallowed grounds"); a fact
@@ -199,7 +213,11 @@ def _cap(words: list[str], limit: int) -> str:
     # never before the predicate: a cut must come after the end of the first verb
     spans = [m.span() for m in _WORDS.finditer(text)]
     low = [text[a:b].lower() for a, b in spans]
-    verb_end = next((spans[i][1] for i in range(len(low)) if verb_at(low, i, in_s=False)), None)
+    # a capitalised word past the first is part of a name or title ("the film Gone With the Wind")
+    verbs = [i for i in range(len(low)) if verb_at(low, i, in_s=False) and not (i and text[spans[i][0]].isupper())]
+    # the main clause's verb, where it comes soon enough to keep the fact near its size
+    main = next((i for i in verbs if not _subordinate_verb(low, i) and i < 1.5 * limit), verbs[0] if verbs else None)
+    verb_end = spans[main][1] if main is not None else None
     if verb_end is None:
         return text if len(ends) <= _RUN_ON * limit else _trimmed(text[: ends[limit - 1]])
     best = None

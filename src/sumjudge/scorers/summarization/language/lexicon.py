@@ -124,6 +124,22 @@ WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".
 """A news text's weekday ("voted on Tuesday") is detail, not the point of a fact: coverage neither
 asks for it nor fails a summary that leaves it out."""
 
+PEOPLES_EN = frozenset(
+    """afghan african albanian algerian american arab argentine argentinian armenian asian australian
+    austrian bangladeshi belgian bolivian bosnian brazilian british bulgarian burmese cambodian cameroonian
+    canadian chilean chinese colombian congolese croatian cuban cypriot czech danish dutch ecuadorian
+    egyptian english eritrean estonian ethiopian european filipino finnish french georgian german ghanaian
+    greek guatemalan haitian honduran hungarian icelandic indian indonesian iranian iraqi irish israeli
+    italian ivorian jamaican japanese jordanian kazakh kenyan korean kosovan kurdish kuwaiti latvian
+    lebanese liberian libyan lithuanian malaysian malian mexican moroccan mozambican nepalese nigerian
+    nigerien norwegian pakistani palestinian panamanian peruvian polish portuguese qatari romanian russian
+    rwandan saudi scottish senegalese serbian slovak slovenian somali spanish sudanese swedish swiss
+    syrian taiwanese tanzanian thai tunisian turkish ugandan ukrainian uruguayan venezuelan vietnamese
+    welsh yemeni zambian zimbabwean""".split()
+)
+"""English names of peoples and their adjectives: a written capital, never lower-cased at the head
+of a question ("Is it true that Kenyan runner Faith Chepkoech won ...")."""
+
 # Korean particles and copula endings that attach to a word; the longest match is removed.
 KO_PARTICLES = tuple(
     sorted(

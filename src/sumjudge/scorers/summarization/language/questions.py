@@ -16,7 +16,7 @@ import regex
 from .analysis import Document, Sentence, TextAnalyzer
 from .fact_shape import first_person, shows_a_verb
 from .facts import atomic_facts, caption_text
-from .lexicon import STOPWORDS
+from .lexicon import PEOPLES_EN, STOPWORDS
 
 # Question phrasings per language: (template, pattern that recovers the fact).
 _PHRASINGS: dict[str, list[tuple[str, regex.Pattern[str]]]] = {
@@ -93,14 +93,17 @@ def _open_syllable(ch: str) -> bool:
 
 def phrase_question(fact: str, lang: str, names: frozenset[str] = frozenset()) -> str:
     """A closed question about ``fact``. In English the fact follows "Is it true that", so its first
-    word loses its capital unless it is a name (one of ``names``, lower-cased, or "I")."""
+    word loses its capital unless it is a name (one of ``names``, lower-cased, or "I") or a people
+    ("Kenyan"); a function word ("The", "An") always loses it."""
     fact = fact.strip().rstrip(".!?。！？;,").strip()
     if lang == "en":
         fact = _OPENING_CONJUNCTION.sub("", fact, count=1)  # "But she said ..." -> "she said ..."
         m = _FIRST_WORD.match(fact)
         # "Mayor Helen Ortiz": a title before a name keeps its capital; "In November", "The Brotherhood" do not
-        title = _TITLE.match(fact) and not (m and m.group().lower() in STOPWORDS["en"])
-        if m and m.group().lower() not in names and m.group() != "I" and not title:
+        first = m.group().lower() if m else ""
+        function_word = first in STOPWORDS["en"]  # "The", "An": never a name's capital at the head
+        title = _TITLE.match(fact) and not function_word
+        if m and (function_word or (first not in names and first not in PEOPLES_EN and not title)) and m.group() != "I":
             fact = fact[:1].lower() + fact[1:]
         return _PHRASINGS["en"][0][0].format(fact=fact)
     if lang == "ko":
