@@ -87,8 +87,8 @@ def test_the_word_gaps_show_every_contradiction_the_offline_judge_shows(question
 
 
 def test_an_unchecked_reason_says_which_names_the_summary_lacks() -> None:
-    q = "Is it true that Faith Chepkoech won the Rotterdam Marathon?"
-    v = _verdict("Almaz Tesfaye won the Rotterdam Marathon.", q)
+    q = "Is it true that Faith Chepkoech pulled away from the field in the Rotterdam Marathon after 30 kilometres?"
+    v = _verdict("The Rotterdam Marathon was decided after 30 kilometres.", q)
     assert v.unchecked and "lacks none of its numbers or names" not in v.reason, v.reason
     assert "1 of its 3 names" in v.reason, v.reason  # "Faith Chepkoech", "Rotterdam", "Marathon"
 
@@ -144,9 +144,13 @@ def test_a_swapped_winner_is_an_unsupported_claim_and_another_winner_never_state
     summary = "Almaz Tesfaye won the Rotterdam Marathon after pulling away from Faith Chepkoech."
     [claim] = LexicalJudge().align(source, summary).alignment
     assert not claim.supported and "'Faith'" not in claim.reason and "Chepkoech" in claim.reason, claim.reason
-    # the words all there, the winner not named beside: unchecked, never "stated"
+    # the winner not named beside: another winner of the same contest is still shown
     [claim] = LexicalJudge().align(source, "Almaz Tesfaye won the Rotterdam Marathon.").alignment
-    assert claim.unchecked and "stated" not in claim.reason and "Chepkoech" in claim.reason, claim.reason
+    assert not claim.supported and "the source says 'Chepkoech' won" in claim.reason, claim.reason
+    # the same verb with another subject, not a contest's one winner: unchecked, never "stated"
+    [claim] = LexicalJudge().align("Faith Chepkoech finished the race in Rotterdam on Sunday.",
+                                   "Almaz Tesfaye finished the race in Rotterdam.").alignment
+    assert "stated" not in claim.reason, claim.reason
     [ok] = LexicalJudge().align(source, "Faith Chepkoech won the Rotterdam Marathon.").alignment
     assert ok.supported
 

@@ -102,3 +102,25 @@ def test_a_summary_may_open_with_a_pronoun_where_its_source_does() -> None:
     [w, *_] = _align("Anders Lindegaard is enjoying the sun. He may not be playing much at Manchester United.",
                      "He may not be playing much at Manchester United.")
     assert not w.supported and "points back to no one" in w.reason
+
+
+MARATHON = (
+    "Kenyan runner Faith Chepkoech won the Rotterdam Marathon on Sunday, breaking the course record set by "
+    "Ethiopia's Almaz Tesfaye in 2019. Tesfaye finished second. In the men's race, Joshua Kiprop and "
+    "Bashir Abdi won the team prize."
+)
+
+
+def test_another_winner_of_the_same_contest_is_unsupported_and_contradicts_the_question() -> None:
+    [v] = _align(MARATHON, "Almaz Tesfaye won the Rotterdam Marathon.")
+    assert not v.supported and not v.unchecked and "the source says 'Chepkoech' won, not 'Tesfaye'" in v.reason, v.reason
+    [c] = LexicalJudge().cover(["Is it true that Faith Chepkoech won the Rotterdam Marathon?"],
+                               "Almaz Tesfaye won the Rotterdam Marathon.").coverage
+    assert not c.answered and not c.unchecked and "contradicts" in c.reason, c.reason
+
+
+def test_the_same_winner_joint_winners_or_another_contest_are_no_swap() -> None:
+    for summary in ("Faith Chepkoech won the Rotterdam Marathon.", "Bashir Abdi won the team prize.",
+                    "Almaz Tesfaye won the Boston Marathon."):
+        [v] = _align(MARATHON, summary)
+        assert "the source says" not in v.reason, (summary, v.reason)

@@ -17,7 +17,7 @@ from ..language.questions import fact_of_question
 from ..language.segment import detect_language, quote, split_sentences
 from ..verdicts import CoverageVerdict
 from .extrinsic import passage_form
-from .roles import subject_swap
+from .roles import subject_swap, winner_swap
 from .support import polarity_conflict, slot_match
 from .wrong_numbers import same_kind_of
 
@@ -189,7 +189,9 @@ def judge_fact(
     if best is not None and key is not None and key[1]:
         return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {key[1]}")
     if best is not None and key is None and found:
-        swapped = subject_swap(fact, [best], summary_is_claim=False) if read.analyser.lang == "en" else None
+        english = read.analyser.lang == "en"
+        # the same people in swapped roles, or another winner of the same contest
+        swapped = (subject_swap(fact, [best], summary_is_claim=False) or winner_swap(fact, [best])) if english else None
         if swapped:
             return CoverageVerdict(
                 question=question, answered=False,

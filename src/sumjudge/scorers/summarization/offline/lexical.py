@@ -41,7 +41,7 @@ from ..verdicts import (
 from .coverage import coverage_gaps, judge_fact, read_summary
 from .extrinsic import additions, extrinsic_problems, in_slot, passage_form, predicates, slot_word
 from .reasons import renumber, unchecked_reason, whole_source_numbers
-from .roles import anchors_reordered, role_swap, subject_swap
+from .roles import anchors_reordered, role_swap, subject_swap, winner_swap
 from .support import Shown, loose_pairs, negation_unstated, polarity_conflict, substitutions
 from .wrong_names import name_errors
 from .wrong_numbers import number_errors
@@ -317,6 +317,12 @@ class LexicalJudge:
         subject = subject_swap(claim, ev.sentences) if doc.lang == "en" else None
         if subject:
             mine, theirs, verb = subject
+            return [Shown(
+                f'the source says {theirs!r} {verb}, not {mine!r}: "{quote(ev.text, 100)}" ({ev.where})', mine, theirs
+            )], soft
+        winner = winner_swap(claim, ev.sentences) if doc.lang == "en" else None
+        if winner:
+            mine, theirs, verb = winner
             return [Shown(
                 f'the source says {theirs!r} {verb}, not {mine!r}: "{quote(ev.text, 100)}" ({ev.where})', mine, theirs
             )], soft

@@ -197,7 +197,44 @@ def subject_swap(
     return None
 
 
-__all__ = ["role_swap", "subject_swap"]
+_ONE_WINNER = frozenset({"won", "wins", "beat", "beats", "defeated"})
+"""Verbs of an outcome that has one subject: a race or a vote is won by one side."""
+
+
+def winner_swap(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence]) -> tuple[str, str, str] | None:
+    """Another name as the winner of the same contest ("Almaz Tesfaye won the Rotterdam Marathon"
+    where the source has "Faith Chepkoech won the Rotterdam Marathon"): in English, a verb of
+    :data:`_ONE_WINNER` right after a name, the same verb right after another name in a sentence of
+    ``sentences``, the names the claim gives right after the verb ("the Rotterdam Marathon") right
+    after it there too; the claim does not name the sentence's winner, nor the sentence name the
+    claim's among the words before its verb (so "Chepkoech and Tesfaye won" is no swap). Symmetric: a coverage fact against the summary works the same way.
+    Returns the claim's name, the sentence's name and the verb, as written, or ``None``."""
+    words = [m.group() for m in _WORD.finditer(claim.text)]
+    mine_low = {w.lower() for w in words}
+    for j in range(1, len(words)):
+        verb = words[j]
+        if verb not in _ONE_WINNER:
+            continue
+        mine = _subject_before(words, j)
+        if not mine or mine[-1] not in {f.lower() for f in claim.name_forms.values()}:
+            continue
+        contest = {w.lower() for w in words[j + 1 : j + 5] if w[:1].isupper()}
+        if not contest:
+            continue
+        for s in sentences:
+            other = [m.group() for m in _WORD.finditer(s.text)]
+            for k in range(1, len(other)):
+                if other[k] != verb:
+                    continue
+                theirs = _subject_before(other, k)
+                if not theirs or set(theirs) & mine_low or set(mine) & {w.lower() for w in other[max(0, k - 6) : k]}:
+                    continue
+                if contest <= {w.lower() for w in other[k + 1 : k + 7]}:
+                    return words[j - 1], other[k - 1], verb
+    return None
+
+
+__all__ = ["role_swap", "subject_swap", "winner_swap"]
 
 
 def anchors_reordered(claim: Sentence, window: Window) -> tuple[str, str] | None:
