@@ -192,6 +192,7 @@ def test_a_long_fact_is_cut_after_its_main_verb_not_one_of_a_clause_before_it() 
         ("The current Hour record is 52.491km", "Is it true that the current Hour record is 52.491km?"),
         ("Mayor Helen Ortiz opened the bridge", "Is it true that Mayor Helen Ortiz opened the bridge?"),
         ("Police closed the road", "Is it true that police closed the road?"),
+        ("Mr Lawler worked at Clarence House", "Is it true that Mr Lawler worked at Clarence House?"),
     ],
 )
 def test_a_question_keeps_the_capital_of_a_name_or_a_people_and_drops_that_of_a_function_word(fact: str, question: str) -> None:
@@ -199,3 +200,10 @@ def test_a_question_keeps_the_capital_of_a_name_or_a_people_and_drops_that_of_a_
 
     # "the" and "hour" stand capitalised elsewhere in the source ("Gone With The Wind", "the Hour")
     assert phrase_question(fact, "en", frozenset({"the", "hour", "helen", "ortiz"})) == question
+
+
+def test_a_fact_of_two_that_clauses_is_cut_before_the_second() -> None:
+    sentence = ("Developer Marcus Oyelaran of Riverline Homes had promised that 60 of the units would be rented below "
+                "market rates and that the project would bring about $48 million in private investment to the east side .")
+    [fact] = atomic_facts(sentence, "en", 20)
+    assert fact.endswith("rented below market rates"), fact

@@ -110,7 +110,7 @@ _TRAILER = regex.compile(
 _SPLIT_AT = regex.compile(
     r"\s+(?=(?:because|after|before|when|while|although|though|since|until|as|despite|amid|"
     r"following|but|which|who|whose|where|so\s+that|along|across|with|from|during|amid|over|under|"
-    r"into|near|at|in|on|for|by|without|through)\b)|\s*,\s*",
+    r"into|near|at|in|on|for|by|without|through|and\s+that)\b)|\s*,\s*",
     regex.I,
 )
 

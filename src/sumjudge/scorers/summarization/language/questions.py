@@ -82,6 +82,7 @@ def korean_plain(fact: str) -> str:
 _FALLBACK = ('Is this stated: "{fact}"?', regex.compile(r'^Is this stated: "(.+)"\?$', regex.S))
 _TITLE = regex.compile(r"^\S+\s+\p{Lu}")
 _OPENING_CONJUNCTION = regex.compile(r"^(?:but|and|so|yet|however|also|meanwhile)\b,?\s+(?=\S)", regex.I)
+_HONORIFICS = frozenset({"mr", "mrs", "ms", "dr"})
 _FIRST_WORD = regex.compile(r"^\p{Lu}[\p{Ll}\p{M}]*\b")
 
 
@@ -101,7 +102,8 @@ def phrase_question(fact: str, lang: str, names: frozenset[str] = frozenset()) -
         m = _FIRST_WORD.match(fact)
         # "Mayor Helen Ortiz": a title before a name keeps its capital; "In November", "The Brotherhood" do not
         first = m.group().lower() if m else ""
-        function_word = first in STOPWORDS["en"]  # "The", "An": never a name's capital at the head
+        # "The", "An": never a name's capital at the head; "Mr", "Dr" before a name are the name's
+        function_word = first in STOPWORDS["en"] and first not in _HONORIFICS
         title = _TITLE.match(fact) and not function_word
         if m and (function_word or (first not in names and first not in PEOPLES_EN and not title)) and m.group() != "I":
             fact = fact[:1].lower() + fact[1:]
