@@ -314,15 +314,10 @@ class LexicalJudge:
         swap = role_swap(claim, ev, cfg.pair_distance, PASSIVE.get(doc.lang), doc.lang)
         if swap:
             return [swap], soft
-        subject = subject_swap(claim, ev.sentences) if doc.lang == "en" else None
+        # the same people in swapped roles, or another winner of the same contest
+        subject = (subject_swap(claim, ev.sentences) or winner_swap(claim, ev.sentences)) if doc.lang == "en" else None
         if subject:
             mine, theirs, verb = subject
-            return [Shown(
-                f'the source says {theirs!r} {verb}, not {mine!r}: "{quote(ev.text, 100)}" ({ev.where})', mine, theirs
-            )], soft
-        winner = winner_swap(claim, ev.sentences) if doc.lang == "en" else None
-        if winner:
-            mine, theirs, verb = winner
             return [Shown(
                 f'the source says {theirs!r} {verb}, not {mine!r}: "{quote(ev.text, 100)}" ({ev.where})', mine, theirs
             )], soft

@@ -207,8 +207,9 @@ def winner_swap(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence
     :data:`_ONE_WINNER` right after a name, the same verb right after another name in a sentence of
     ``sentences``, the names the claim gives right after the verb ("the Rotterdam Marathon") right
     after it there too; the claim does not name the sentence's winner, nor the sentence name the
-    claim's among the words before its verb (so "Chepkoech and Tesfaye won" is no swap). Symmetric: a coverage fact against the summary works the same way.
-    Returns the claim's name, the sentence's name and the verb, as written, or ``None``."""
+    claim's among the words before its verb (so "Chepkoech and Tesfaye won" is no swap). Symmetric:
+    a coverage fact against the summary works the same way. Returns the claim's name, the
+    sentence's name and the verb, as written, or ``None``."""
     words = [m.group() for m in _WORD.finditer(claim.text)]
     mine_low = {w.lower() for w in words}
     for j in range(1, len(words)):
