@@ -9,6 +9,8 @@ A number the passage has, but beside another number's words, stands in that numb
 
 from __future__ import annotations
 
+import pytest
+
 from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
 from sumjudge.scorers.summarization.verdicts import AlignmentVerdict
 
@@ -124,3 +126,24 @@ def test_the_same_winner_joint_winners_or_another_contest_are_no_swap() -> None:
                     "Almaz Tesfaye won the Boston Marathon."):
         [v] = _align(MARATHON, summary)
         assert "the source says" not in v.reason, (summary, v.reason)
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "stated"),
+    [
+        ("The ban, which began in March, was lifted on Friday.", "The ban began on Friday.", False),
+        ("The ban, which began in March, was lifted on Friday.", "The ban was lifted in March.", False),
+        ("Jones, who trained in Paris, now works in Berlin.", "Jones trained in Berlin.", False),
+        ("The ban, which began in March, was lifted on Friday.", "The ban began in March.", True),
+        ("Jones, who trained in Paris, now works in Berlin.", "Jones trained in Paris and works in Berlin.", True),
+        ("The resident, who was known as Newman, says he expects to lose.", "Newman says he expects to lose.", True),
+        ("They were met by police, who took them to the capital, Irbil, an official said.",
+         "They were met by police, who took them to Irbil.", True),
+    ],
+)
+def test_a_relative_clauses_verb_joined_to_the_main_clauses_anchor_is_never_stated(source: str, summary: str, stated: bool) -> None:
+    [v] = _align(source, summary)
+    assert v.supported, v.reason
+    assert ("stated in source" in v.reason) is stated, v.reason
+    if not stated:
+        assert v.unchecked and "in another clause than" in v.reason, v.reason

@@ -41,7 +41,7 @@ from ..verdicts import (
 from .coverage import coverage_gaps, judge_fact, read_summary
 from .extrinsic import additions, extrinsic_problems, in_slot, passage_form, predicates, slot_word
 from .reasons import renumber, unchecked_reason, whole_source_numbers
-from .roles import anchors_reordered, role_swap, subject_swap, winner_swap
+from .roles import anchors_reordered, clause_crossed, role_swap, subject_swap, winner_swap
 from .support import Shown, loose_pairs, negation_unstated, polarity_conflict, substitutions
 from .wrong_names import name_errors
 from .wrong_numbers import number_errors
@@ -324,6 +324,10 @@ class LexicalJudge:
         other = subject_swap(claim, ev.sentences, named_after=False) if doc.lang == "en" else None
         if other:  # the words are there, but the source gives the verb another subject: not stated
             soft.append(f"the source ({ev.where}) says {other[1]!r} {other[2]}, where the claim has {other[0]!r}")
+        crossed = clause_crossed(claim, ev, analyser) if doc.lang == "en" else None
+        if crossed:  # every word there, but a relative clause's verb with the main clause's anchor
+            soft.append(f"the source ({ev.where}) says {crossed[0]!r} in another clause than {crossed[1]!r}: "
+                        "the claim may join them otherwise")
         reordered = anchors_reordered(claim, ev)
         if reordered:  # every word there, but in another relation: not stated
             soft.append(f"the source ({ev.where}) has {reordered[1]!r} before {reordered[0]!r}: the claim may relate them otherwise")

@@ -16,7 +16,8 @@ from itertools import pairwise
 
 import regex
 
-from ..language.analysis import Sentence
+from ..language.analysis import Sentence, TextAnalyzer
+from ..language.fact_shape import verb_at
 from ..language.passages import Window
 from ..language.lexicon import IRREGULAR_EN, OUTCOME_VERBS
 from ..language.segment import quote
@@ -235,7 +236,64 @@ def winner_swap(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence
     return None
 
 
-__all__ = ["role_swap", "subject_swap", "winner_swap"]
+_RELATIVE_CLAUSE = regex.compile(r",\s*(?:who|which)\b[^,;]*,")
+"""A non-restrictive relative clause between commas: "The ban, which began in March, was lifted"."""
+
+
+def _position(text: str, word: str) -> int:
+    """Where ``word`` first stands in ``text`` (lower case), or -1."""
+    m = regex.search(rf"(?i)(?<!\w){regex.escape(word)}(?!\w)", text)
+    return m.start() if m else -1
+
+
+def clause_crossed(claim: Sentence, window: Window, analyser: TextAnalyzer) -> tuple[str, str] | None:
+    """The claim joins a verb of a source sentence's relative clause with a name, date or number of
+    its main clause, or the other way round, and lacks the anchor that the verb's own side gives:
+    "The ban began on Friday" where the source says "The ban, which began in March, was lifted on
+    Friday"; "Jones trained in Berlin" for "Jones, who trained in Paris, now works in Berlin". Every
+    word is there but the relation is not, so such a claim is not *stated*. The anchor must follow
+    the claim's verb (the claim's subject may be named inside the clause: "the resident, who was
+    known as Newman, says") and, on the main clause's side, follow that side's own verb (a comma
+    inside a clause ends no clause: "who sent them to the capital, Irbil, said"); a claim with a
+    relative clause of its own that keeps the two apart repeats the source. Returns the claim's
+    verb and anchor, as written, or ``None``."""
+    words = claim.text.split()
+    low = [w.lower().strip(".,;:!?") for w in words]
+    verbs = {u: words[i] for i in range(len(low)) if verb_at(low, i, in_s=False) for u in analyser.analyse(low[i]).units}
+    anchors = set(claim.names) | {u for u in claim.units if u.startswith("#")}
+    if not verbs or not anchors:
+        return None
+    mine = _RELATIVE_CLAUSE.search(claim.text)
+    for s in window.sentences:
+        for m in _RELATIVE_CLAUSE.finditer(s.text):
+            before = analyser.analyse(s.text[: m.start()])
+            inside = analyser.analyse(m.group().strip(" ,"))
+            after_text = s.text[m.end():]
+            after = analyser.analyse(after_text)
+            after_low = [w.lower().strip(".,;:!?") for w in after_text.split()]
+            after_verb = next((i for i in range(len(after_low)) if verb_at(after_low, i)), None)
+            main_part = analyser.analyse(" ".join(after_text.split()[after_verb:])) if after_verb is not None else None
+            only_in = inside.units - after.units - before.units
+            only_after = after.units - inside.units - before.units
+            for side, other, anchors_side in ((only_in, only_after, "after"), (only_after, only_in, "in")):
+                own = {u for u in side if u.startswith("#") or u in {*inside.names, *after.names}}
+                verb = next((v for u, v in verbs.items() if u in side), None)
+                if not verb or not own or own & claim.units:
+                    continue
+                for anchor in sorted(anchors & other):
+                    form = claim.forms.get(anchor, anchor.lstrip("#"))
+                    at, said = _position(claim.text, form), _position(claim.text, verb)
+                    if at < said:
+                        continue  # the claim's subject, named where the source names it
+                    if anchors_side == "after" and (main_part is None or anchor not in main_part.units):
+                        continue  # an apposition that closes the clause, not the main clause's own
+                    if mine and (mine.start() <= at < mine.end()) != (mine.start() <= said < mine.end()):
+                        continue  # the claim keeps them in two clauses too
+                    return verb, form
+    return None
+
+
+__all__ = ["clause_crossed", "role_swap", "subject_swap", "winner_swap"]
 
 
 def anchors_reordered(claim: Sentence, window: Window) -> tuple[str, str] | None:
