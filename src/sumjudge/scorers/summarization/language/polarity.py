@@ -112,6 +112,9 @@ ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("approve", "refuse"), ("approved", "refused"), ("accept", "refuse"), ("accepted", "refused"),
         ("approved", "blocked"), ("approved", "vetoed"), ("granted", "refused"), ("allowed", "refused"),
         ("guilty", "acquitted"), ("convicted", "cleared"), ("confirmed", "denied"), ("admitted", "denied"),
+        # a change in the other direction, said with another verb, and the time before or after now
+        ("cut", "raised"), ("cut", "increased"), ("reduce", "increase"),
+        ("reduced", "increased"), ("lowered", "raised"), ("ahead", "behind"), ("next", "last"),
     ),
     "de": (
         ("öffnen", "schließen"), ("eröffnet", "geschlossen"), ("gewinnen", "verlieren"), ("gewann", "verlor"),

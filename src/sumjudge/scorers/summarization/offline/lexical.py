@@ -42,6 +42,7 @@ from .coverage import coverage_gaps, judge_fact, read_summary
 from .extrinsic import additions, extrinsic_problems, in_slot, passage_form, predicates, slot_word
 from .reasons import renumber, unchecked_reason, whole_source_numbers
 from .roles import anchors_reordered, clause_crossed, role_swap, subject_swap, winner_swap
+from .tense import planned_as_done
 from .support import Shown, loose_pairs, negation_unstated, polarity_conflict, substitutions
 from .wrong_names import name_errors
 from .wrong_numbers import number_errors
@@ -324,6 +325,9 @@ class LexicalJudge:
         other = subject_swap(claim, ev.sentences, named_after=False) if doc.lang == "en" else None
         if other:  # the words are there, but the source gives the verb another subject: not stated
             soft.append(f"the source ({ev.where}) says {other[1]!r} {other[2]}, where the claim has {other[0]!r}")
+        planned = planned_as_done(claim, ev, analyser) if doc.lang == "en" else None
+        if planned:  # every word there, but the source only plans or expects it
+            soft.append(f"the source ({ev.where}) has {planned!r} only as planned or possible: the claim states it as done")
         crossed = clause_crossed(claim, ev, analyser) if doc.lang == "en" else None
         if crossed:  # every word there, but a relative clause's verb with the main clause's anchor
             soft.append(f"the source ({ev.where}) says {crossed[0]!r} in another clause than {crossed[1]!r}: "
