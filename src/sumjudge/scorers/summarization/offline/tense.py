@@ -31,7 +31,7 @@ def _planned(low: list[str], i: int) -> bool:
     words before it ("will reopen", "will be reopened", "could close") or an intention before "to"
     ("plans to close", "is expected to be sold")."""
     before = low[max(0, i - 3):i]
-    if any(w in _MODALS for w in before[-2:]) or (len(before) >= 2 and before[-2] in _MODALS and before[-1] in {"be", "not"}):
+    if any(w in _MODALS for w in before[-2:]):  # "will reopen", "will be reopened", "will not close"
         return True
     if len(before) >= 3 and before[-2:] == ["to", "be"]:
         return before[-3] in _INTENT  # "is expected to be sold"
