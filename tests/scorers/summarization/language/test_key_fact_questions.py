@@ -207,3 +207,55 @@ def test_a_fact_of_two_that_clauses_is_cut_before_the_second() -> None:
                 "market rates and that the project would bring about $48 million in private investment to the east side .")
     [fact] = atomic_facts(sentence, "en", 20)
     assert fact.endswith("rented below market rates"), fact
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        # what was reported is a noun: the reporter is the fact's subject, not an attribution to cut
+        ("The airline reported a net loss of 310 million dollars for the quarter , down from a profit .",
+         "The airline reported a net loss of 310 million dollars"),
+        # an amount opens the fact: "About" is no preposition here
+        ("About one in four adults in the region has never used the new rail line .",
+         "About one in four adults in the region has never used the new rail line"),
+        # a quoted phrase of a few words is a phrase, not speech: the sentence still states its fact
+        ('The governor called the ruling "deeply flawed" and said the state would appeal within 60 days .',
+         "the state would appeal within 60 days"),
+        # a long quotation after a statement: the statement is the article's own fact
+        ('The coach said the club had paid 12 million pounds for the striker and praised him for "giving '
+         'everything he had in every single game" .', "the club had paid 12 million pounds for the striker"),
+    ],
+)
+def test_a_sentence_that_reports_or_quotes_still_gives_the_fact_it_states(sentence: str, fact: str) -> None:
+    facts = atomic_facts(sentence, "en", 20)
+    assert any(fact in f for f in facts), facts
+
+
+@pytest.mark.parametrize(
+    ("sentence", "broken"),
+    [
+        # a second subject whose verb is left out is no predicate to give the first subject
+        ("Half the volunteers received the vaccine and half a placebo .", "volunteers half"),
+        # "speed boats" is no verb: a list of nouns is not split into predicates
+        ("Twelve fishing trawlers , speed boats and rescue craft from police and marine authorities assisted in "
+         "the operation .", "trawlers , rescue"),
+        # a modal's verb is a base form: never "would called"
+        ("The union said it would fight the closure and called a strike for next Monday .", "would called"),
+        # a weekday goes with its preposition: no fact ends on "for"
+        ("The union said it would fight the closure and called a strike for next Monday .", " for"),
+    ],
+)
+def test_a_split_or_cut_never_leaves_a_broken_fact(sentence: str, broken: str) -> None:
+    facts = atomic_facts(sentence, "en", 20)
+    assert facts and not any(broken in f or f.endswith(broken) for f in facts), facts
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        'He said : "We will fight this decision all the way to the highest court in the land ."',
+        "It was the best day of my life and I will never forget it , ' she added .",
+    ],
+)
+def test_speech_gives_no_fact_where_nothing_stands_before_it(sentence: str) -> None:
+    assert atomic_facts(sentence, "en", 20) == []

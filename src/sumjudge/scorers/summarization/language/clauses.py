@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import regex
 
-from .lexicon import STOPWORDS
+from .lexicon import STOPWORDS, ed_verb
 
 _EN_CLAUSE_SPLIT = regex.compile(
     r"\s*(?:;|,\s*(?:and|but|while|whereas|although|though|yet|so|as)\s|\s+(?:but|while|whereas)\s)\s*",
@@ -55,6 +55,8 @@ def split_clauses(sentence: str, lang: str, min_words: int = 4) -> list[str]:
 EN_AUX = frozenset(
     "is are was were has have had will would can could may might must shall should did does do".split()
 )
+_BE_HAVE = frozenset("is are was were has have had".split())
+"""Auxiliaries that a participle shares across "and"; a modal's verb is a base form ("would fight")."""
 _EN_JOIN = regex.compile(r"\s+(?:and|but)\s+", regex.IGNORECASE)
 _DE_JOIN = regex.compile(r"\s+(?:und|aber)\s+")
 _KO_JOIN = regex.compile(r"(?<=\p{Hangul}(?:고|며))\s+")
@@ -66,7 +68,7 @@ def en_subject(words: list[str]) -> tuple[str, str] | None:
     """(subject, the verb that follows it) of an English clause, or None when no verb shows."""
     for i, w in enumerate(words[1:], 1):
         low = w.lower().strip(",")
-        if low in EN_AUX or (len(low) > 4 and low.endswith("ed") and w[:1].islower()):
+        if low in EN_AUX or (ed_verb(low) and w[:1].islower()):
             return " ".join(words[:i]), low
     return None
 
@@ -81,15 +83,17 @@ def _join_en(left: str, right: str) -> str | None:
     head = first.group().lower()
     if head in STOPWORDS["en"] and head not in EN_AUX:
         return None  # "and the ...", "and in ...": not a second predicate
-    if head in EN_AUX or head.endswith("ed") or en_subject(rwords) is None:
+    if head == words[0].lower():
+        return None  # "Half received the drug and half a placebo": a second subject whose verb is left out
+    if head in EN_AUX or ed_verb(head) or en_subject(rwords) is None:
         found = en_subject(words)
         if found is None:
             return None
         subject, verb = found
         if subject.lower() in {"it", "this", "that", "there"} and len(words) < 4:
             return None
-        if verb in EN_AUX and verb not in {"did", "does", "do"} and head.endswith(("ed", "en")) and head not in EN_AUX:
-            subject = f"{subject} {verb}"  # "She was injured and taken to hospital"
+        if verb in _BE_HAVE and head.endswith(("ed", "en")) and head not in EN_AUX:
+            subject = f"{subject} {verb}"  # "She was injured and taken to hospital"; never "would called"
         return f"{subject} {right}"
     return None
 

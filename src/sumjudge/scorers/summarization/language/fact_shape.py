@@ -5,7 +5,7 @@ verb, speaks in no first person and names whom it is about (English, words only:
 from __future__ import annotations
 
 from .clauses import EN_AUX, WORD
-from .lexicon import DATE_WORDS, IRREGULAR_EN
+from .lexicon import DATE_WORDS, IRREGULAR_EN, NUMBER_WORDS, ed_verb
 
 _PRONOUN = frozenset("he she they it this that these those we i you him her them his its their".split())
 _DETERMINERS = frozenset("the a an his her their its our my your this that these those of 's ' every each some any no".split())
@@ -38,9 +38,7 @@ def verb_at(low: list[str], i: int, in_s: bool = True) -> bool:
         return True
     if i == 0 or low[i - 1] in _DETERMINERS:
         return False
-    if (w in IRREGULAR_EN and IRREGULAR_EN[w] != w and not w.endswith(("men", "children"))) or (
-        len(w) > 3 and w.endswith("ed")
-    ):
+    if (w in IRREGULAR_EN and IRREGULAR_EN[w] != w and not w.endswith(("men", "children"))) or ed_verb(w):
         return True
     return in_s and len(w) > 3 and w.endswith("s") and not w.endswith("ss") and low[i - 1] not in _NOT_A_START
 
@@ -51,10 +49,11 @@ def _has_verb(words: list[str], in_s: bool = True) -> bool:
     return any(verb_at(low, i, in_s) for i in range(len(low)))
 
 
-def shows_a_verb(fact: str) -> bool:
+def shows_a_verb(fact: str, in_s: bool = True) -> bool:
     """English: some word of ``fact`` reads as a finite verb (an auxiliary, an irregular past, a word
-    in -ed or -s): a date line or a caption ("08:48 EST, 3 February 2014") shows none."""
-    return _has_verb(fact.split()) or any(w.lower() in {"won", "wins", "win", "leads", "led"} for w in fact.split())
+    in -ed, or with ``in_s`` one in -s): a date line or a caption ("08:48 EST, 3 February 2014") shows
+    none. Without ``in_s`` a plural noun ("euros") is not taken for a verb."""
+    return _has_verb(fact.split(), in_s) or any(w.lower() in {"won", "wins", "win", "leads", "led"} for w in fact.split())
 
 
 def antecedent(words: list[str]) -> str:
@@ -78,6 +77,9 @@ def states_a_fact(fact: str) -> bool:
     first, second = words[0].lower(), words[1].lower()
     if first in {"that", "this"} and (second in EN_AUX or second in {"'s", "s"}):
         return True
+    amount = second[:1].isdigit() or second in NUMBER_WORDS or second in {"one", "a", "half"}
+    if first in {"about", "over"} and amount and _has_verb(words, in_s=False):
+        return True  # "About one in five people has ...": an amount is the subject ("about two weeks ago" is none)
     if words[0][:1].islower() and first.endswith("s") and not first.endswith("ss") and second in _OBJECTS:
         return False  # "inspires others to think": a predicate whose subject was cut off
     return not (first in _NOT_A_START or (first.endswith(("ed", "ing")) and words[0][:1].islower()))

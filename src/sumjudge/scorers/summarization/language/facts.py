@@ -17,8 +17,8 @@ from bisect import bisect_right
 import regex
 
 from .clauses import EN_AUX, WORD, en_subject, split_clauses, split_predicates, split_statements
-from .fact_shape import antecedent, opens_with_pronoun, states_a_fact, verb_at
-from .lexicon import IRREGULAR_EN
+from .fact_shape import antecedent, opens_with_pronoun, shows_a_verb, states_a_fact, verb_at
+from .lexicon import IRREGULAR_EN, ed_verb
 _QUOTE_MARK = regex.compile(r"``|''|[\"“”„«»]|(?:^|\s)['‘’`](?=\s*\w)|(?<=\w[.,!?]?\s?)['’](?:\s|$)")
 _SPEECH_VERB = regex.compile(
     r"\b(?:said|says|say|told|tells|added|adds|explained|explains|insisted|insists|claimed|claims|"
@@ -54,20 +54,23 @@ _DASHES = regex.compile(r"\s+[-–—]{1,2}\s+[^-–—]{2,80}?\s+[-–—]{1,2}
 
 
 _WEEKDAY_PHRASE = regex.compile(
-    r"(?i)\s+(?:on|last|this|next|late|early)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+    r"(?i)\s+(?:(?:for|by|until|from)\s+(?:next|this|last)|on|last|this|next|late|early)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
     r"(?:\s+(?:night|morning|afternoon|evening))?(?=[\s.;]|,(?!\s*\p{Lu}\p{Ll}+\.?\s+\d)|$)"
 )
-"""When in the week ("on Tuesday night"): a detail a summary may leave out, not part of the fact
-(kept where a date follows it: "on Sunday, April 13")."""
+"""When in the week ("on Tuesday night", "for next Monday"): a detail a summary may leave out, not
+part of the fact (kept where a date follows it: "on Sunday, April 13")."""
 
 
 def _unattributed(text: str) -> str:
     """``text`` without who says it ("Officials said (that) ..."), unless what remains opens with a
-    pronoun that the attribution names ("Residents say they had ...")."""
+    pronoun that the attribution names ("Residents say they had ...") or is no clause of its own
+    ("The company reported an operating profit of 1.9 billion euros": what was reported is a noun,
+    and the company is the fact's subject)."""
     text = _IMPERSONAL.sub("", text, count=1)
     m = _ATTRIBUTION_HEAD.match(text)
-    if m and not opens_with_pronoun(text[m.end():]):
-        return text[m.end():]
+    rest = text[m.end():] if m else ""
+    if m and not opens_with_pronoun(rest) and shows_a_verb(rest, in_s=False):
+        return rest
     return text
 
 
@@ -155,6 +158,31 @@ def quoted_speech(text: str) -> bool:
     # a long quotation without a verb of saying: more than four words between two marks
     inner = _LONG_QUOTATION.search(t)
     return inner is not None
+
+
+_SHORT_QUOTATION = regex.compile(r"(?:``|[\"“„«])\s*((?:\S+\s+){0,3}?\S+)\s*(?:''|[\"”»])")
+"""A quoted phrase of at most four words ("called the decision "a missed opportunity""): a phrase, not speech."""
+_BEFORE_QUOTE = regex.compile(r"\s*(?:,\s*(?:and\s+|but\s+)?|\s+(?:and|but)\s+)")
+
+
+def _stated_part(text: str) -> str | None:
+    """What a sentence that quotes someone states in the article's own voice: all of it where its
+    quotations are short phrases; where a long quotation follows a statement of eight words or more,
+    that statement ("The minister said the state had offered 150 million euros and accused the
+    company of "walking away from ..."" states the offer); else ``None`` (speech: "He said: "...")."""
+    if _OPENING_MARK.match(text):
+        return None
+    phrases = _SHORT_QUOTATION.sub(r" \1 ", text)
+    if not _DOUBLE_MARK.search(phrases) and not _OPEN_SINGLE.search(phrases):
+        return text
+    m = _LONG_QUOTATION.search(text)
+    if m is None:
+        return None
+    cuts = [b.start() for b in _BEFORE_QUOTE.finditer(text, 0, m.start())]
+    lead = text[: cuts[-1]].strip() if cuts else ""
+    if _count(lead) < 8 or _DOUBLE_MARK.search(lead) or _OPEN_SINGLE.search(lead) or not shows_a_verb(lead, in_s=False):
+        return None
+    return lead
 
 
 _COUNTED = regex.compile(r"(?<!\S)(?!['’](?:s|t|re|ve|ll|d|m)(?!\S))\S*[\p{L}\p{N}]\S*")
@@ -247,7 +275,10 @@ def atomic_facts(sentence: str, lang: str, max_words: int = 16, speech: bool = F
     if not text or text.rstrip().endswith("?") or "#" in text or _CONDITIONAL.match(text):
         return []
     if quoted_speech(text) and not speech:
-        return []
+        stated = _stated_part(text)
+        if stated is None:
+            return []
+        text = stated
     if _CAPTION_LABEL.match(text):
         return []  # a caption: :func:`caption_text` gives it back for places the body leaves free
     text = _strip_quotes(text)
@@ -319,7 +350,7 @@ def _statements(text: str) -> list[str]:
         first = clause.split(None, 1)[0] if clause.strip() else ""
         low = first.lower()
         if n and found and first[:1].islower() and (
-            low in EN_AUX or (len(low) > 4 and low.endswith("ed")) or IRREGULAR_EN.get(low, low) != low
+            low in EN_AUX or ed_verb(low) or IRREGULAR_EN.get(low, low) != low
         ):
             clause = f"{found[0]} {clause}"  # ", but drew his gun instead": the subject given back
         parts = split_predicates(clause, "en")

@@ -106,6 +106,17 @@ OPENING_WORDS_EN = frozenset(
 people in general): the judge reads a capitalised first word it cannot find as a possible name
 (:func:`..offline.wrong_names._opening_name`); these it never takes for one."""
 
+_ED_NOT_VERBS = frozenset(
+    "aged hundred speed greed creed steed tweed indeed sacred naked wicked kindred infrared".split()
+)
+
+
+def ed_verb(low: str) -> bool:
+    """The lower-cased word reads as a verb form in -ed ("voted", "agreed", "need"), not a word that
+    only ends so ("speed", "hundred", "indeed"): a words-only guess that every English rule shares."""
+    return len(low) > 3 and low.endswith("ed") and low not in _ED_NOT_VERBS
+
+
 OUTCOME_VERBS = frozenset("won wins win beat beats lost loses led leads took takes ran runs".split())
 """Verbs of who won and who lost that :data:`IRREGULAR_EN` leaves out as ambiguous ("won" is also a
 currency) or that a words-only reader must know as verbs right after a name ("Kiprop won")."""
