@@ -147,3 +147,32 @@ def test_a_relative_clauses_verb_joined_to_the_main_clauses_anchor_is_never_stat
     assert ("stated in source" in v.reason) is stated, v.reason
     if not stated:
         assert v.unchecked and "in another clause than" in v.reason, v.reason
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "supported"),
+    [
+        ("Official figures showed that wages rose faster than prices last year.",
+         "Prices rose faster than wages last year.", False),
+        ("Apple sold more phones than Samsung in the third quarter.",
+         "Samsung sold more phones than Apple in the third quarter.", False),
+        # the same comparison, or one turned around with the opposite word: no swap
+        ("Official figures showed that wages rose faster than prices last year.",
+         "Wages rose faster than prices last year.", True),
+        ("Apple sold more phones than Samsung in the third quarter.",
+         "Samsung sold fewer phones than Apple in the third quarter.", True),
+        ("More than 200 people attended the meeting in the town hall.", "More than 200 people attended the meeting.", True),
+    ],
+)
+def test_a_comparison_turned_around_is_unsupported(source: str, summary: str, supported: bool) -> None:
+    [v] = LexicalJudge().align(source, summary).alignment
+    assert v.supported is supported, v.reason
+    if not supported:
+        assert "than'" in v.reason and not v.unchecked, v.reason
+
+
+def test_a_summary_that_turns_a_comparison_around_does_not_answer_the_question() -> None:
+    [v] = LexicalJudge().cover(
+        ["Is it true that wages rose faster than prices last year?"], "Prices rose faster than wages last year."
+    ).coverage
+    assert not v.answered and not v.unchecked and "after 'faster than'" in v.reason, v.reason

@@ -17,8 +17,9 @@ from ..language.questions import fact_of_question
 from ..language.segment import detect_language, quote, split_sentences
 from ..verdicts import CoverageVerdict
 from .extrinsic import passage_form
-from .roles import subject_swap, winner_swap
+from .roles import comparison_swap, subject_swap, winner_swap
 from .support import polarity_conflict, slot_match
+from .tense import order_reversed
 from .wrong_numbers import same_kind_of
 
 
@@ -190,12 +191,20 @@ def judge_fact(
         return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {key[1]}")
     if best is not None and key is None and found:
         english = read.analyser.lang == "en"
-        # the same people in swapped roles, or another winner of the same contest
-        swapped = (subject_swap(fact, [best], summary_is_claim=False) or winner_swap(fact, [best])) if english else None
+        # the same people in swapped roles, another winner of the same contest, a comparison turned around
+        swapped = (
+            subject_swap(fact, [best], summary_is_claim=False) or winner_swap(fact, [best]) or comparison_swap(fact, [best])
+        ) if english else None
         if swapped:
             return CoverageVerdict(
                 question=question, answered=False,
                 reason=f"the summary contradicts it: it says {swapped[1]!r} {swapped[2]} where the source has {swapped[0]!r}",
+            )
+        order = order_reversed(fact, [best]) if english else None
+        if order:  # "before the vote" where the source has "after the vote"
+            return CoverageVerdict(
+                question=question, answered=False,
+                reason=f"the summary contradicts it: it says {order[1]!r} where the source has {order[0]!r}",
             )
         reversed_ = _antonym_in_place(fact, best, point - found, read.analyser.antonyms)
         if reversed_:

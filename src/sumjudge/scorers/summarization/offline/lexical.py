@@ -41,8 +41,8 @@ from ..verdicts import (
 from .coverage import coverage_gaps, judge_fact, read_summary
 from .extrinsic import additions, extrinsic_problems, in_slot, passage_form, predicates, slot_word
 from .reasons import renumber, unchecked_reason, whole_source_numbers
-from .roles import anchors_reordered, clause_crossed, role_swap, subject_swap, winner_swap
-from .tense import planned_as_done
+from .roles import anchors_reordered, clause_crossed, comparison_swap, role_swap, subject_swap, winner_swap
+from .tense import order_reversed, planned_as_done
 from .support import Shown, loose_pairs, negation_unstated, polarity_conflict, substitutions
 from .wrong_names import name_errors
 from .wrong_numbers import number_errors
@@ -50,7 +50,7 @@ from .wrong_numbers import number_errors
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
 
 
-RULES_VERSION = "47.2"
+RULES_VERSION = "47.3"
 """The version of the judge's rules and its own word lists: raise it with any change that can move
 a verdict, so that a stored run is never resumed with another judge's verdicts. The history of each
 version is in the commit log and docs/design-notes.md."""
@@ -315,8 +315,17 @@ class LexicalJudge:
         swap = role_swap(claim, ev, cfg.pair_distance, PASSIVE.get(doc.lang), doc.lang)
         if swap:
             return [swap], soft
-        # the same people in swapped roles, or another winner of the same contest
-        subject = (subject_swap(claim, ev.sentences) or winner_swap(claim, ev.sentences)) if doc.lang == "en" else None
+        order = order_reversed(claim, ev.sentences) if doc.lang == "en" else None
+        if order:  # "resigned before the vote" where the source has "resigned after the vote"
+            mine, theirs, s = order
+            return [Shown(
+                f"{mine!r} contradicts the source's {theirs!r}: the claim says \"{quote(claim.text, 100)}\", "
+                f"the source says \"{quote(s.text, 100)}\" ({ev.where})", mine, theirs,
+            )], soft
+        # the same people in swapped roles, another winner of the same contest, a comparison turned around
+        subject = (
+            subject_swap(claim, ev.sentences) or winner_swap(claim, ev.sentences) or comparison_swap(claim, ev.sentences)
+        ) if doc.lang == "en" else None
         if subject:
             mine, theirs, verb = subject
             return [Shown(
