@@ -1,4 +1,4 @@
-"""Issue 45, point 3: a contradiction is not reported as stated. Polarity words that reverse a
+"""A contradiction is not reported as stated. Polarity words that reverse a
 statement ("still" / "no longer", "unhurt" / "injured"), and the passage chosen by the claim's
 whole content, not by the one name it shares with another sentence."""
 
@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+
+import pytest
 
 from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
 
@@ -103,3 +105,35 @@ def test_a_decision_reversed_in_other_words_is_shown() -> None:
     court = "The jury found the former bank manager guilty of fraud after a six-week trial."
     (claim,) = _verdicts(court, "A former bank manager was acquitted of fraud.")
     assert not claim.supported
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "supported"),
+    [
+        ("The minister resigned after the vote on the budget, his office said.",
+         "The minister resigned before the vote on the budget.", False),
+        ("Prices were cut before the holiday weekend.", "Prices were cut after the holiday weekend.", False),
+        ("The minister resigned after the vote on the budget.", "The minister resigned after the vote.", True),
+        # both orders stand in the source, each between other words: the claim's is there
+        ("Talks began before the deadline and ended after the deadline.", "Talks began before the deadline.", True),
+        ("The senator voted against the bill, which passed 52 to 48.", "The senator voted for the bill.", False),
+        ("The company moved its headquarters from Boston to Austin in 2020.",
+         "The company moved its headquarters to Boston in 2020.", False),
+        # "to" and "from" are opposite only after a verb of moving
+        ("Both red cards he has shown this season have been to United players.",
+         "Both red cards he has shown this season have been from United players.", True),
+    ],
+)
+def test_a_function_word_turned_to_its_opposite_between_the_same_words_is_unsupported(source: str, summary: str, supported: bool) -> None:
+    [v] = LexicalJudge().align(source, summary).alignment
+    assert v.supported is supported, v.reason
+    if not supported:
+        assert "contradicts the source's" in v.reason and not v.unchecked, v.reason
+
+
+def test_a_summary_that_turns_the_order_around_does_not_answer_the_question() -> None:
+    [v] = LexicalJudge().cover(
+        ["Is it true that the minister resigned after the vote on the budget?"],
+        "The minister resigned before the vote on the budget.",
+    ).coverage
+    assert not v.answered and not v.unchecked and "'before' where the source has 'after'" in v.reason, v.reason

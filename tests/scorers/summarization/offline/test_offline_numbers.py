@@ -77,3 +77,18 @@ def test_coverage_reads_the_fact_number_in_another_spelling() -> None:
     assert answered.answered, answered.reason
     [other] = judge.cover([fact], "Over eleven thousand migrants reached Italy by boat this spring.").coverage
     assert not other.answered
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "supported"),
+    [
+        ("The concert starts at 7.30pm on Friday at the city hall.", "The concert starts at 19:30 at the city hall.", True),
+        ("The polls close at 10 p.m. on Thursday.", "The polls close at 22:00 on Thursday.", True),
+        ("The last train leaves at 23:15 every night.", "The last train leaves at 11.15pm every night.", True),
+        ("The concert starts at 7.30pm on Friday at the city hall.", "The concert starts at 17:30 at the city hall.", False),
+        ("The last train leaves at 23:15 every night.", "The last train leaves at 10.15pm every night.", False),
+    ],
+)
+def test_a_time_of_day_on_either_clock_is_the_same_number(source: str, summary: str, supported: bool) -> None:
+    [v] = LexicalJudge().align(source, summary).alignment
+    assert v.supported is supported, v.reason

@@ -227,16 +227,35 @@ def _durations(text: str) -> dict[str, str]:
     return out
 
 
+_TIME_OF_DAY = regex.compile(r"(?<![\d.,:])(\d{1,2})(?:[.:](\d\d))?\s?([ap])\.?\s?m\b\.?", regex.IGNORECASE)
+
+
+def _times_of_day(text: str) -> dict[str, set[str]]:
+    """Each time of day with "am" or "pm" ("7.30pm", "7 p.m."), as written, mapped to the same time on
+    a 24-hour clock ("19:30"; "19:00" and its hour "19" for "7pm"), so that "19:30" is the same number."""
+    out: dict[str, set[str]] = {}
+    for m in _TIME_OF_DAY.finditer(text):
+        hour, minutes, half = int(m.group(1)), m.group(2) or "00", m.group(3).lower()
+        if not 1 <= hour <= 12 or int(minutes) > 59:
+            continue
+        hour = hour % 12 + (12 if half == "p" else 0)
+        written = m.group(1) + (m.group(0)[len(m.group(1))] + m.group(2) if m.group(2) else "")
+        out[written] = {f"{hour}:{minutes}"} | ({str(hour)} if minutes == "00" else set())
+    return out
+
+
 def number_keys(text: str, forms: dict[str, str]) -> dict[str, frozenset[str]]:
     """For each normalised number of ``text`` (``forms``: normalised -> as written, the analyser's
     ``number_forms``), the values it may stand for: itself (without a percent sign), the ordinal it
     is ("9th", also for "ninth"; never the cardinal: "second" is no "two"), a clock time's hour, the
     decade it names ("1980s"), a duration in words as a clock writes it ("2 hours 17 minutes and 41
-    seconds": "2:17:41"), and the value of every compound it is part of."""
+    seconds": "2:17:41"), a time of day on a 24-hour clock ("7.30pm": "19:30"), and the value of every
+    compound it is part of."""
     out: dict[str, set[str]] = {}
     ordinals = frozenset(_ORDINAL_FIGURE.findall(text))
     decades = frozenset(_DECADE_FIGURE.findall(text))
     durations = _durations(text) if ":" not in text or regex.search(r"(?i)\d\s*(?:hours?|minutes?|seconds?)\b", text) else {}
+    times = _times_of_day(text) if regex.search(r"(?i)\d\s?[ap]\.?\s?m\b", text) else {}
     for norm, form in forms.items():
         value = norm.rstrip("%")
         keys = {value}
@@ -250,6 +269,7 @@ def number_keys(text: str, forms: dict[str, str]) -> dict[str, frozenset[str]]:
             keys.add(value)  # "2:17:41": its parts stand for it in a duration in words
         if value in durations:
             keys.add(durations[value])
+        keys |= times.get(form, set())
         keys |= _decade(value, form, decades)
         out[norm] = keys
     low = text.lower()

@@ -148,6 +148,35 @@ ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
 as the character bigrams the judge compares)."""
 
 
+OPPOSITE_LINKS: dict[str, dict[str, str]] = {
+    "en": {"before": "after", "after": "before", "for": "against", "against": "for", "to": "from",
+           "from": "to", "above": "below", "below": "above", "up": "down", "down": "up"},
+}
+_DIRECTIONS = frozenset({"to", "from"})
+"""Function words whose opposite between the same two words turns a fact around ("resigned before
+the vote" / "after the vote", "voted for the bill" / "against the bill", "moved to Boston" / "from
+Boston"). They are no content units, so the antonym pairs above cannot hold them."""
+
+MOVING: dict[str, tuple[str, ...]] = {
+    "en": ("mov", "relocat", "transfer", "shift", "flew", "fly", "flies", "travel", "return", "switch", "sail",
+           "drove", "fled", "flee", "migrat", "emigrat", "defect", "sent", "send", "ship", "deport"),
+}
+"""Beginnings of the verbs of moving: "to" and "from" are opposite only after one ("moved to
+Boston" / "moved from Boston"); elsewhere they are not ("cards shown to United players" / "players
+from United")."""
+
+
+def opposite_after(word: str, before: list[str], lang: str) -> str | None:
+    """The opposite of the function word ``word`` (lower case) where the words ``before`` it allow
+    one: "to" and "from" only within four words after a verb of moving (:data:`MOVING`: "moved its
+    headquarters to Boston"); ``None`` otherwise."""
+    other = OPPOSITE_LINKS.get(lang, {}).get(word)
+    moving = MOVING.get(lang, ())
+    if other is not None and word in _DIRECTIONS and not any(w.startswith(moving) for w in before[-4:]):
+        return None
+    return other
+
+
 def antonym_map(lang: str, unit_of: Callable[[str], str]) -> dict[str, frozenset[str]]:
     """unit -> the units that contradict it, for ``lang``, with ``unit_of`` turning a listed word
     into the unit the judge compares (a stem, or the word itself for Korean)."""

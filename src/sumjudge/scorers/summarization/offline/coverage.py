@@ -18,8 +18,7 @@ from ..language.segment import detect_language, quote, split_sentences
 from ..verdicts import CoverageVerdict
 from .extrinsic import passage_form
 from .roles import comparison_swap, subject_swap, winner_swap
-from .support import polarity_conflict, slot_match
-from .tense import order_reversed
+from .support import opposite_link, polarity_conflict, slot_match
 from .wrong_numbers import same_kind_of
 
 
@@ -200,7 +199,7 @@ def judge_fact(
                 question=question, answered=False,
                 reason=f"the summary contradicts it: it says {swapped[1]!r} {swapped[2]} where the source has {swapped[0]!r}",
             )
-        order = order_reversed(fact, [best]) if english else None
+        order = opposite_link(fact, [best], read.analyser.lang)
         if order:  # "before the vote" where the source has "after the vote"
             return CoverageVerdict(
                 question=question, answered=False,

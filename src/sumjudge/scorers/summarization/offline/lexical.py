@@ -42,15 +42,15 @@ from .coverage import coverage_gaps, judge_fact, read_summary
 from .extrinsic import additions, extrinsic_problems, in_slot, passage_form, predicates, slot_word
 from .reasons import renumber, unchecked_reason, whole_source_numbers
 from .roles import anchors_reordered, clause_crossed, comparison_swap, role_swap, subject_swap, winner_swap
-from .tense import order_reversed, planned_as_done
-from .support import Shown, loose_pairs, negation_unstated, polarity_conflict, substitutions
+from .tense import planned_as_done
+from .support import Shown, loose_pairs, negation_unstated, opposite_link, polarity_conflict, substitutions
 from .wrong_names import name_errors
 from .wrong_numbers import number_errors
 
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
 
 
-RULES_VERSION = "47.3"
+RULES_VERSION = "47.4"
 """The version of the judge's rules and its own word lists: raise it with any change that can move
 a verdict, so that a stored run is never resumed with another judge's verdicts. The history of each
 version is in the commit log and docs/design-notes.md."""
@@ -315,7 +315,7 @@ class LexicalJudge:
         swap = role_swap(claim, ev, cfg.pair_distance, PASSIVE.get(doc.lang), doc.lang)
         if swap:
             return [swap], soft
-        order = order_reversed(claim, ev.sentences) if doc.lang == "en" else None
+        order = opposite_link(claim, ev.sentences, doc.lang)
         if order:  # "resigned before the vote" where the source has "resigned after the vote"
             mine, theirs, s = order
             return [Shown(

@@ -28,6 +28,7 @@ import regex
 
 from ..language.analysis import Phrase, Sentence
 from ..language.passages import Evidence, Window
+from ..language.polarity import opposite_after
 from ..language.segment import quote
 
 
@@ -302,3 +303,38 @@ def loose_pairs(claim: Sentence, window: Window, distance: int) -> tuple[list[tu
         if not any(abs(x - y) <= distance for s in together for x in s.positions[a] for y in s.positions[b]):
             loose.append((a, b))
     return loose, judged
+
+
+_LINK_WORD = regex.compile(r"[\p{L}\p{N}]+(?:['’][\p{L}]+)?")
+_SKIPPED = frozenset("the a an his her its their this that".split())
+
+
+def _next_word(low: list[str], i: int) -> str:
+    """The first word after ``low[i]`` that is no article or possessive ("the" of "before the vote")."""
+    return next((w for w in low[i + 1:] if w not in _SKIPPED), "")
+
+
+def opposite_link(
+    claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence], lang: str
+) -> tuple[str, str, Sentence] | None:
+    """The claim has a function word of :func:`..language.polarity.opposite_after` where one of
+    ``sentences`` has its opposite between the same two words ("The minister resigned before the
+    vote" for "... resigned after the vote", "voted for the bill" for "voted against the bill"), and
+    that sentence does not also have the claim's word after the same word. Symmetric: a coverage fact
+    against the summary works the same way. Returns the claim's word and the sentence's, as written,
+    and the sentence; ``None`` otherwise."""
+    words = _LINK_WORD.findall(claim.text)
+    low = [w.lower() for w in words]
+    for i in range(1, len(low) - 1):
+        other = opposite_after(low[i], low[:i], lang)
+        if other is None:
+            continue
+        after = _next_word(low, i)
+        for s in sentences:
+            theirs = _LINK_WORD.findall(s.text)
+            tlow = [t.lower() for t in theirs]
+            for k in range(1, len(tlow) - 1):
+                if tlow[k] == other and tlow[k - 1] == low[i - 1] and _next_word(tlow, k) == after:
+                    if not any(tlow[j] == low[i] and tlow[j - 1] == low[i - 1] for j in range(1, len(tlow))):
+                        return words[i], theirs[k], s
+    return None

@@ -1,12 +1,7 @@
-"""When a claim puts what it states, against the source (English only).
-
-A claim that states as done what the source only plans, expects or may do: "The bridge reopened in
-June" where the source says "The bridge will reopen in June". Every word is there, but not the fact:
-the claim is not *stated*. Words cannot tell whether the plan was carried out since, so this shows no
-error by itself and the claim stays unchecked (:func:`planned_as_done`).
-
-A claim that turns the order of two events around, "before" where the source has "after" between the
-same words, is an error the words show (:func:`order_reversed`)."""
+"""A claim that states as done what the source only plans, expects or may do: "The bridge reopened
+in June" where the source says "The bridge will reopen in June". Every word is there, but not the
+fact: the claim is not *stated*. Words cannot tell whether the plan was carried out since, so this
+shows no error by itself and the claim stays unchecked (English only)."""
 
 from __future__ import annotations
 
@@ -65,34 +60,4 @@ def planned_as_done(claim: Sentence, window: Window, analyser: TextAnalyzer) -> 
     return None
 
 
-_ORDER = {"before": "after", "after": "before"}
-_SKIPPED = frozenset("the a an his her its their this that".split())
-
-
-def _next_word(low: list[str], i: int) -> str:
-    """The first word after ``low[i]`` that is no article or possessive ("the" of "before the vote")."""
-    return next((w for w in low[i + 1:] if w not in _SKIPPED), "")
-
-
-def order_reversed(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence]) -> tuple[str, str, Sentence] | None:
-    """The claim puts one event before another where one of ``sentences`` puts it after, in the
-    same words ("The minister resigned before the vote" for "... resigned after the vote"): "before"
-    or "after" between the same two words there, and not the claim's word too. Symmetric: a coverage
-    fact against the summary works the same way. Returns the claim's word and the sentence's, as
-    written, and the sentence; ``None`` otherwise."""
-    words = _WORD.findall(claim.text)
-    low = [w.lower() for w in words]
-    for i, w in enumerate(low[1:-1], 1):
-        if w not in _ORDER:
-            continue
-        for s in sentences:
-            theirs = _WORD.findall(s.text)
-            tlow = [t.lower() for t in theirs]
-            for k in range(1, len(tlow) - 1):
-                if tlow[k] == _ORDER[w] and tlow[k - 1] == low[i - 1] and _next_word(tlow, k) == _next_word(low, i):
-                    if not any(tlow[j] == w and tlow[j - 1] == low[i - 1] for j in range(1, len(tlow))):
-                        return words[i], theirs[k], s
-    return None
-
-
-__all__ = ["order_reversed", "planned_as_done"]
+__all__ = ["planned_as_done"]
