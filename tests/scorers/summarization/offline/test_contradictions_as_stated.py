@@ -119,6 +119,9 @@ def test_a_decision_reversed_in_other_words_is_shown() -> None:
         ("The senator voted against the bill, which passed 52 to 48.", "The senator voted for the bill.", False),
         ("The company moved its headquarters from Boston to Austin in 2020.",
          "The company moved its headquarters to Boston in 2020.", False),
+        ("Jones, 34, was sentenced to six years in prison on Tuesday.", "Jones was sentenced to six months in prison.", False),
+        # a span of time is compared only after the same number
+        ("The rifle was stolen from his car days before the visit.", "The rifle was stolen one week before the visit.", True),
         # "to" and "from" are opposite only after a verb of moving
         ("Both red cards he has shown this season have been to United players.",
          "Both red cards he has shown this season have been from United players.", True),

@@ -19,6 +19,8 @@ from collections.abc import Callable
 
 import regex
 
+from .lexicon import NUMBER_WORDS
+
 NEGATION_CUES: dict[str, frozenset[str]] = {
     "en": frozenset(
         "not no never none nobody nothing neither nor nowhere without cannot cant dont didnt doesnt "
@@ -153,6 +155,14 @@ OPPOSITE_LINKS: dict[str, dict[str, str]] = {
            "from": "to", "above": "below", "below": "above", "up": "down", "down": "up"},
 }
 _DIRECTIONS = frozenset({"to", "from"})
+_COUNTS = frozenset(NUMBER_WORDS) | {"one", "a", "an"}
+_SPANS = ("second", "minute", "hour", "day", "week", "month", "year")
+SPANS_OF_TIME: dict[str, frozenset[str]] = {
+    form: frozenset(o + end for o in _SPANS if o != unit for end in ("", "s"))
+    for unit in _SPANS for form in (unit, unit + "s")
+}
+"""A span of time and the others: after the same number, one for another changes the fact ("six
+months" for "six years"); "over the years" for "a week" does not."""
 """Function words whose opposite between the same two words turns a fact around ("resigned before
 the vote" / "after the vote", "voted for the bill" / "against the bill", "moved to Boston" / "from
 Boston"). They are no content units, so the antonym pairs above cannot hold them."""
@@ -166,15 +176,20 @@ Boston" / "moved from Boston"); elsewhere they are not ("cards shown to United p
 from United")."""
 
 
-def opposite_after(word: str, before: list[str], lang: str) -> str | None:
-    """The opposite of the function word ``word`` (lower case) where the words ``before`` it allow
-    one: "to" and "from" only within four words after a verb of moving (:data:`MOVING`: "moved its
-    headquarters to Boston"); ``None`` otherwise."""
+def opposites_after(word: str, before: list[str], lang: str) -> frozenset[str]:
+    """The words that turn ``word`` (lower case) around where the words ``before`` it allow: its
+    opposite link word (:data:`OPPOSITE_LINKS`; "to" and "from" only within four words after a verb of
+    moving, :data:`MOVING`: "moved its headquarters to Boston"), or, in English right after a number,
+    the other spans of time (:data:`SPANS_OF_TIME`). Empty where none."""
     other = OPPOSITE_LINKS.get(lang, {}).get(word)
     moving = MOVING.get(lang, ())
     if other is not None and word in _DIRECTIONS and not any(w.startswith(moving) for w in before[-4:]):
-        return None
-    return other
+        return frozenset()
+    if other is not None:
+        return frozenset({other})
+    if lang == "en" and word in SPANS_OF_TIME and before and (before[-1].isdigit() or before[-1] in _COUNTS):
+        return SPANS_OF_TIME[word]
+    return frozenset()
 
 
 def antonym_map(lang: str, unit_of: Callable[[str], str]) -> dict[str, frozenset[str]]:

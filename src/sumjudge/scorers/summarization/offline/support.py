@@ -28,7 +28,7 @@ import regex
 
 from ..language.analysis import Phrase, Sentence
 from ..language.passages import Evidence, Window
-from ..language.polarity import opposite_after
+from ..language.polarity import opposites_after
 from ..language.segment import quote
 
 
@@ -317,24 +317,25 @@ def _next_word(low: list[str], i: int) -> str:
 def opposite_link(
     claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence], lang: str
 ) -> tuple[str, str, Sentence] | None:
-    """The claim has a function word of :func:`..language.polarity.opposite_after` where one of
-    ``sentences`` has its opposite between the same two words ("The minister resigned before the
-    vote" for "... resigned after the vote", "voted for the bill" for "voted against the bill"), and
+    """The claim has a word of :func:`..language.polarity.opposites_after` where one of ``sentences``
+    has its opposite between the same two words ("The minister resigned before the vote" for "...
+    resigned after the vote", "voted for the bill" for "voted against the bill", "six months in
+    prison" for "six years in prison"), and
     that sentence does not also have the claim's word after the same word. Symmetric: a coverage fact
     against the summary works the same way. Returns the claim's word and the sentence's, as written,
     and the sentence; ``None`` otherwise."""
     words = _LINK_WORD.findall(claim.text)
     low = [w.lower() for w in words]
-    for i in range(1, len(low) - 1):
-        other = opposite_after(low[i], low[:i], lang)
-        if other is None:
+    for i in range(1, len(low)):
+        others = opposites_after(low[i], low[:i], lang)
+        if not others:
             continue
         after = _next_word(low, i)
         for s in sentences:
             theirs = _LINK_WORD.findall(s.text)
             tlow = [t.lower() for t in theirs]
-            for k in range(1, len(tlow) - 1):
-                if tlow[k] == other and tlow[k - 1] == low[i - 1] and _next_word(tlow, k) == after:
+            for k in range(1, len(tlow)):
+                if tlow[k] in others and tlow[k - 1] == low[i - 1] and _next_word(tlow, k) == after:
                     if not any(tlow[j] == low[i] and tlow[j - 1] == low[i - 1] for j in range(1, len(tlow))):
                         return words[i], theirs[k], s
     return None
