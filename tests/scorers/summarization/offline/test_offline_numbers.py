@@ -92,3 +92,21 @@ def test_coverage_reads_the_fact_number_in_another_spelling() -> None:
 def test_a_time_of_day_on_either_clock_is_the_same_number(source: str, summary: str, supported: bool) -> None:
     [v] = LexicalJudge().align(source, summary).alignment
     assert v.supported is supported, v.reason
+
+
+@pytest.mark.parametrize(
+    ("summary", "supported"),
+    [
+        ("The company laid off 200 workers in May.", False),
+        ("The company hired 200 workers in May.", True),
+        ("The company laid off 50 managers in May.", True),
+    ],
+)
+def test_a_number_given_to_another_verb_of_the_same_sentence_is_shown(summary: str, supported: bool) -> None:
+    source = "The company hired 200 workers and laid off 50 managers in May, a spokesman said."
+    [v] = LexicalJudge().align(source, summary).alignment
+    assert v.supported is supported, v.reason
+    if not supported:
+        assert "where the claim puts it the passage says" in v.reason, v.reason
+    if supported:
+        assert "stated in source" in v.reason, v.reason

@@ -17,7 +17,7 @@ import regex
 
 from ..language.analysis import Document, Sentence
 from ..language.passages import Evidence
-from ..language.lexicon import ORDINAL_WORDS
+from ..language.lexicon import IRREGULAR_EN, ORDINAL_WORDS, ed_verb
 from ..language.numbers import all_keys, number_kind
 from ..language.segment import quote
 from .extrinsic import passage_form, where_in_source
@@ -180,15 +180,43 @@ def _moved_number(claim: Sentence, n: str, ev: Evidence, passage: list[str]) -> 
     unit = "#" + n
     if claim.number_forms[n] in {f for pair in _JOINED_FIGURES.findall(ev.text) for f in pair}:
         return None  # "Boeing 747-8": one name of two figures, not two numbers in each other's place
+    value = n.rstrip("%")
+    theirs = ["#" + w for w in passage if w not in claim.numbers and w.rstrip("%") != value]
+    governed = _verb_of_another(claim, unit, ev, theirs)
+    if governed:
+        return passage_form(ev, governed)
     _, own = side_match(claim, unit, ev, [unit])
     if own >= MOVED_NUMBER:
         return None
-    value = n.rstrip("%")
-    theirs = ["#" + w for w in passage if w not in claim.numbers and w.rstrip("%") != value]
     there, score = side_match(claim, unit, ev, theirs)
     return passage_form(ev, there) if there and score >= max(MOVED_NUMBER, own + 1) else None
 
 
+def _verb_of_another(claim: Sentence, unit: str, ev: Evidence, theirs: list[str]) -> str | None:
+    """The passage number that the claim number's verb governs there, where the claim's number has
+    another verb in the passage ("laid off 200 workers" where the passage says "hired 200 workers
+    and laid off 50 managers"): the verb right before each, a past form on both sides."""
+    seq = claim.sequence
+    verbs = {seq[i - 1] for i, u in enumerate(seq) if u == unit and i and _past_form(claim.forms.get(seq[i - 1], ""))}
+    if not verbs:
+        return None
+    for s in ev.sentences:
+        mine = [s.sequence[p - 1] for p in s.positions.get(unit, ()) if p]
+        if not mine or verbs & set(mine) or not all(_past_form(s.forms.get(m, "")) for m in mine):
+            continue
+        for c in theirs:
+            if any(p and s.sequence[p - 1] in verbs for p in s.positions.get(c, ())):
+                return c
+    return None
+
+
+def _past_form(word: str) -> bool:
+    """A past verb as written ("laid", "hired"): an irregular past or a form in -ed."""
+    w = word.lower()
+    return ed_verb(w) or (w in IRREGULAR_EN and IRREGULAR_EN[w] != w and w not in _PLURALS)
+
+
+_PLURALS = frozenset("men women children mice feet teeth geese lives wives knives wolves thieves leaves".split())
 _GROUP_COUNTS = frozenset({"two", "three", "four"})
 _GROUP = regex.compile(r"(?i)\b(?:the|these|those|both)\s+(?:two|three|four)\b|\b(?:two|three|four)\s+of\b")
 
