@@ -110,3 +110,18 @@ def test_a_number_given_to_another_verb_of_the_same_sentence_is_shown(summary: s
         assert "where the claim puts it the passage says" in v.reason, v.reason
     if supported:
         assert "stated in source" in v.reason, v.reason
+
+
+@pytest.mark.parametrize(
+    ("summary", "supported"),
+    [
+        ("Smith became chief executive in 2015.", True),
+        ("Smith became chief executive in 2016.", False),
+        ("Smith left the bank in 2008.", True),
+    ],
+)
+def test_a_year_reached_by_counting_from_the_sources_year_is_no_invented_number(summary: str, supported: bool) -> None:
+    source = ("Smith, 45, joined the company in 2010, two years after she left the bank, and became chief "
+              "executive five years later.")
+    verdicts = LexicalJudge().align(source, summary).alignment
+    assert all(v.supported for v in verdicts) is supported, [v.reason for v in verdicts]

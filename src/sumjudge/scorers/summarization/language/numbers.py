@@ -244,18 +244,42 @@ def _times_of_day(text: str) -> dict[str, set[str]]:
     return out
 
 
+_YEARS_LATER = regex.compile(
+    r"(?i)(?<![\w.,])(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty)"
+    r"\s+years?\s+(later|afterwards|after|earlier|before)\b"
+)
+_YEAR = regex.compile(r"(?<![\d.,])(1[89]\d\d|20\d\d)(?!\d|[.,]\d)")
+
+
+def _years_counted(text: str) -> dict[str, set[str]]:
+    """Each count of years from a year the text gives before it ("joined in 2010 and became chief
+    executive five years later"), as written, mapped to the years it may reach (2015, and 2005 for
+    "in 2010, five years after ..."): a summary that writes that year invents no number."""
+    out: dict[str, set[str]] = {}
+    for m in _YEARS_LATER.finditer(text):
+        written = m.group(1)
+        count = int(written) if written.isdigit() else int(({"one": "1"} | NUMBER_WORDS).get(written.lower(), "0"))
+        if not count:
+            continue
+        years = [int(y) for y in _YEAR.findall(text, 0, m.start())]
+        if years:  # "in 2010, two years after she left" counts back, "in 2010 ... two years later" on
+            out.setdefault(written, set()).update({str(years[-1] + count), str(years[-1] - count)})
+    return out
+
+
 def number_keys(text: str, forms: dict[str, str]) -> dict[str, frozenset[str]]:
     """For each normalised number of ``text`` (``forms``: normalised -> as written, the analyser's
     ``number_forms``), the values it may stand for: itself (without a percent sign), the ordinal it
     is ("9th", also for "ninth"; never the cardinal: "second" is no "two"), a clock time's hour, the
     decade it names ("1980s"), a duration in words as a clock writes it ("2 hours 17 minutes and 41
-    seconds": "2:17:41"), a time of day on a 24-hour clock ("7.30pm": "19:30"), and the value of every
-    compound it is part of."""
+    seconds": "2:17:41"), a time of day on a 24-hour clock ("7.30pm": "19:30"), the year a count of
+    years reaches ("in 2010 ... five years later": 2015), and the value of every compound it is part of."""
     out: dict[str, set[str]] = {}
     ordinals = frozenset(_ORDINAL_FIGURE.findall(text))
     decades = frozenset(_DECADE_FIGURE.findall(text))
     durations = _durations(text) if ":" not in text or regex.search(r"(?i)\d\s*(?:hours?|minutes?|seconds?)\b", text) else {}
     times = _times_of_day(text) if regex.search(r"(?i)\d\s?[ap]\.?\s?m\b", text) else {}
+    counted = _years_counted(text) if regex.search(r"(?i)\byears?\s+(?:later|afterwards|after|earlier|before)\b", text) else {}
     for norm, form in forms.items():
         value = norm.rstrip("%")
         keys = {value}
@@ -269,7 +293,7 @@ def number_keys(text: str, forms: dict[str, str]) -> dict[str, frozenset[str]]:
             keys.add(value)  # "2:17:41": its parts stand for it in a duration in words
         if value in durations:
             keys.add(durations[value])
-        keys |= times.get(form, set())
+        keys |= times.get(form, set()) | counted.get(form, set())
         keys |= _decade(value, form, decades)
         out[norm] = keys
     low = text.lower()
