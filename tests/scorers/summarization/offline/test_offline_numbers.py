@@ -125,3 +125,18 @@ def test_a_year_reached_by_counting_from_the_sources_year_is_no_invented_number(
               "executive five years later.")
     verdicts = LexicalJudge().align(source, summary).alignment
     assert all(v.supported for v in verdicts) is supported, [v.reason for v in verdicts]
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "supported"),
+    [
+        ("Seven in ten voters backed the plan in the referendum.", "70 percent of voters backed the plan.", True),
+        ("Seven in ten voters backed the plan in the referendum.", "60 percent of voters backed the plan.", False),
+        ("The deal is worth 1.5bn euros, the company said.", "The deal is worth 1.5 billion euros.", True),
+        ("The deal is worth 1.5bn euros, the company said.", "The deal is worth 1.5 million euros.", False),
+        ("Temperatures hit 40C in Seville on Monday.", "Temperatures hit 40 degrees Celsius in Seville.", True),
+    ],
+)
+def test_a_ratio_a_scale_and_a_temperature_are_read_as_written_either_way(source: str, summary: str, supported: bool) -> None:
+    verdicts = LexicalJudge().align(source, summary).alignment
+    assert all(v.supported for v in verdicts) is supported, [v.reason for v in verdicts]

@@ -65,6 +65,8 @@ def _abbreviates(short: str, long: str) -> bool:
 
 
 _US = frozenset({"american", "america", "usa"})
+_DEGREES = {"celsius": "C", "centigrade": "C", "fahrenheit": "F"}
+"""Temperature scales named after people: "40 degrees Celsius" where the source writes "40C"."""
 _OTHER_PLACES = {"dutch": ("holland",)}
 
 
@@ -76,6 +78,9 @@ def known_name(name: str, shown: str, doc: Document, derived: dict[str, str]) ->
         return True  # "X-Factor" for "X Factor", "Teammate" for "team-mate", "Yuki" for "Yûki"
     if name in _US and doc.names_us:
         return True  # "American" where the source says "U.S."
+    scale = _DEGREES.get(shown.lower())
+    if scale and any(regex.search(rf"\d\s?°?\s?{scale}\b", s.text) for s in doc.sentences):
+        return True  # "40 degrees Celsius" where the source says "40C"
     low = shown.lower()
     if low.startswith(("i'", "i’")):
         return True  # "I've": a pronoun, not a name

@@ -267,18 +267,46 @@ def _years_counted(text: str) -> dict[str, set[str]]:
     return out
 
 
+_RATIO = regex.compile(r"(?i)(?<![\w.,])(\d{1,3}|[a-z]+)\s+(?:in|out\s+of)\s+(?:every\s+)?(\d{1,4}|[a-z]+)\b")
+
+
+def _count_of(word: str) -> int | None:
+    """A small count as written ("7", "seven", "one"), or ``None``."""
+    if word.isdigit():
+        return int(word)
+    value = ({"one": "1"} | NUMBER_WORDS).get(word.lower(), "")
+    return int(value) if value.isdigit() else None
+
+
+def _ratios(text: str) -> dict[str, set[str]]:
+    """Each part of a ratio in words ("seven in ten", "1 out of 4"), as written, mapped to the ratio as
+    a percentage ("70", "25"), so that "70 percent" is the same number."""
+    out: dict[str, set[str]] = {}
+    for m in _RATIO.finditer(text):
+        part, whole = _count_of(m.group(1)), _count_of(m.group(2))
+        if part is None or not whole or part >= whole or not (whole <= 100 or whole in {1000, 10000}):
+            continue  # "3 in 2019" is no ratio
+        share = Decimal(part * 100) / Decimal(whole)
+        keys = {_fmt(share.quantize(Decimal("0.1"))), _fmt(share.quantize(Decimal("1")))}
+        for written in (m.group(1), m.group(2)):
+            out.setdefault(written, set()).update(keys)
+    return out
+
+
 def number_keys(text: str, forms: dict[str, str]) -> dict[str, frozenset[str]]:
     """For each normalised number of ``text`` (``forms``: normalised -> as written, the analyser's
     ``number_forms``), the values it may stand for: itself (without a percent sign), the ordinal it
     is ("9th", also for "ninth"; never the cardinal: "second" is no "two"), a clock time's hour, the
     decade it names ("1980s"), a duration in words as a clock writes it ("2 hours 17 minutes and 41
     seconds": "2:17:41"), a time of day on a 24-hour clock ("7.30pm": "19:30"), the year a count of
-    years reaches ("in 2010 ... five years later": 2015), and the value of every compound it is part of."""
+    years reaches ("in 2010 ... five years later": 2015), a ratio's percentage ("seven in ten": 70), and
+    the value of every compound it is part of."""
     out: dict[str, set[str]] = {}
     ordinals = frozenset(_ORDINAL_FIGURE.findall(text))
     decades = frozenset(_DECADE_FIGURE.findall(text))
     durations = _durations(text) if ":" not in text or regex.search(r"(?i)\d\s*(?:hours?|minutes?|seconds?)\b", text) else {}
     times = _times_of_day(text) if regex.search(r"(?i)\d\s?[ap]\.?\s?m\b", text) else {}
+    ratios = _ratios(text) if regex.search(r"(?i)\s(?:in|out\s+of)\s", text) else {}
     counted = _years_counted(text) if regex.search(r"(?i)\byears?\s+(?:later|afterwards|after|earlier|before)\b", text) else {}
     for norm, form in forms.items():
         value = norm.rstrip("%")
@@ -293,7 +321,7 @@ def number_keys(text: str, forms: dict[str, str]) -> dict[str, frozenset[str]]:
             keys.add(value)  # "2:17:41": its parts stand for it in a duration in words
         if value in durations:
             keys.add(durations[value])
-        keys |= times.get(form, set()) | counted.get(form, set())
+        keys |= times.get(form, set()) | counted.get(form, set()) | ratios.get(form, set())
         keys |= _decade(value, form, decades)
         out[norm] = keys
     low = text.lower()

@@ -13,6 +13,8 @@ Forms count as the same: "two-year" and "two years", "43" and "forty-three" (:mo
 
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
+
 import regex
 
 from ..language.analysis import Document, Sentence
@@ -50,6 +52,14 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
         value = n.rstrip("%")
         keys = claim.number_keys.get(n, frozenset({value}))
         if value in held:
+            scaled = _other_scale(claim, n, ev)
+            if scaled:
+                errors.append(Shown(
+                    f"{claim.number_forms[n]!r} is in the passage, but as {scaled[1]!r} where the claim has {scaled[0]!r} "
+                    f'({ev.where}: "{quote(ev.text, 100)}")',
+                    scaled[0], scaled[1],
+                ))
+                continue
             moved = _moved_number(claim, n, ev, passage)
             if moved and _alike_form(claim, n, ev, moved):
                 errors.append(Shown(
@@ -99,6 +109,50 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
         else:
             notes.append(f"{shown!r} is in the source in another form, but not in the passage that states the rest")
     return errors, notes
+
+
+_SCALED = regex.compile(r"(?i)^(\d+(?:\.\d+)?)\s?(million|billion|trillion|thousand|bn|m|k)\b")
+
+
+def _scaled(keys: frozenset[str], value: str) -> frozenset[str]:
+    """The keys of a number that are its value times a scale ("1500000" of "1.5 million")."""
+    try:
+        base = Decimal(value)
+    except InvalidOperation:
+        return frozenset()
+    out = set()
+    for k in keys:
+        try:
+            if base and Decimal(k) >= base * 1000:
+                out.add(k)
+        except InvalidOperation:
+            continue
+    return frozenset(out)
+
+
+def _other_scale(claim: Sentence, n: str, ev: Evidence) -> tuple[str, str] | None:
+    """The claim's number with another scale than every passage number of the same value ("1.5
+    million euros" where the passage has "1.5bn euros"): (the claim's amount, the passage's), as
+    written, or ``None`` where either side has no scale or one passage amount agrees."""
+    value = n.rstrip("%")
+    mine = _scaled(claim.number_keys.get(n, frozenset()), value)
+    if not mine:
+        return None
+    theirs: list[tuple[str, frozenset[str]]] = []
+    for s in ev.sentences:
+        for m in s.numbers:
+            if m.rstrip("%") == value:
+                theirs.append((s.number_forms.get(m, m), _scaled(s.number_keys.get(m, frozenset()), value)))
+    if not theirs or any(not keys or keys & mine for _, keys in theirs):
+        return None
+    return _amount(claim.text, claim.number_forms[n]), _amount(ev.text, theirs[0][0])
+
+
+def _amount(text: str, form: str) -> str:
+    """``form`` with the scale word after it in ``text`` ("1.5 million"), or ``form``."""
+    i = text.find(form)
+    m = _SCALED.match(text[i:]) if i >= 0 else None
+    return m.group(0) if m else form
 
 
 def _kind(s: Sentence, n: str) -> tuple[str, frozenset[str]]:
