@@ -140,3 +140,15 @@ def test_a_summary_that_turns_the_order_around_does_not_answer_the_question() ->
         "The minister resigned before the vote on the budget.",
     ).coverage
     assert not v.answered and not v.unchecked and "'before' where the source has 'after'" in v.reason, v.reason
+
+
+@pytest.mark.parametrize(
+    ("source", "summary"),
+    [
+        ("The council rejected the plan on Tuesday.", "The council did not approve the plan."),
+        ("The council did not reject the plan on Tuesday.", "The council approved the plan."),
+    ],
+)
+def test_an_antonym_under_one_negation_agrees_with_the_source(source: str, summary: str) -> None:
+    [v] = LexicalJudge().align(source, summary).alignment
+    assert v.supported, v.reason

@@ -50,7 +50,7 @@ from .wrong_numbers import number_errors
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
 
 
-RULES_VERSION = "47.8"
+RULES_VERSION = "47.9"
 """The version of the judge's rules and its own word lists: raise it with any change that can move
 a verdict, so that a stored run is never resumed with another judge's verdicts. The history of each
 version is in the commit log and docs/design-notes.md."""
@@ -100,6 +100,17 @@ def _antonym(claim: Sentence, unit: str, ev: Evidence, there: str) -> Shown:
         f'"{quote(claim.text, 100)}", the source says "{quote(ev.text, 100)}" ({ev.where})',
         said, theirs,
     )
+
+
+def _negated_at(s: Sentence, unit: str) -> bool:
+    """A phrase of ``s`` that holds ``unit`` is negated ("did not approve")."""
+    return any(p.negated and unit in p.units for p in s.phrases)
+
+
+def _negated_once(claim: Sentence, unit: str, ev: Evidence, there: str) -> bool:
+    """One side of an antonym pair is negated and the other not ("did not approve" / "rejected"):
+    the two say the same."""
+    return _negated_at(claim, unit) != any(_negated_at(s, there) for s in ev.sentences)
 
 
 def _unsupported(claim: Sentence, ev: Evidence, shown: list[str]) -> AlignmentVerdict:
@@ -288,14 +299,16 @@ class LexicalJudge:
             soft.append(f"only {share:.0%} of the claim occurs in the closest passage ({ev.where})")
         analyser = self._analyser(doc.lang)
         for u, x in subs.items():
-            if x in analyser.antonyms.get(u, ()):
+            if x in analyser.antonyms.get(u, ()) and not _negated_once(claim, u, ev, x):
                 return [_antonym(claim, u, ev, x)], soft
         for u in sorted(claim.units - ev.found - ev.names_before):
             against = analyser.antonyms.get(u)
             if not against or u.startswith("#") or u in claim.names or not in_slot(claim, u, ev):
                 continue
             there = slot_word(claim, u, ev)
-            if there in against:  # "the driver was unhurt" where the passage has "the driver was injured"
+            # "the driver was unhurt" where the passage has "the driver was injured"; "did not approve"
+            # for "rejected" negates the antonym: the two agree
+            if there in against and not _negated_once(claim, u, ev, there):
                 return [_antonym(claim, u, ev, there)], soft
         conflict = polarity_conflict(
             claim, list(ev.sentences), analyser.antonyms, who="the claim", where=f"the source ({ev.where})",

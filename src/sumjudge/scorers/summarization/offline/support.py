@@ -197,8 +197,8 @@ def polarity_conflict(
     Each phrase is compared with the phrase of the other side that shares most of its weight, when
     that is more than half of it (they speak of the same thing). Negation: one of the two has a
     cue bearing on a word the other states without any cue, and they state the same predicate
-    (:func:`negation_shown`). Antonyms: one uses a word and the other its antonym, and neither uses
-    both."""
+    (:func:`negation_shown`). Antonyms: one uses a word and the other its antonym, neither uses both,
+    and both or neither are negated ("did not approve" says what "rejected" says)."""
     theirs = [p for s in passage for p in s.phrases]
     for mine in statement.phrases:
         if not mine.units:
@@ -212,7 +212,8 @@ def polarity_conflict(
             # the passage's phrase holds all that the claim's says, and negates it ("can no longer
             # hold the town's growing collection" for "can still hold the collection")
             return _negation(mine, other, who, where)
-        for a in mine.units - other.units:
+        # an antonym under one negation says the same ("did not approve" / "rejected")
+        for a in (mine.units - other.units) if mine.negated == other.negated else ():
             for b in antonyms.get(a, ()):
                 if b in other.units and b not in mine.units:
                     said, there = statement.forms.get(a, a), _form_in(passage, b)
