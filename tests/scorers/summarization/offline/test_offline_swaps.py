@@ -176,3 +176,20 @@ def test_a_summary_that_turns_a_comparison_around_does_not_answer_the_question()
         ["Is it true that wages rose faster than prices last year?"], "Prices rose faster than wages last year."
     ).coverage
     assert not v.answered and not v.unchecked and "after 'faster than'" in v.reason, v.reason
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "stated"),
+    [
+        ("The airline cancelled 40 flights but kept its London routes.", "The airline cancelled its London routes.", False),
+        ("Police arrested two men and released a woman without charge.", "Police arrested a woman.", False),
+        ("Police arrested two men and released a woman without charge.", "Police arrested two men.", True),
+        ("The airline cancelled 40 flights but kept its London routes.", "The airline kept its London routes.", True),
+    ],
+)
+def test_an_object_given_to_another_verb_of_the_sentence_is_never_stated(source: str, summary: str, stated: bool) -> None:
+    [v] = LexicalJudge().align(source, summary).alignment
+    assert v.supported, v.reason
+    assert ("stated in source" in v.reason) is stated, v.reason
+    if not stated:
+        assert v.unchecked and "may join them otherwise" in v.reason, v.reason

@@ -212,9 +212,18 @@ for _entry in _IRREGULAR_VERBS.replace("\n", " ").split(";"):
     for _form in _forms:
         if _form != _base:
             IRREGULAR_EN.setdefault(_form, _base)
-IRREGULAR_EN.update({"men": "man", "women": "woman", "children": "child", "mice": "mouse", "feet": "foot",
-                     "teeth": "tooth", "geese": "goose", "lives": "life", "wives": "wife", "knives": "knife",
-                     "wolves": "wolf", "thieves": "thief", "leaves": "leaf"})
+IRREGULAR_PLURALS: dict[str, str] = {
+    "men": "man", "women": "woman", "children": "child", "mice": "mouse", "feet": "foot", "teeth": "tooth",
+    "geese": "goose", "lives": "life", "wives": "wife", "knives": "knife", "wolves": "wolf", "thieves": "thief",
+    "leaves": "leaf",
+}
+"""Nouns with an irregular plural: in :data:`IRREGULAR_EN` for stemming, but no verb forms."""
+IRREGULAR_EN.update(IRREGULAR_PLURALS)
+
+
+def irregular_past(low: str) -> bool:
+    """The lower-cased word is an irregular verb form other than the base ("kept", "sold"), not a plural."""
+    return low in IRREGULAR_EN and IRREGULAR_EN[low] != low and low not in IRREGULAR_PLURALS
 # Forms that are also common words of their own, so not read as a verb form: "found" (to found a
 # company), "lay", "left", "ground", "wound", "saw", "lit", "bound", "rose", "leaves".
 for _ambiguous in ("found", "lay", "left", "ground", "wound", "saw", "bound", "rose", "leaves", "lives", "won"):

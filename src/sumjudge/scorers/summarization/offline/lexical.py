@@ -41,7 +41,9 @@ from ..verdicts import (
 from .coverage import coverage_gaps, judge_fact, read_summary
 from .extrinsic import additions, extrinsic_problems, in_slot, passage_form, predicates, slot_word
 from .reasons import renumber, unchecked_reason, whole_source_numbers
-from .roles import anchors_reordered, clause_crossed, comparison_swap, role_swap, subject_swap, winner_swap
+from .roles import (
+    anchors_reordered, clause_crossed, comparison_swap, object_crossed, role_swap, subject_swap, winner_swap,
+)
 from .tense import planned_as_done
 from .support import Shown, loose_pairs, negation_unstated, opposite_link, polarity_conflict, substitutions
 from .wrong_names import name_errors
@@ -50,7 +52,7 @@ from .wrong_numbers import number_errors
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
 
 
-RULES_VERSION = "47.9"
+RULES_VERSION = "48.0"
 """The version of the judge's rules and its own word lists: raise it with any change that can move
 a verdict, so that a stored run is never resumed with another judge's verdicts. The history of each
 version is in the commit log and docs/design-notes.md."""
@@ -350,6 +352,10 @@ class LexicalJudge:
         planned = planned_as_done(claim, ev, analyser) if doc.lang == "en" else None
         if planned:  # every word there, but the source only plans or expects it
             soft.append(f"the source ({ev.where}) has {planned!r} only as planned or possible: the claim states it as done")
+        taken = object_crossed(claim, ev.sentences) if doc.lang == "en" else None
+        if taken:  # every word there, but the claim's object belongs to another verb there
+            soft.append(f"the source ({ev.where}) has {taken[1]!r} after {taken[2]!r} and {taken[0]!r} with "
+                        f"{taken[3]!r}: the claim may join them otherwise")
         crossed = clause_crossed(claim, ev, analyser) if doc.lang == "en" else None
         if crossed:  # every word there, but a relative clause's verb with the main clause's anchor
             soft.append(f"the source ({ev.where}) says {crossed[0]!r} in another clause than {crossed[1]!r}: "

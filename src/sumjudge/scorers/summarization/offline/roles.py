@@ -19,7 +19,10 @@ import regex
 from ..language.analysis import Sentence, TextAnalyzer
 from ..language.fact_shape import verb_at
 from ..language.passages import Window
-from ..language.lexicon import IRREGULAR_EN, OUTCOME_VERBS
+from ..language.clauses import EN_AUX
+from ..language.lexicon import (
+    IRREGULAR_EN, IRREGULAR_PLURALS, NUMBER_WORDS, OUTCOME_VERBS, STOPWORDS, ed_verb, irregular_past,
+)
 from ..language.segment import quote
 
 
@@ -57,11 +60,8 @@ def role_swap(
     return None
 
 
-_IRREGULAR_NOUNS = frozenset(
-    "men women children mice feet teeth geese lives wives knives wolves thieves leaves".split()
-)
-_VERB_FORMS = frozenset(f for f in IRREGULAR_EN if f not in _IRREGULAR_NOUNS) | frozenset(
-    b for f, b in IRREGULAR_EN.items() if f not in _IRREGULAR_NOUNS
+_VERB_FORMS = frozenset(f for f in IRREGULAR_EN if f not in IRREGULAR_PLURALS) | frozenset(
+    b for f, b in IRREGULAR_EN.items() if f not in IRREGULAR_PLURALS
 )
 _AUXILIARIES_EN = frozenset(
     "is was are were be been being has have had do does did will would can could may might must shall should"
@@ -279,6 +279,65 @@ def comparison_swap(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sent
     return None
 
 
+_BEFORE_OBJECT = frozenset("the a an his her its their this that these those our my your some all both".split())
+_NOT_A_PAST = EN_AUX | {"been", "being", "be", "said", "told", "added", "claimed", "stated", "wrote", "asked"}
+"""No auxiliary, and no verb of saying: what follows one is what was said, not its object."""
+_ADVERBS = frozenset("instead long again back away later earlier today yesterday home together".split())
+"""Words that follow a verb without being its object ("chose instead", "convicted long ago")."""
+
+
+def _past(low: str) -> bool:
+    """A past form that is no auxiliary nor a verb of saying ("cancelled", "kept", "arrested")."""
+    return low not in _NOT_A_PAST and (ed_verb(low) or irregular_past(low))
+
+
+def _object_after(low: list[str], i: int) -> str | None:
+    """The first word after the verb ``low[i]`` past articles, possessives and figures: the head of
+    its object ("its London routes" gives "london"); ``None`` where a function word comes first."""
+    for w in low[i + 1 : i + 5]:
+        if w in _BEFORE_OBJECT or w.isdigit() or w in NUMBER_WORDS:
+            continue
+        return None if w in STOPWORDS["en"] or w in _ADVERBS or w.endswith("ly") else w
+    return None
+
+
+def _verb_before(low: list[str], m: int) -> str | None:
+    """The word before ``low[m]`` past articles, possessives and figures."""
+    j = m - 1
+    while j >= 0 and (low[j] in _BEFORE_OBJECT or low[j].isdigit() or low[j] in NUMBER_WORDS):
+        j -= 1
+    return low[j] if j >= 0 else None
+
+
+def object_crossed(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence]) -> tuple[str, str, str, str] | None:
+    """The claim gives its verb the object of another verb of a source sentence ("The airline
+    cancelled its London routes" where the sentence says "cancelled 40 flights but kept its London
+    routes"): the claim's past verb and its object's head, the same verb there with another object,
+    and the claim's object later in that sentence right after another past verb. Returns (verb,
+    object, the other verb, the sentence's object) as the sentence writes them, or ``None``."""
+    raw = [m.group() for m in _WORD.finditer(claim.text)]
+    low = [w.lower() for w in raw]
+    for i, verb in enumerate(low):
+        if not raw[i][:1].islower() or not _past(verb):
+            continue
+        thing = _object_after(low, i)
+        if thing is None:
+            continue
+        for s in sentences:
+            theirs = [m.group().lower() for m in _WORD.finditer(s.text)]
+            if any(t == verb and _object_after(theirs, q) == thing for q, t in enumerate(theirs)):
+                continue  # the sentence gives the verb this object too
+            for k, t in enumerate(theirs):
+                other = _object_after(theirs, k) if t == verb else None
+                if other is None or other == thing or other in low or _past(other):
+                    continue
+                for m in range(k + 1, len(theirs)):
+                    before = _verb_before(theirs, m) if theirs[m] == thing else None
+                    if before and before != verb and _past(before):
+                        return verb, thing, before, other
+    return None
+
+
 _RELATIVE_CLAUSE = regex.compile(r",\s*(?:who|which)\b[^,;]*,")
 """A non-restrictive relative clause between commas: "The ban, which began in March, was lifted"."""
 
@@ -336,7 +395,7 @@ def clause_crossed(claim: Sentence, window: Window, analyser: TextAnalyzer) -> t
     return None
 
 
-__all__ = ["clause_crossed", "comparison_swap", "role_swap", "subject_swap", "winner_swap"]
+__all__ = ["clause_crossed", "comparison_swap", "object_crossed", "role_swap", "subject_swap", "winner_swap"]
 
 
 def anchors_reordered(claim: Sentence, window: Window) -> tuple[str, str] | None:

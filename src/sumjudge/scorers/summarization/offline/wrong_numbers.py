@@ -19,7 +19,7 @@ import regex
 
 from ..language.analysis import Document, Sentence
 from ..language.passages import Evidence
-from ..language.lexicon import IRREGULAR_EN, ORDINAL_WORDS, ed_verb
+from ..language.lexicon import ORDINAL_WORDS, ed_verb, irregular_past
 from ..language.numbers import all_keys, number_kind
 from ..language.segment import quote
 from .extrinsic import passage_form, where_in_source
@@ -267,10 +267,9 @@ def _verb_of_another(claim: Sentence, unit: str, ev: Evidence, theirs: list[str]
 def _past_form(word: str) -> bool:
     """A past verb as written ("laid", "hired"): an irregular past or a form in -ed."""
     w = word.lower()
-    return ed_verb(w) or (w in IRREGULAR_EN and IRREGULAR_EN[w] != w and w not in _PLURALS)
+    return ed_verb(w) or irregular_past(w)
 
 
-_PLURALS = frozenset("men women children mice feet teeth geese lives wives knives wolves thieves leaves".split())
 _GROUP_COUNTS = frozenset({"two", "three", "four"})
 _GROUP = regex.compile(r"(?i)\b(?:the|these|those|both)\s+(?:two|three|four)\b|\b(?:two|three|four)\s+of\b")
 
