@@ -129,27 +129,6 @@ def test_the_same_winner_joint_winners_or_another_contest_are_no_swap() -> None:
 
 
 @pytest.mark.parametrize(
-    ("source", "summary", "stated"),
-    [
-        ("The ban, which began in March, was lifted on Friday.", "The ban began on Friday.", False),
-        ("The ban, which began in March, was lifted on Friday.", "The ban was lifted in March.", False),
-        ("Jones, who trained in Paris, now works in Berlin.", "Jones trained in Berlin.", False),
-        ("The ban, which began in March, was lifted on Friday.", "The ban began in March.", True),
-        ("Jones, who trained in Paris, now works in Berlin.", "Jones trained in Paris and works in Berlin.", True),
-        ("The resident, who was known as Newman, says he expects to lose.", "Newman says he expects to lose.", True),
-        ("They were met by police, who took them to the capital, Irbil, an official said.",
-         "They were met by police, who took them to Irbil.", True),
-    ],
-)
-def test_a_relative_clauses_verb_joined_to_the_main_clauses_anchor_is_never_stated(source: str, summary: str, stated: bool) -> None:
-    [v] = _align(source, summary)
-    assert v.supported, v.reason
-    assert ("stated in source" in v.reason) is stated, v.reason
-    if not stated:
-        assert v.unchecked and "in another clause than" in v.reason, v.reason
-
-
-@pytest.mark.parametrize(
     ("source", "summary", "supported"),
     [
         ("Official figures showed that wages rose faster than prices last year.",
@@ -177,19 +156,3 @@ def test_a_summary_that_turns_a_comparison_around_does_not_answer_the_question()
     ).coverage
     assert not v.answered and not v.unchecked and "after 'faster than'" in v.reason, v.reason
 
-
-@pytest.mark.parametrize(
-    ("source", "summary", "stated"),
-    [
-        ("The airline cancelled 40 flights but kept its London routes.", "The airline cancelled its London routes.", False),
-        ("Police arrested two men and released a woman without charge.", "Police arrested a woman.", False),
-        ("Police arrested two men and released a woman without charge.", "Police arrested two men.", True),
-        ("The airline cancelled 40 flights but kept its London routes.", "The airline kept its London routes.", True),
-    ],
-)
-def test_an_object_given_to_another_verb_of_the_sentence_is_never_stated(source: str, summary: str, stated: bool) -> None:
-    [v] = LexicalJudge().align(source, summary).alignment
-    assert v.supported, v.reason
-    assert ("stated in source" in v.reason) is stated, v.reason
-    if not stated:
-        assert v.unchecked and "may join them otherwise" in v.reason, v.reason

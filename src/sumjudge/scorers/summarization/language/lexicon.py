@@ -219,15 +219,24 @@ IRREGULAR_PLURALS: dict[str, str] = {
 }
 """Nouns with an irregular plural: in :data:`IRREGULAR_EN` for stemming, but no verb forms."""
 IRREGULAR_EN.update(IRREGULAR_PLURALS)
+# Forms that are also common words of their own, so not read as a verb form: "found" (to found a
+# company), "lay", "left", "ground", "wound", "saw", "lit", "bound", "rose", "leaves".
+for _ambiguous in ("found", "lay", "left", "ground", "wound", "saw", "bound", "rose", "leaves", "lives", "won"):
+    IRREGULAR_EN.pop(_ambiguous, None)
 
 
 def irregular_past(low: str) -> bool:
     """The lower-cased word is an irregular verb form other than the base ("kept", "sold"), not a plural."""
     return low in IRREGULAR_EN and IRREGULAR_EN[low] != low and low not in IRREGULAR_PLURALS
-# Forms that are also common words of their own, so not read as a verb form: "found" (to found a
-# company), "lay", "left", "ground", "wound", "saw", "lit", "bound", "rose", "leaves".
-for _ambiguous in ("found", "lay", "left", "ground", "wound", "saw", "bound", "rose", "leaves", "lives", "won"):
-    IRREGULAR_EN.pop(_ambiguous, None)
+
+
+def past_form(low: str) -> bool:
+    """The lower-cased word reads as a past form: in -ed (:func:`ed_verb`) or irregular ("laid")."""
+    return ed_verb(low) or irregular_past(low)
+
+
+DETERMINERS_EN = frozenset("the a an his her its their this that these those our my your some all both".split())
+"""Words between a verb or a link word and the noun it governs ("cancelled *its* London routes")."""
 
 # Words that state no fact of their own in English news text: they may stand in a claim without
 # occurring in the source (a summary's framing, a general noun, a reporting verb that retells

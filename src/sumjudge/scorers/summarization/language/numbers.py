@@ -258,7 +258,7 @@ def _years_counted(text: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for m in _YEARS_LATER.finditer(text):
         written = m.group(1)
-        count = int(written) if written.isdigit() else int(({"one": "1"} | NUMBER_WORDS).get(written.lower(), "0"))
+        count = _count_of(written)
         if not count:
             continue
         years = [int(y) for y in _YEAR.findall(text, 0, m.start())]

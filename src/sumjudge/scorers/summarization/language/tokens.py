@@ -11,6 +11,10 @@ import regex
 
 from .lexicon import NUMBER_WORDS
 
+WORD_OR_MARK = regex.compile(r"[\p{L}\p{N}]+(?:['’][\p{L}]+)?|[,;:&]")
+"""A word (letters or digits, with a clitic such as "'s") or a mark that ends a noun phrase or lists
+("," ";" ":" "&"): the words the role checks of :mod:`..offline` compare in order."""
+
 # A token: a number (with inner separators, decimal point, optional %), a CJK run, or a word
 # (letters, marks, inner apostrophes and hyphens).
 _TOKEN = regex.compile(

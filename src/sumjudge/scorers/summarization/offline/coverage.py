@@ -17,7 +17,7 @@ from ..language.questions import fact_of_question
 from ..language.segment import detect_language, quote, split_sentences
 from ..verdicts import CoverageVerdict
 from .extrinsic import passage_form
-from .roles import comparison_swap, subject_swap, winner_swap
+from .roles import swap_shown
 from .support import opposite_link, polarity_conflict, slot_match
 from .wrong_numbers import same_kind_of
 
@@ -190,10 +190,7 @@ def judge_fact(
         return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {key[1]}")
     if best is not None and key is None and found:
         english = read.analyser.lang == "en"
-        # the same people in swapped roles, another winner of the same contest, a comparison turned around
-        swapped = (
-            subject_swap(fact, [best], summary_is_claim=False) or winner_swap(fact, [best]) or comparison_swap(fact, [best])
-        ) if english else None
+        swapped = swap_shown(fact, [best], summary_is_claim=False) if english else None
         if swapped:
             return CoverageVerdict(
                 question=question, answered=False,

@@ -41,11 +41,12 @@ from ..verdicts import (
 from .coverage import coverage_gaps, judge_fact, read_summary
 from .extrinsic import additions, extrinsic_problems, in_slot, passage_form, predicates, slot_word
 from .reasons import renumber, unchecked_reason, whole_source_numbers
-from .roles import (
-    anchors_reordered, clause_crossed, comparison_swap, object_crossed, role_swap, subject_swap, winner_swap,
-)
+from .crossings import clause_crossed, object_crossed
+from .roles import anchors_reordered, role_swap, subject_swap, swap_shown
 from .tense import planned_as_done
-from .support import Shown, loose_pairs, negation_unstated, opposite_link, polarity_conflict, substitutions
+from .support import (
+    Shown, loose_pairs, negated_once, negation_unstated, opposite_link, polarity_conflict, substitutions,
+)
 from .wrong_names import name_errors
 from .wrong_numbers import number_errors
 
@@ -102,17 +103,6 @@ def _antonym(claim: Sentence, unit: str, ev: Evidence, there: str) -> Shown:
         f'"{quote(claim.text, 100)}", the source says "{quote(ev.text, 100)}" ({ev.where})',
         said, theirs,
     )
-
-
-def _negated_at(s: Sentence, unit: str) -> bool:
-    """A phrase of ``s`` that holds ``unit`` is negated ("did not approve")."""
-    return any(p.negated and unit in p.units for p in s.phrases)
-
-
-def _negated_once(claim: Sentence, unit: str, ev: Evidence, there: str) -> bool:
-    """One side of an antonym pair is negated and the other not ("did not approve" / "rejected"):
-    the two say the same."""
-    return _negated_at(claim, unit) != any(_negated_at(s, there) for s in ev.sentences)
 
 
 def _unsupported(claim: Sentence, ev: Evidence, shown: list[str]) -> AlignmentVerdict:
@@ -301,7 +291,7 @@ class LexicalJudge:
             soft.append(f"only {share:.0%} of the claim occurs in the closest passage ({ev.where})")
         analyser = self._analyser(doc.lang)
         for u, x in subs.items():
-            if x in analyser.antonyms.get(u, ()) and not _negated_once(claim, u, ev, x):
+            if x in analyser.antonyms.get(u, ()) and not negated_once(claim, u, ev.sentences, x):
                 return [_antonym(claim, u, ev, x)], soft
         for u in sorted(claim.units - ev.found - ev.names_before):
             against = analyser.antonyms.get(u)
@@ -310,7 +300,7 @@ class LexicalJudge:
             there = slot_word(claim, u, ev)
             # "the driver was unhurt" where the passage has "the driver was injured"; "did not approve"
             # for "rejected" negates the antonym: the two agree
-            if there in against and not _negated_once(claim, u, ev, there):
+            if there in against and not negated_once(claim, u, ev.sentences, there):
                 return [_antonym(claim, u, ev, there)], soft
         conflict = polarity_conflict(
             claim, list(ev.sentences), analyser.antonyms, who="the claim", where=f"the source ({ev.where})",
@@ -337,10 +327,7 @@ class LexicalJudge:
                 f"{mine!r} contradicts the source's {theirs!r}: the claim says \"{quote(claim.text, 100)}\", "
                 f"the source says \"{quote(s.text, 100)}\" ({ev.where})", mine, theirs,
             )], soft
-        # the same people in swapped roles, another winner of the same contest, a comparison turned around
-        subject = (
-            subject_swap(claim, ev.sentences) or winner_swap(claim, ev.sentences) or comparison_swap(claim, ev.sentences)
-        ) if doc.lang == "en" else None
+        subject = swap_shown(claim, ev.sentences) if doc.lang == "en" else None
         if subject:
             mine, theirs, verb = subject
             return [Shown(

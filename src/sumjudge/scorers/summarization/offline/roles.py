@@ -16,14 +16,11 @@ from itertools import pairwise
 
 import regex
 
-from ..language.analysis import Sentence, TextAnalyzer
-from ..language.fact_shape import verb_at
+from ..language.analysis import Sentence
 from ..language.passages import Window
-from ..language.clauses import EN_AUX
-from ..language.lexicon import (
-    IRREGULAR_EN, IRREGULAR_PLURALS, NUMBER_WORDS, OUTCOME_VERBS, STOPWORDS, ed_verb, irregular_past,
-)
+from ..language.lexicon import IRREGULAR_EN, IRREGULAR_PLURALS, OUTCOME_VERBS
 from ..language.segment import quote
+from ..language.tokens import WORD_OR_MARK
 
 
 def role_swap(
@@ -73,7 +70,6 @@ _LIST_WORDS = frozenset({"and", "or", "nor", "&"})
 _PREPOSITIONS_EN = frozenset(
     "to by from with for of in on at into onto about against over under after before than as".split()
 )
-_WORD = regex.compile(r"[\p{L}\p{N}]+(?:['’][\p{L}]+)?|[,;:&]")
 
 
 def _verb_like(form: str, before: str) -> bool:
@@ -88,7 +84,7 @@ def _verb_like(form: str, before: str) -> bool:
 
 
 def _words(sentence: Sentence) -> list[str]:
-    return [m.group().lower() for m in _WORD.finditer(sentence.text)]
+    return [m.group().lower() for m in WORD_OR_MARK.finditer(sentence.text)]
 
 
 def _span(words: list[str], first: str, middle: str, last: str) -> tuple[list[str], list[str], str] | None:
@@ -140,7 +136,7 @@ def _passive_at(sentence: Sentence, unit: str, passive: regex.Pattern[str] | Non
                 form = sentence.forms.get(unit, "")
                 # a participle with its agent is passive without an auxiliary: "a video produced by X"
                 low = form.lower()
-                words = _WORD.findall(p.text.lower()) if low else []
+                words = WORD_OR_MARK.findall(p.text.lower()) if low else []
                 agent = any(a == low and b == "by" for a, b in pairwise(words))
                 return bool(passive.search(p.text) or agent)
     return sentence.passive
@@ -173,9 +169,9 @@ def subject_swap(
     (coverage: the claim is the source's fact). ``named_after=False`` drops the last condition: the
     verb has another subject in the source, which may be the same one named otherwise. Returns the claim's name, the sentence's name and the
     verb, as written, or ``None``."""
-    words = [m.group() for m in _WORD.finditer(claim.text)]
+    words = [m.group() for m in WORD_OR_MARK.finditer(claim.text)]
     mine_names = {f.lower() for f in claim.name_forms.values()}
-    named = {w.lower() for s in sentences for w in _WORD.findall(s.text)}
+    named = {w.lower() for s in sentences for w in WORD_OR_MARK.findall(s.text)}
     for j in range(1, len(words)):
         verb = words[j]
         if not verb[:1].islower() or verb in _AUXILIARIES_EN or not (_verb_like(verb, words[j - 1].lower()) or verb in OUTCOME_VERBS):
@@ -185,7 +181,7 @@ def subject_swap(
             continue
         for s in sentences:
             theirs_names = {f.lower(): f for f in s.name_forms.values()}
-            other = [m.group() for m in _WORD.finditer(s.text)]
+            other = [m.group() for m in WORD_OR_MARK.finditer(s.text)]
             for k in range(1, len(other)):
                 if other[k] != verb:
                     continue
@@ -211,7 +207,7 @@ def winner_swap(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence
     claim's among the words before its verb (so "Chepkoech and Tesfaye won" is no swap). Symmetric:
     a coverage fact against the summary works the same way. Returns the claim's name, the
     sentence's name and the verb, as written, or ``None``."""
-    words = [m.group() for m in _WORD.finditer(claim.text)]
+    words = [m.group() for m in WORD_OR_MARK.finditer(claim.text)]
     mine_low = {w.lower() for w in words}
     for j in range(1, len(words)):
         verb = words[j]
@@ -224,7 +220,7 @@ def winner_swap(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence
         if not contest:
             continue
         for s in sentences:
-            other = [m.group() for m in _WORD.finditer(s.text)]
+            other = [m.group() for m in WORD_OR_MARK.finditer(s.text)]
             for k in range(1, len(other)):
                 if other[k] != verb:
                     continue
@@ -251,11 +247,11 @@ def _compared(s: Sentence) -> tuple[str, set[str], str, str] | None:
     m = _THAN.search(s.text)
     if m is None:
         return None
-    before = [w.group().lower() for w in _WORD.finditer(s.text, 0, m.start())]
+    before = [w.group().lower() for w in WORD_OR_MARK.finditer(s.text, 0, m.start())]
     graded = next((w for w in reversed(before[-4:]) if w in _GRADED or (
         len(w) > 4 and w.endswith("er") and w not in _NOT_COMPARATIVES)), None)
     forms = {f.lower(): u for u, f in s.forms.items()}
-    after = next((w.group() for w in _WORD.finditer(s.text, m.end()) if w.group().lower() in forms), None)
+    after = next((w.group() for w in WORD_OR_MARK.finditer(s.text, m.end()) if w.group().lower() in forms), None)
     if graded is None or after is None or forms[after.lower()].startswith("#"):
         return None
     return graded, {forms[w] for w in before if w in forms and w != graded}, forms[after.lower()], after
@@ -279,123 +275,20 @@ def comparison_swap(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sent
     return None
 
 
-_BEFORE_OBJECT = frozenset("the a an his her its their this that these those our my your some all both".split())
-_NOT_A_PAST = EN_AUX | {"been", "being", "be", "said", "told", "added", "claimed", "stated", "wrote", "asked"}
-"""No auxiliary, and no verb of saying: what follows one is what was said, not its object."""
-_ADVERBS = frozenset("instead long again back away later earlier today yesterday home together".split())
-"""Words that follow a verb without being its object ("chose instead", "convicted long ago")."""
+def swap_shown(
+    claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence], summary_is_claim: bool = True
+) -> tuple[str, str, str] | None:
+    """The swaps the words show, asked the same way in alignment and in coverage: the same people in
+    swapped roles (:func:`subject_swap`), another winner of the same contest (:func:`winner_swap`), a
+    comparison turned around (:func:`comparison_swap`). Returns (the claim's word, the sentence's, how
+    they relate), or ``None``."""
+    return (
+        subject_swap(claim, sentences, summary_is_claim=summary_is_claim)
+        or winner_swap(claim, sentences) or comparison_swap(claim, sentences)
+    )
 
 
-def _past(low: str) -> bool:
-    """A past form that is no auxiliary nor a verb of saying ("cancelled", "kept", "arrested")."""
-    return low not in _NOT_A_PAST and (ed_verb(low) or irregular_past(low))
-
-
-def _object_after(low: list[str], i: int) -> str | None:
-    """The first word after the verb ``low[i]`` past articles, possessives and figures: the head of
-    its object ("its London routes" gives "london"); ``None`` where a function word comes first."""
-    for w in low[i + 1 : i + 5]:
-        if w in _BEFORE_OBJECT or w.isdigit() or w in NUMBER_WORDS:
-            continue
-        return None if w in STOPWORDS["en"] or w in _ADVERBS or w.endswith("ly") else w
-    return None
-
-
-def _verb_before(low: list[str], m: int) -> str | None:
-    """The word before ``low[m]`` past articles, possessives and figures."""
-    j = m - 1
-    while j >= 0 and (low[j] in _BEFORE_OBJECT or low[j].isdigit() or low[j] in NUMBER_WORDS):
-        j -= 1
-    return low[j] if j >= 0 else None
-
-
-def object_crossed(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence]) -> tuple[str, str, str, str] | None:
-    """The claim gives its verb the object of another verb of a source sentence ("The airline
-    cancelled its London routes" where the sentence says "cancelled 40 flights but kept its London
-    routes"): the claim's past verb and its object's head, the same verb there with another object,
-    and the claim's object later in that sentence right after another past verb. Returns (verb,
-    object, the other verb, the sentence's object) as the sentence writes them, or ``None``."""
-    raw = [m.group() for m in _WORD.finditer(claim.text)]
-    low = [w.lower() for w in raw]
-    for i, verb in enumerate(low):
-        if not raw[i][:1].islower() or not _past(verb):
-            continue
-        thing = _object_after(low, i)
-        if thing is None:
-            continue
-        for s in sentences:
-            theirs = [m.group().lower() for m in _WORD.finditer(s.text)]
-            if any(t == verb and _object_after(theirs, q) == thing for q, t in enumerate(theirs)):
-                continue  # the sentence gives the verb this object too
-            for k, t in enumerate(theirs):
-                other = _object_after(theirs, k) if t == verb else None
-                if other is None or other == thing or other in low or _past(other):
-                    continue
-                for m in range(k + 1, len(theirs)):
-                    before = _verb_before(theirs, m) if theirs[m] == thing else None
-                    if before and before != verb and _past(before):
-                        return verb, thing, before, other
-    return None
-
-
-_RELATIVE_CLAUSE = regex.compile(r",\s*(?:who|which)\b[^,;]*,")
-"""A non-restrictive relative clause between commas: "The ban, which began in March, was lifted"."""
-
-
-def _position(text: str, word: str) -> int:
-    """Where ``word`` first stands in ``text`` (lower case), or -1."""
-    m = regex.search(rf"(?i)(?<!\w){regex.escape(word)}(?!\w)", text)
-    return m.start() if m else -1
-
-
-def clause_crossed(claim: Sentence, window: Window, analyser: TextAnalyzer) -> tuple[str, str] | None:
-    """The claim joins a verb of a source sentence's relative clause with a name, date or number of
-    its main clause, or the other way round, and lacks the anchor that the verb's own side gives:
-    "The ban began on Friday" where the source says "The ban, which began in March, was lifted on
-    Friday"; "Jones trained in Berlin" for "Jones, who trained in Paris, now works in Berlin". Every
-    word is there but the relation is not, so such a claim is not *stated*. The anchor must follow
-    the claim's verb (the claim's subject may be named inside the clause: "the resident, who was
-    known as Newman, says") and, on the main clause's side, follow that side's own verb (a comma
-    inside a clause ends no clause: "who sent them to the capital, Irbil, said"); a claim with a
-    relative clause of its own that keeps the two apart repeats the source. Returns the claim's
-    verb and anchor, as written, or ``None``."""
-    words = claim.text.split()
-    low = [w.lower().strip(".,;:!?") for w in words]
-    verbs = {u: words[i] for i in range(len(low)) if verb_at(low, i, in_s=False) for u in analyser.analyse(low[i]).units}
-    anchors = set(claim.names) | {u for u in claim.units if u.startswith("#")}
-    if not verbs or not anchors:
-        return None
-    mine = _RELATIVE_CLAUSE.search(claim.text)
-    for s in window.sentences:
-        for m in _RELATIVE_CLAUSE.finditer(s.text):
-            before = analyser.analyse(s.text[: m.start()])
-            inside = analyser.analyse(m.group().strip(" ,"))
-            after_text = s.text[m.end():]
-            after = analyser.analyse(after_text)
-            after_low = [w.lower().strip(".,;:!?") for w in after_text.split()]
-            after_verb = next((i for i in range(len(after_low)) if verb_at(after_low, i)), None)
-            main_part = analyser.analyse(" ".join(after_text.split()[after_verb:])) if after_verb is not None else None
-            only_in = inside.units - after.units - before.units
-            only_after = after.units - inside.units - before.units
-            for side, other, anchors_side in ((only_in, only_after, "after"), (only_after, only_in, "in")):
-                own = {u for u in side if u.startswith("#") or u in {*inside.names, *after.names}}
-                verb = next((v for u, v in verbs.items() if u in side), None)
-                if not verb or not own or own & claim.units:
-                    continue
-                for anchor in sorted(anchors & other):
-                    form = claim.forms.get(anchor, anchor.lstrip("#"))
-                    at, said = _position(claim.text, form), _position(claim.text, verb)
-                    if at < said:
-                        continue  # the claim's subject, named where the source names it
-                    if anchors_side == "after" and (main_part is None or anchor not in main_part.units):
-                        continue  # an apposition that closes the clause, not the main clause's own
-                    if mine and (mine.start() <= at < mine.end()) != (mine.start() <= said < mine.end()):
-                        continue  # the claim keeps them in two clauses too
-                    return verb, form
-    return None
-
-
-__all__ = ["clause_crossed", "comparison_swap", "object_crossed", "role_swap", "subject_swap", "winner_swap"]
+__all__ = ["comparison_swap", "role_swap", "subject_swap", "swap_shown", "winner_swap"]
 
 
 def anchors_reordered(claim: Sentence, window: Window) -> tuple[str, str] | None:

@@ -28,6 +28,7 @@ import regex
 
 from ..language.analysis import Phrase, Sentence
 from ..language.passages import Evidence, Window
+from ..language.lexicon import DETERMINERS_EN
 from ..language.polarity import opposites_after
 from ..language.segment import quote
 
@@ -186,6 +187,17 @@ def negation_shown(negated: Phrase, other: Phrase, lang: str = "") -> bool:
     return True
 
 
+def _negated_at(s: Sentence, unit: str) -> bool:
+    """A phrase of ``s`` that holds ``unit`` is negated ("did not approve")."""
+    return any(p.negated and unit in p.units for p in s.phrases)
+
+
+def negated_once(claim: Sentence, unit: str, sentences: tuple[Sentence, ...] | list[Sentence], there: str) -> bool:
+    """One side of an antonym pair (``unit`` of the claim, ``there`` of ``sentences``) is negated and
+    the other not ("did not approve" / "rejected"): the two say the same."""
+    return _negated_at(claim, unit) != any(_negated_at(s, there) for s in sentences)
+
+
 def polarity_conflict(
     statement: Sentence, passage: list[Sentence], antonyms: dict[str, frozenset[str]], *, who: str,
     where: str, lang: str = "",
@@ -307,12 +319,11 @@ def loose_pairs(claim: Sentence, window: Window, distance: int) -> tuple[list[tu
 
 
 _LINK_WORD = regex.compile(r"[\p{L}\p{N}]+(?:['’][\p{L}]+)?")
-_SKIPPED = frozenset("the a an his her its their this that".split())
 
 
 def _next_word(low: list[str], i: int) -> str:
     """The first word after ``low[i]`` that is no article or possessive ("the" of "before the vote")."""
-    return next((w for w in low[i + 1:] if w not in _SKIPPED), "")
+    return next((w for w in low[i + 1:] if w not in DETERMINERS_EN), "")
 
 
 def opposite_link(

@@ -9,7 +9,7 @@ import regex
 
 from ..language.analysis import Sentence, TextAnalyzer
 from ..language.clauses import EN_AUX
-from ..language.lexicon import IRREGULAR_EN, ed_verb
+from ..language.lexicon import past_form
 from ..language.passages import Window
 
 _WORD = regex.compile(r"[\p{L}\p{N}'’-]+")
@@ -23,7 +23,7 @@ _INTENT = frozenset(
 def _past(word: str) -> bool:
     """A simple past form: an irregular past or a word in -ed (not an auxiliary)."""
     w = word.lower()
-    return w not in EN_AUX and ((w in IRREGULAR_EN and IRREGULAR_EN[w] != w) or ed_verb(w))
+    return w not in EN_AUX and past_form(w)
 
 
 def _planned(low: list[str], i: int) -> bool:

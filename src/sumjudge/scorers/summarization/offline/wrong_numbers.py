@@ -19,7 +19,7 @@ import regex
 
 from ..language.analysis import Document, Sentence
 from ..language.passages import Evidence
-from ..language.lexicon import ORDINAL_WORDS, ed_verb, irregular_past
+from ..language.lexicon import ORDINAL_WORDS, past_form
 from ..language.numbers import all_keys, number_kind
 from ..language.segment import quote
 from .extrinsic import passage_form, where_in_source
@@ -251,23 +251,17 @@ def _verb_of_another(claim: Sentence, unit: str, ev: Evidence, theirs: list[str]
     another verb in the passage ("laid off 200 workers" where the passage says "hired 200 workers
     and laid off 50 managers"): the verb right before each, a past form on both sides."""
     seq = claim.sequence
-    verbs = {seq[i - 1] for i, u in enumerate(seq) if u == unit and i and _past_form(claim.forms.get(seq[i - 1], ""))}
+    verbs = {seq[i - 1] for i, u in enumerate(seq) if u == unit and i and past_form(claim.forms.get(seq[i - 1], "").lower())}
     if not verbs:
         return None
     for s in ev.sentences:
         mine = [s.sequence[p - 1] for p in s.positions.get(unit, ()) if p]
-        if not mine or verbs & set(mine) or not all(_past_form(s.forms.get(m, "")) for m in mine):
+        if not mine or verbs & set(mine) or not all(past_form(s.forms.get(m, "").lower()) for m in mine):
             continue
         for c in theirs:
             if any(p and s.sequence[p - 1] in verbs for p in s.positions.get(c, ())):
                 return c
     return None
-
-
-def _past_form(word: str) -> bool:
-    """A past verb as written ("laid", "hired"): an irregular past or a form in -ed."""
-    w = word.lower()
-    return ed_verb(w) or irregular_past(w)
 
 
 _GROUP_COUNTS = frozenset({"two", "three", "four"})

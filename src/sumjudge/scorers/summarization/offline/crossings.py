@@ -1,0 +1,137 @@
+"""Crossings: a claim whose words all stand in one source sentence but join parts of different
+clauses there, so the words are stated and the fact is not. Such a claim is never *stated*; it stays
+unchecked with a note (English only).
+
+- a relative clause's verb with the main clause's anchor ("The ban began on Friday" where the source
+  says "The ban, which began in March, was lifted on Friday"; :func:`clause_crossed`);
+- a verb with the object of another verb of the sentence ("The airline cancelled its London routes"
+  where the source says "cancelled 40 flights but kept its London routes"; :func:`object_crossed`).
+"""
+
+from __future__ import annotations
+
+import regex
+
+from ..language.analysis import Sentence, TextAnalyzer
+from ..language.clauses import EN_AUX
+from ..language.fact_shape import verb_at
+from ..language.lexicon import DETERMINERS_EN, NUMBER_WORDS, STOPWORDS, past_form
+from ..language.passages import Window
+from ..language.tokens import WORD_OR_MARK
+
+_NOT_A_PAST = EN_AUX | {"been", "being", "be", "said", "told", "added", "claimed", "stated", "wrote", "asked"}
+"""No auxiliary, and no verb of saying: what follows one is what was said, not its object."""
+_ADVERBS = frozenset("instead long again back away later earlier today yesterday home together".split())
+"""Words that follow a verb without being its object ("chose instead", "convicted long ago")."""
+
+
+def _past(low: str) -> bool:
+    """A past form that is no auxiliary nor a verb of saying ("cancelled", "kept", "arrested")."""
+    return low not in _NOT_A_PAST and past_form(low)
+
+
+def _object_after(low: list[str], i: int) -> str | None:
+    """The first word after the verb ``low[i]`` past articles, possessives and figures: the head of
+    its object ("its London routes" gives "london"); ``None`` where a function word comes first."""
+    for w in low[i + 1 : i + 5]:
+        if w in DETERMINERS_EN or w.isdigit() or w in NUMBER_WORDS:
+            continue
+        return None if w in STOPWORDS["en"] or w in _ADVERBS or w.endswith("ly") else w
+    return None
+
+
+def _verb_before(low: list[str], m: int) -> str | None:
+    """The word before ``low[m]`` past articles, possessives and figures."""
+    j = m - 1
+    while j >= 0 and (low[j] in DETERMINERS_EN or low[j].isdigit() or low[j] in NUMBER_WORDS):
+        j -= 1
+    return low[j] if j >= 0 else None
+
+
+def object_crossed(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence]) -> tuple[str, str, str, str] | None:
+    """The claim gives its verb the object of another verb of a source sentence ("The airline
+    cancelled its London routes" where the sentence says "cancelled 40 flights but kept its London
+    routes"): the claim's past verb and its object's head, the same verb there with another object,
+    and the claim's object later in that sentence right after another past verb. Returns (verb,
+    object, the other verb, the sentence's object) as the sentence writes them, or ``None``."""
+    raw = [m.group() for m in WORD_OR_MARK.finditer(claim.text)]
+    low = [w.lower() for w in raw]
+    for i, verb in enumerate(low):
+        if not raw[i][:1].islower() or not _past(verb):
+            continue
+        thing = _object_after(low, i)
+        if thing is None:
+            continue
+        for s in sentences:
+            theirs = [m.group().lower() for m in WORD_OR_MARK.finditer(s.text)]
+            if any(t == verb and _object_after(theirs, q) == thing for q, t in enumerate(theirs)):
+                continue  # the sentence gives the verb this object too
+            for k, t in enumerate(theirs):
+                other = _object_after(theirs, k) if t == verb else None
+                if other is None or other == thing or other in low or _past(other):
+                    continue
+                for m in range(k + 1, len(theirs)):
+                    before = _verb_before(theirs, m) if theirs[m] == thing else None
+                    if before and before != verb and _past(before):
+                        return verb, thing, before, other
+    return None
+
+
+_RELATIVE_CLAUSE = regex.compile(r",\s*(?:who|which)\b[^,;]*,")
+"""A non-restrictive relative clause between commas: "The ban, which began in March, was lifted"."""
+
+
+def _position(text: str, word: str) -> int:
+    """Where ``word`` first stands in ``text`` (lower case), or -1."""
+    m = regex.search(rf"(?i)(?<!\w){regex.escape(word)}(?!\w)", text)
+    return m.start() if m else -1
+
+
+def clause_crossed(claim: Sentence, window: Window, analyser: TextAnalyzer) -> tuple[str, str] | None:
+    """The claim joins a verb of a source sentence's relative clause with a name, date or number of
+    its main clause, or the other way round, and lacks the anchor that the verb's own side gives:
+    "The ban began on Friday" where the source says "The ban, which began in March, was lifted on
+    Friday"; "Jones trained in Berlin" for "Jones, who trained in Paris, now works in Berlin". Every
+    word is there but the relation is not, so such a claim is not *stated*. The anchor must follow
+    the claim's verb (the claim's subject may be named inside the clause: "the resident, who was
+    known as Newman, says") and, on the main clause's side, follow that side's own verb (a comma
+    inside a clause ends no clause: "who sent them to the capital, Irbil, said"); a claim with a
+    relative clause of its own that keeps the two apart repeats the source. Returns the claim's
+    verb and anchor, as written, or ``None``."""
+    words = claim.text.split()
+    low = [w.lower().strip(".,;:!?") for w in words]
+    verbs = {u: words[i] for i in range(len(low)) if verb_at(low, i, in_s=False) for u in analyser.analyse(low[i]).units}
+    anchors = set(claim.names) | {u for u in claim.units if u.startswith("#")}
+    if not verbs or not anchors:
+        return None
+    mine = _RELATIVE_CLAUSE.search(claim.text)
+    for s in window.sentences:
+        for m in _RELATIVE_CLAUSE.finditer(s.text):
+            before = analyser.analyse(s.text[: m.start()])
+            inside = analyser.analyse(m.group().strip(" ,"))
+            after_text = s.text[m.end():]
+            after = analyser.analyse(after_text)
+            after_low = [w.lower().strip(".,;:!?") for w in after_text.split()]
+            after_verb = next((i for i in range(len(after_low)) if verb_at(after_low, i)), None)
+            main_part = analyser.analyse(" ".join(after_text.split()[after_verb:])) if after_verb is not None else None
+            only_in = inside.units - after.units - before.units
+            only_after = after.units - inside.units - before.units
+            for side, other, anchors_side in ((only_in, only_after, "after"), (only_after, only_in, "in")):
+                own = {u for u in side if u.startswith("#") or u in {*inside.names, *after.names}}
+                verb = next((v for u, v in verbs.items() if u in side), None)
+                if not verb or not own or own & claim.units:
+                    continue
+                for anchor in sorted(anchors & other):
+                    form = claim.forms.get(anchor, anchor.lstrip("#"))
+                    at, said = _position(claim.text, form), _position(claim.text, verb)
+                    if at < said:
+                        continue  # the claim's subject, named where the source names it
+                    if anchors_side == "after" and (main_part is None or anchor not in main_part.units):
+                        continue  # an apposition that closes the clause, not the main clause's own
+                    if mine and (mine.start() <= at < mine.end()) != (mine.start() <= said < mine.end()):
+                        continue  # the claim keeps them in two clauses too
+                    return verb, form
+    return None
+
+
+__all__ = ["clause_crossed", "object_crossed"]

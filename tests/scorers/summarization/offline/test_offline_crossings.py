@@ -1,0 +1,38 @@
+"""Crossings: a claim whose words all stand in one source sentence but join parts of different
+clauses there is never "stated": it stays unchecked (supported, flagged) and its note says why."""
+
+from __future__ import annotations
+
+import pytest
+
+from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
+
+RELATIVE = "in another clause than"
+OBJECT = "may join them otherwise"
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "note"),
+    [
+        # a relative clause's verb with the main clause's anchor, or the other way round
+        ("The ban, which began in March, was lifted on Friday.", "The ban began on Friday.", RELATIVE),
+        ("The ban, which began in March, was lifted on Friday.", "The ban was lifted in March.", RELATIVE),
+        ("Jones, who trained in Paris, now works in Berlin.", "Jones trained in Berlin.", RELATIVE),
+        ("The ban, which began in March, was lifted on Friday.", "The ban began in March.", None),
+        ("Jones, who trained in Paris, now works in Berlin.", "Jones trained in Paris and works in Berlin.", None),
+        ("The resident, who was known as Newman, says he expects to lose.", "Newman says he expects to lose.", None),
+        ("They were met by police, who took them to the capital, Irbil, an official said.",
+         "They were met by police, who took them to Irbil.", None),
+        # a verb with the object of another verb of the sentence
+        ("The airline cancelled 40 flights but kept its London routes.", "The airline cancelled its London routes.", OBJECT),
+        ("Police arrested two men and released a woman without charge.", "Police arrested a woman.", OBJECT),
+        ("Police arrested two men and released a woman without charge.", "Police arrested two men.", None),
+        ("The airline cancelled 40 flights but kept its London routes.", "The airline kept its London routes.", None),
+    ],
+)
+def test_words_joined_across_the_clauses_of_a_sentence_are_never_stated(source: str, summary: str, note: str | None) -> None:
+    [v] = LexicalJudge().align(source, summary).alignment
+    assert v.supported, v.reason
+    assert ("stated in source" in v.reason) is (note is None), v.reason
+    if note is not None:
+        assert v.unchecked and note in v.reason, v.reason
