@@ -152,3 +152,24 @@ def test_a_summary_that_turns_the_order_around_does_not_answer_the_question() ->
 def test_an_antonym_under_one_negation_agrees_with_the_source(source: str, summary: str) -> None:
     [v] = LexicalJudge().align(source, summary).alignment
     assert v.supported, v.reason
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "supported"),
+    [
+        ("The vaccine was approved for adults but not for children.", "The vaccine was approved for children.", False),
+        ("The law applies to cars but not to vans.", "The law applies to vans.", False),
+        ("Police say the fire was started deliberately, not by lightning.", "Police say the fire was started by lightning.", False),
+        ("The drug is sold in Europe, but not yet in the United States.", "The drug is sold in the United States.", False),
+        # the contrasted side, and the exclusion said with a negation of its own, agree
+        ("The vaccine was approved for adults but not for children.", "The vaccine was approved for adults.", True),
+        ("The law applies to cars but not to vans.", "The law does not apply to vans.", True),
+        # "not only" adds rather than excludes
+        ("The law applies to cars and not only to vans.", "The law applies to vans.", True),
+    ],
+)
+def test_a_phrase_the_source_excludes_by_but_not_is_not_stated(source: str, summary: str, supported: bool) -> None:
+    [v] = LexicalJudge().align(source, summary).alignment
+    assert v.supported is supported, v.reason
+    if not supported:
+        assert v.reason.startswith("negation differs") and not v.unchecked, v.reason

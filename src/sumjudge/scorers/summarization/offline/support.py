@@ -198,6 +198,38 @@ def negated_once(claim: Sentence, unit: str, sentences: tuple[Sentence, ...] | l
     return _negated_at(claim, unit) != any(_negated_at(s, there) for s in sentences)
 
 
+_ELLIPSIS_EN = regex.compile(
+    r"(?i)^(?:but|and|yet|though|or)?\s*not\s+(?!only\b|just\b|merely\b|least\b|even\b|because\b|that\b|be\b|been\b|have\b|has\b|had\b)"
+)
+"""English: a short phrase that negates by ellipsis ("but not for children", ", not by lightning"):
+it borrows the predicate of the phrase before it. "not only", "not just" and "not because" add,
+they do not exclude."""
+
+
+def filled_phrases(s: Sentence, lang: str = "") -> list[Phrase]:
+    """``s``'s phrases, each English phrase that negates by ellipsis given the predicate it borrows:
+    "The law applies to cars but not to vans" says "the law does not apply to vans", so its second
+    phrase is the first one's words, less the last (what is contrasted: "cars"), with its own
+    ("vans"), negated, added after the phrases as written. Alone, "but not to vans" shares too little
+    with a claim to contradict it."""
+    phrases = list(s.phrases)
+    if lang != "en":
+        return phrases
+    for k in range(1, len(s.phrases)):
+        p, prev = s.phrases[k], s.phrases[k - 1]
+        if not p.negated or prev.negated or not p.units or len(p.text.split()) > 6 or not _ELLIPSIS_EN.match(p.text):
+            continue
+        first = min((s.sequence.index(u) for u in p.units if u in s.sequence), default=None)
+        contrasted = next((u for u in reversed(s.sequence[:first]) if u in prev.units), None) if first else None
+        if contrasted is None:
+            continue
+        # "to cars ... not to vans": a "to" that both sides repeat is the verb's preposition, and so is
+        # "to" before an infinitive contrasted with another ("decided to stay but not to vote")
+        own = frozenset() if contrasted in prev.infinitives else p.infinitives
+        phrases.append(Phrase(p.text, (prev.units - {contrasted}) | p.units, True, p.scope, (prev.infinitives - {contrasted}) | own))
+    return phrases
+
+
 def polarity_conflict(
     statement: Sentence, passage: list[Sentence], antonyms: dict[str, frozenset[str]], *, who: str,
     where: str, lang: str = "",
@@ -211,8 +243,8 @@ def polarity_conflict(
     cue bearing on a word the other states without any cue, and they state the same predicate
     (:func:`negation_shown`). Antonyms: one uses a word and the other its antonym, neither uses both,
     and both or neither are negated ("did not approve" says what "rejected" says)."""
-    theirs = [p for s in passage for p in s.phrases]
-    for mine in statement.phrases:
+    theirs = [p for s in passage for p in filled_phrases(s, lang)]
+    for mine in filled_phrases(statement, lang):
         if not mine.units:
             continue
         other = _best_phrase(mine, statement.weight_of, theirs)
@@ -235,10 +267,10 @@ def polarity_conflict(
                         said, there,
                     )
     for s in passage:
-        for other in s.phrases:
+        for other in filled_phrases(s, lang):
             if not other.negated or not other.units:
                 continue
-            mine = _best_phrase(other, s.weight_of, list(statement.phrases))
+            mine = _best_phrase(other, s.weight_of, filled_phrases(statement, lang))
             if mine is not None and not mine.negated and negation_shown(other, mine, lang):
                 return _negation(mine, other, who, where)
     return None
