@@ -5,7 +5,12 @@ unchecked with a note (English only).
 - a relative clause's verb with the main clause's anchor ("The ban began on Friday" where the source
   says "The ban, which began in March, was lifted on Friday"; :func:`clause_crossed`);
 - a verb with the object of another verb of the sentence ("The airline cancelled its London routes"
-  where the source says "cancelled 40 flights but kept its London routes"; :func:`object_crossed`).
+  where the source says "cancelled 40 flights but kept its London routes"; :func:`object_crossed`);
+- a verb of one of two coordinated clauses with the name, number or date of the other ("The
+  exhibition opens in September" where the source says "opens in May and closes in September";
+  :func:`coordinate_crossed`).
+
+:func:`crossing_note` asks all three and words the note.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import regex
 
 from ..language.analysis import Sentence, TextAnalyzer
 from ..language.clauses import EN_AUX
-from ..language.fact_shape import verb_at
+from ..language.fact_shape import _NOT_A_START, shows_a_verb, verb_at
 from ..language.lexicon import DETERMINERS_EN, NUMBER_WORDS, STOPWORDS, past_form
 from ..language.passages import Window
 from ..language.tokens import WORD_OR_MARK
@@ -134,4 +139,103 @@ def clause_crossed(claim: Sentence, window: Window, analyser: TextAnalyzer) -> t
     return None
 
 
-__all__ = ["clause_crossed", "object_crossed"]
+_COORDINATOR = regex.compile(r"(?i)(?:,\s*|\s)(?:and|but|while|whereas|yet)\s|;\s*")
+"""Where two clauses of a sentence may join: "opens in May and closes in September"."""
+
+
+def _words(text: str) -> tuple[list[str], list[str]]:
+    raw = [m.group() for m in WORD_OR_MARK.finditer(text)]
+    return raw, [w.lower() for w in raw]
+
+
+_ADVERBS_BEFORE = frozenset("now also then later still soon".split())
+_JOINS = frozenset("and but while whereas yet ; ,".split())
+_SUBORDINATE = frozenset("that which who whom whose when as because after before if while since although though".split())
+
+
+def _predicates(raw: list[str], low: list[str]) -> list[int]:
+    """Where a lower-case word reads as a finite verb or follows an auxiliary ("will *close*"): not
+    after a preposition or in a compound ("with renewed enthusiasm", "custom-built"), no possessive
+    nor capitalised word ("City's", "ISIS"), and a word in -s only where no verb in -ed or an
+    irregular past follows it ("Saudi forces launched")."""
+    found = []
+    for i in range(1, len(low)):
+        if not raw[i][:1].islower() or "'" in low[i] or low[i] in EN_AUX or low[i - 1] == "-":
+            continue
+        if low[i - 1] in EN_AUX or (verb_at(low, i, in_s=False) and low[i - 1] not in _NOT_A_START):
+            found.append(i)
+        elif verb_at(low, i) and not any(verb_at(low, j, in_s=False) for j in range(i + 1, len(low))):
+            found.append(i)
+    return found
+
+
+def _main_part(text: str) -> str:
+    """What a coordinated clause's left side says after its last subordinator: "it emerged that the
+    case expired" gives "the case expired", the clause that an "and" after it continues."""
+    words = text.split()
+    cut = max((k for k, w in enumerate(words) if w.lower() in _SUBORDINATE), default=-1)
+    return " ".join(words[cut + 1:])
+
+
+def _reads_as_clause(low: list[str], verbs: frozenset[str]) -> bool:
+    """A coordinated side is a clause or a predicate: a finite verb (not a plural noun in -s), or a
+    first word past adverbs that reads as one ("now plays in York") or is one of the claim's
+    ``verbs`` ("will keep its office and close the one in Lyon")."""
+    rest = list(low)
+    while rest and (rest[0] in _ADVERBS_BEFORE or rest[0].endswith("ly")):
+        rest.pop(0)
+    return shows_a_verb(" ".join(rest), in_s=False) or (bool(rest) and (verb_at(["it", *rest], 1) or rest[0] in verbs))
+
+
+def coordinate_crossed(claim: Sentence, window: Window, analyser: TextAnalyzer) -> tuple[str, str] | None:
+    """The claim gives a verb of one of two coordinated clauses of a source sentence ("The exhibition
+    opens in May *and* closes in September") what only the other side has: a name, number or date
+    between the verb and the claim's next verb or comma ("opens in September"), where the verb's own
+    side has a name, number or date that the claim lacks (so the claim is not the two sides merged:
+    "hit Florida and Georgia"). Both sides must read as clauses or predicates, so "Residents of Leeds and York were told" and "a
+    writer for the Post and an author of the guide" split nothing. Returns the claim's verb and the
+    word it takes from the other side, as written, or ``None``."""
+    raw, low = _words(claim.text)
+    anchors = set(claim.names) | {u for u in claim.units if u.startswith("#")}
+    verbs = _predicates(raw, low)
+    for s in window.sentences:
+        joins = list(_COORDINATOR.finditer(s.text))
+        for n, m in enumerate(joins):  # the two conjuncts on either side of each join
+            begin = joins[n - 1].end() if n else 0
+            texts = (_main_part(s.text[begin : m.start()]), _COORDINATOR.split(s.text[m.end():], maxsplit=1)[0])
+            words = [_words(t)[1] for t in texts]
+            if not all(_reads_as_clause(w, frozenset(low[i] for i in verbs)) for w in words):
+                continue
+            sides = [analyser.analyse(t) for t in texts]
+            for v, i in enumerate(verbs):
+                verb = next(iter(analyser.analyse(low[i]).units), None)
+                if verb is None or (verb in sides[0].units) == (verb in sides[1].units):
+                    continue
+                k = 0 if verb in sides[0].units else 1
+                mine, other = sides[k], sides[1 - k]
+                own = {u for u in mine.units - other.units if u in mine.names or u.startswith("#")}
+                if not own or own & claim.units:
+                    continue
+                stop = min([*verbs[v + 1:], *(j for j in range(i, len(low)) if low[j] in _JOINS), len(raw)])
+                for j in range(i + 1, stop):
+                    unit = next(iter(analyser.analyse(raw[j]).units), None)
+                    if unit in anchors and unit in other.units and unit not in mine.units:
+                        return raw[i], raw[j]
+    return None
+
+
+def crossing_note(claim: Sentence, window: Window, analyser: TextAnalyzer) -> str | None:
+    """The note of an unchecked claim whose words all stand in the window but join parts of
+    different clauses (object, relative clause or coordinated clause crossed), or ``None``."""
+    taken = object_crossed(claim, window.sentences)
+    if taken:
+        return (f"the source ({window.where}) has {taken[1]!r} after {taken[2]!r} and {taken[0]!r} with "
+                f"{taken[3]!r}: the claim may join them otherwise")
+    crossed = clause_crossed(claim, window, analyser) or coordinate_crossed(claim, window, analyser)
+    if crossed:
+        return (f"the source ({window.where}) says {crossed[0]!r} in another clause than {crossed[1]!r}: "
+                "the claim may join them otherwise")
+    return None
+
+
+__all__ = ["clause_crossed", "coordinate_crossed", "crossing_note", "object_crossed"]

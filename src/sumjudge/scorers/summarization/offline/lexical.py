@@ -41,7 +41,7 @@ from ..verdicts import (
 from .coverage import coverage_gaps, judge_fact, read_summary
 from .extrinsic import additions, extrinsic_problems, in_slot, passage_form, predicates, slot_word
 from .reasons import renumber, unchecked_reason, whole_source_numbers
-from .crossings import clause_crossed, object_crossed
+from .crossings import crossing_note
 from .roles import anchors_reordered, role_swap, subject_swap, swap_shown
 from .tense import planned_as_done
 from .support import (
@@ -53,7 +53,7 @@ from .wrong_numbers import number_errors
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
 
 
-RULES_VERSION = "48.1"
+RULES_VERSION = "48.2"
 """The version of the judge's rules and its own word lists: raise it with any change that can move
 a verdict, so that a stored run is never resumed with another judge's verdicts. The history of each
 version is in the commit log and docs/design-notes.md."""
@@ -339,14 +339,9 @@ class LexicalJudge:
         planned = planned_as_done(claim, ev, analyser) if doc.lang == "en" else None
         if planned:  # every word there, but the source only plans or expects it
             soft.append(f"the source ({ev.where}) has {planned!r} only as planned or possible: the claim states it as done")
-        taken = object_crossed(claim, ev.sentences) if doc.lang == "en" else None
-        if taken:  # every word there, but the claim's object belongs to another verb there
-            soft.append(f"the source ({ev.where}) has {taken[1]!r} after {taken[2]!r} and {taken[0]!r} with "
-                        f"{taken[3]!r}: the claim may join them otherwise")
-        crossed = clause_crossed(claim, ev, analyser) if doc.lang == "en" else None
-        if crossed:  # every word there, but a relative clause's verb with the main clause's anchor
-            soft.append(f"the source ({ev.where}) says {crossed[0]!r} in another clause than {crossed[1]!r}: "
-                        "the claim may join them otherwise")
+        crossed = crossing_note(claim, ev, analyser) if doc.lang == "en" else None
+        if crossed:  # every word there, but joining parts of different clauses
+            soft.append(crossed)
         reordered = anchors_reordered(claim, ev)
         if reordered:  # every word there, but in another relation: not stated
             soft.append(f"the source ({ev.where}) has {reordered[1]!r} before {reordered[0]!r}: the claim may relate them otherwise")
