@@ -186,3 +186,18 @@ def test_a_run_counts_its_unchecked_questions_where_it_counts_unchecked_claims(t
     assert stats.as_dict()["unchecked_questions"] == 1
     html = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert "unchecked questions" in html and "1 unchecked)" in html
+
+
+@pytest.mark.parametrize(
+    ("question", "summary"),
+    [
+        ("Is it true that the team lifted the trophy in 2010?",
+         "The team lifted the trophy in 2010. Having not lifted a trophy since, the team sacked its coach."),
+        ("Is it true that top finishers qualify automatically for the Champions League?",
+         "Top finishers qualify automatically for the Champions League. "
+         "The fourth team does not qualify automatically for the Champions League."),
+    ],
+)
+def test_a_fact_the_summary_states_plainly_is_answered_beside_a_negated_sentence(question: str, summary: str) -> None:
+    [v] = LexicalJudge().cover([question], summary).coverage
+    assert v.answered and not v.unchecked, v.reason

@@ -252,7 +252,7 @@ def polarity_conflict(
             continue
         if mine.negated and not other.negated and negation_shown(mine, other, lang):
             return _negation(mine, other, who, where)
-        if other.negated and not mine.negated and negation_shown(other, mine, lang):
+        if other.negated and not mine.negated and negation_shown(other, mine, lang) and not _said_plainly(mine, other, theirs):
             # the passage's phrase holds all that the claim's says, and negates it ("can no longer
             # hold the town's growing collection" for "can still hold the collection")
             return _negation(mine, other, who, where)
@@ -271,9 +271,17 @@ def polarity_conflict(
             if not other.negated or not other.units:
                 continue
             mine = _best_phrase(other, s.weight_of, filled_phrases(statement, lang))
-            if mine is not None and not mine.negated and negation_shown(other, mine, lang):
+            if mine is not None and not mine.negated and negation_shown(other, mine, lang) and not _said_plainly(mine, other, theirs):
                 return _negation(mine, other, who, where)
     return None
+
+
+def _said_plainly(mine: Phrase, negated: Phrase, theirs: list[Phrase]) -> bool:
+    """Another phrase of the passage, without a negation, holds every word that ``mine`` shares with
+    the ``negated`` one: the passage states it plainly as well ("after his team won the 2010 Club
+    World Cup. Having not won a game since ...")."""
+    shared = mine.units & negated.units
+    return any(not p.negated and shared <= p.units for p in theirs)
 
 
 def _negation(mine: Phrase, other: Phrase, who: str, where: str) -> Shown:
