@@ -173,3 +173,19 @@ def test_a_phrase_the_source_excludes_by_but_not_is_not_stated(source: str, summ
     assert v.supported is supported, v.reason
     if not supported:
         assert v.reason.startswith("negation differs") and not v.unchecked, v.reason
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "supported"),
+    [
+        ("The mayor lost the election to her rival, Tom Reed.", "The mayor won the election.", False),
+        ("Leeds won the final 2-1 after extra time.", "Leeds lost the final.", False),
+        ("Leeds won the final 2-1 after extra time.", "Leeds won the final.", True),
+        ("She won't stand again, she said.", "She will not stand again.", True),
+    ],
+)
+def test_won_is_a_word_of_its_own_so_a_reversed_outcome_shows(source: str, summary: str, supported: bool) -> None:
+    [v] = LexicalJudge().align(source, summary).alignment
+    assert v.supported is supported, v.reason
+    if not supported:
+        assert "contradicts" in v.reason and not v.unchecked, v.reason

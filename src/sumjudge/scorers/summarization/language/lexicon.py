@@ -17,7 +17,7 @@ STOPWORDS: dict[str, frozenset[str]] = {
         ourselves out over own re s said same say says shall she should shouldn so some such t than
         that the their theirs them themselves then there these they this those though through to too
         under until up upon us ve very was wasn we were weren what when where whether which while who
-        whom whose why will with within without won would wouldn yet you your yours yourself
+        whom whose why will with within without would wouldn yet you your yours yourself
         yourselves also according told tell mr mrs ms dr new like get got make made well back even still
         way many another among around may might""".split()
     ),
