@@ -156,3 +156,19 @@ def test_a_summary_that_turns_a_comparison_around_does_not_answer_the_question()
     ).coverage
     assert not v.answered and not v.unchecked and "after 'faster than'" in v.reason, v.reason
 
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "supported"),
+    [
+        # a verb that states the same fact either way round is no swap
+        ("The bill passed the Senate 61-39 on Thursday.", "The Senate passed the bill on Thursday.", True),
+        ("Smith met Jones in Geneva on Friday.", "Jones met Smith in Geneva on Friday.", True),
+        # an order that matters still does
+        ("Hamilton passed Vettel on the last lap.", "Vettel passed Hamilton on the last lap.", False),
+        ("The dog bit the man.", "The man bit the dog.", False),
+    ],
+)
+def test_a_symmetric_verb_keeps_its_fact_either_way_round(source: str, summary: str, supported: bool) -> None:
+    [v] = LexicalJudge().align(source, summary).alignment
+    assert v.supported is supported, v.reason

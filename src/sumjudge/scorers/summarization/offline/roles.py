@@ -72,6 +72,22 @@ _PREPOSITIONS_EN = frozenset(
 )
 
 
+_SYMMETRIC_EN = frozenset("met meets married marries faced faces played plays dated dates merged merges".split())
+"""Verbs whose subject and object say the same fact either way round ("Smith met Jones")."""
+_PASSED_EN = frozenset("passed passes cleared clears".split())
+_CHAMBERS_EN = frozenset(
+    "senate house parliament congress assembly committee council chamber lords commons bill law motion budget "
+    "measure legislation".split()
+)
+"""A bill passes a chamber as a chamber passes a bill: "passed" and "cleared" with one of these."""
+
+
+def _symmetric(verb: str, a: str, b: str) -> bool:
+    """The claim's "a verb b" and the source's "b verb a" state one fact (:data:`_SYMMETRIC_EN`)."""
+    low = verb.lower()
+    return low in _SYMMETRIC_EN or (low in _PASSED_EN and bool({a.lower(), b.lower()} & _CHAMBERS_EN))
+
+
 def _verb_like(form: str, before: str) -> bool:
     """An English word form that reads as a verb: "-ed", an irregular form ("held", "bit"), a third
     person "-s" of one ("beats"), or a word right after an auxiliary ("was held", "will beat")."""
@@ -109,13 +125,16 @@ def _english_roles(claim: Sentence, source: Sentence, a: str, v: str, b: str) ->
     nor a name, "Apple watch"), the outer two are no verbs, no list word or punctuation stands between
     them ("purple, yellow and blue"), and the same prepositions (none, or "by" in "was beaten by")
     stand between the verb and its object on both sides: where one side marks the role with its own
-    ("antibiotics given to babies", "babies given antibiotics") the order says nothing."""
+    ("antibiotics given to babies", "babies given antibiotics") the order says nothing; and the verb
+    is not one that states the same fact either way round ("met", "the bill passed the Senate")."""
     cf, sf = claim.forms, source.forms
     mine = _span(_words(claim), cf.get(a, "").lower(), cf.get(v, "").lower(), cf.get(b, "").lower())
     theirs = _span(_words(source), sf.get(b, "").lower(), sf.get(v, "").lower(), sf.get(a, "").lower())
     if mine is None or theirs is None:
         return False
     if not (_verb_like(cf.get(v, ""), mine[2]) and _verb_like(sf.get(v, ""), theirs[2])):
+        return False
+    if _symmetric(cf.get(v, ""), cf.get(a, ""), cf.get(b, "")):
         return False
     for form in (cf.get(a, ""), cf.get(b, "")):
         low = form.lower()
