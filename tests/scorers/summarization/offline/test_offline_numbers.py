@@ -140,3 +140,20 @@ def test_a_year_reached_by_counting_from_the_sources_year_is_no_invented_number(
 def test_a_ratio_a_scale_and_a_temperature_are_read_as_written_either_way(source: str, summary: str, supported: bool) -> None:
     verdicts = LexicalJudge().align(source, summary).alignment
     assert all(v.supported for v in verdicts) is supported, [v.reason for v in verdicts]
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "supported"),
+    [
+        # a year's figures reused as a count stand in the count's place
+        ("The firm, founded in 1998, employs 450 people in Leeds.", "The firm employs 1998 people in Leeds.", False),
+        ("The club, formed in 1878, sold 2000 season tickets.", "The club sold 1878 season tickets.", False),
+        # the year where the source has it stays a year
+        ("The firm, founded in 1998, employs 450 people in Leeds.", "The firm was founded in 1998.", True),
+    ],
+)
+def test_a_years_figures_counting_people_are_a_count(source: str, summary: str, supported: bool) -> None:
+    [v] = LexicalJudge().align(source, summary).alignment
+    assert v.supported is supported, v.reason
+    if not supported:
+        assert "where the claim puts it the passage says" in v.reason, v.reason

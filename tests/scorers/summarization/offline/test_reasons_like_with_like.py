@@ -63,3 +63,11 @@ def test_a_tally_of_votes_is_no_count_of_flats() -> None:
     assert claim.supported  # the tally where the source has the count of flats: no error shown
     (claim,) = judge.align(VOTE, "The council rejected the plan for 60 flats.").alignment
     assert not claim.supported and "it says '240'" in claim.reason.replace("the passage says", "it says")
+
+
+def test_four_figures_after_a_verb_or_quantifier_and_before_a_plural_are_a_count() -> None:
+    assert number_kind("The firm employs 1998 people.", "1998") == "count"
+    assert number_kind("About 2000 fans came.", "2000") == "count"
+    assert number_kind("In 1998 sales rose.", "1998") == "year"
+    assert number_kind("The High Hedges Act 2013 allows complaints.", "2013") == "year"
+    assert number_kind("The 2015 elections were close.", "2015") == "year"
