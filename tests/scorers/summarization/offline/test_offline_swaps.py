@@ -172,3 +172,13 @@ def test_a_summary_that_turns_a_comparison_around_does_not_answer_the_question()
 def test_a_symmetric_verb_keeps_its_fact_either_way_round(source: str, summary: str, supported: bool) -> None:
     [v] = LexicalJudge().align(source, summary).alignment
     assert v.supported is supported, v.reason
+
+
+def test_the_one_a_loser_lost_to_named_as_the_loser_is_unsupported_and_contradicts_the_question() -> None:
+    source = "The mayor lost the election to her rival, Tom Reed."
+    [v] = LexicalJudge().align(source, "Tom Reed lost the election.").alignment
+    assert not v.supported and "'mayor' lost, not 'Reed'" in v.reason, v.reason
+    [same] = LexicalJudge().align(source, "The mayor lost the election to Tom Reed.").alignment
+    assert same.supported, same.reason
+    [q] = LexicalJudge().cover(["Is it true that the mayor lost the election to her rival, Tom Reed?"], "Tom Reed lost the election.").coverage
+    assert not q.answered and not q.unchecked and "'Reed' lost" in q.reason, q.reason

@@ -251,6 +251,48 @@ def winner_swap(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence
     return None
 
 
+_LOST = frozenset({"lost", "loses", "lose"})
+
+
+def _named_loser(words: list[str], sentence: Sentence) -> tuple[str, str] | None:
+    """A name right before "lost" in ``words`` that ``sentence`` names only after "lost ... to", the
+    one the loser lost to ("Tom Reed lost the election" where the sentence says "The mayor lost the
+    election to her rival, Tom Reed"): (the name's last word, the word before the sentence's
+    "lost"), as written, or ``None``."""
+    other = [m.group() for m in WORD_OR_MARK.finditer(sentence.text)]
+    for j in range(1, len(words)):
+        mine = _subject_before(words, j) if words[j].lower() in _LOST else None
+        if not mine:
+            continue
+        for k in range(1, len(other)):
+            if other[k].lower() != words[j].lower() or set(mine) & {w.lower() for w in other[max(0, k - 6) : k]}:
+                continue
+            tail = [w.lower() for w in other[k + 1 : k + 12]]
+            end = next((i for i, w in enumerate(tail) if w in {".", ";"}), len(tail))
+            if "to" in tail[:end] and mine[-1] in tail[tail.index("to") + 1 : end]:
+                return words[j - 1], other[k - 1]
+    return None
+
+
+def loser_swap(
+    claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence], summary_is_claim: bool = True
+) -> tuple[str, str, str] | None:
+    """The one the loser lost to, named as the loser (:func:`_named_loser`), on the summary's side:
+    the claim in alignment, a summary sentence in coverage (the fact then has "lost to"). Returns
+    (the claim's word, the sentence's word, "lost") as :func:`swap_shown` does, or ``None``."""
+    words = [m.group() for m in WORD_OR_MARK.finditer(claim.text)]
+    for s in sentences:
+        if summary_is_claim:
+            found = _named_loser(words, s)
+            if found:
+                return found[0], found[1], "lost"
+        else:
+            found = _named_loser([m.group() for m in WORD_OR_MARK.finditer(s.text)], claim)
+            if found:
+                return found[1], found[0], "lost"
+    return None
+
+
 _THAN = regex.compile(r"(?i)(?<!\w)than(?!\w)")
 _NOT_COMPARATIVES = frozenset(
     "other rather whether never ever however under over after per her their together former later number "
@@ -299,15 +341,17 @@ def swap_shown(
 ) -> tuple[str, str, str] | None:
     """The swaps the words show, asked the same way in alignment and in coverage: the same people in
     swapped roles (:func:`subject_swap`), another winner of the same contest (:func:`winner_swap`), a
-    comparison turned around (:func:`comparison_swap`). Returns (the claim's word, the sentence's, how
+    comparison turned around (:func:`comparison_swap`), the one a loser lost to named as the loser
+    (:func:`loser_swap`). Returns (the claim's word, the sentence's, how
     they relate), or ``None``."""
     return (
         subject_swap(claim, sentences, summary_is_claim=summary_is_claim)
         or winner_swap(claim, sentences) or comparison_swap(claim, sentences)
+        or loser_swap(claim, sentences, summary_is_claim)
     )
 
 
-__all__ = ["comparison_swap", "role_swap", "subject_swap", "swap_shown", "winner_swap"]
+__all__ = ["comparison_swap", "loser_swap", "role_swap", "subject_swap", "swap_shown", "winner_swap"]
 
 
 def anchors_reordered(claim: Sentence, window: Window) -> tuple[str, str] | None:
