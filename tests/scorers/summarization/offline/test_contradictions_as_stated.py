@@ -189,3 +189,20 @@ def test_won_is_a_word_of_its_own_so_a_reversed_outcome_shows(source: str, summa
     assert v.supported is supported, v.reason
     if not supported:
         assert "contradicts" in v.reason and not v.unchecked, v.reason
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "supported"),
+    [
+        ("The union called off the strike after the company raised its offer.",
+         "The union called a strike after the company raised its offer.", False),
+        ("The union called off the strike after the company raised its offer.", "The union cancelled the strike.", True),
+        ("The union called off the strike after the company raised its offer.", "The union called off the strike.", True),
+        # a verb that ends what follows it says what a negation says
+        ("The minister no longer supports the plan.", "The minister has withdrawn her support for the plan.", True),
+        ("The minister no longer supports the plan.", "The minister still supports the plan.", False),
+    ],
+)
+def test_called_off_negates_and_a_verb_of_ending_agrees_with_a_negation(source: str, summary: str, supported: bool) -> None:
+    [v] = LexicalJudge().align(source, summary).alignment
+    assert v.supported is supported, v.reason

@@ -67,6 +67,8 @@ def is_negation(word: str, lang: str, next_word: str = "") -> bool:
             return next_word.lower() == "to"  # "failing to act", "yet to be revealed", "refused to pay": not
         if low == "far":
             return next_word.lower() == "from"  # "far from being combative": not combative
+        if low in _EN_CALL:
+            return next_word.lower() == "off"  # "called off the strike": no strike
         if low == "against":
             # "voted against building a pool" states the pool is not to be built; "against the plan" is a noun's
             nxt = next_word.lower()
@@ -81,7 +83,7 @@ def is_negation(word: str, lang: str, next_word: str = "") -> bool:
 def depends_on_next_word(word: str, lang: str) -> bool:
     """True when :func:`is_negation` may answer differently for ``word`` with another next word."""
     low = word.lower()
-    return lang == "en" and (low in {"no", "not", "far", "against"} or low in _EN_NT_STEMS or low in _EN_FAIL)
+    return lang == "en" and (low in {"no", "not", "far", "against"} or low in _EN_NT_STEMS or low in _EN_FAIL or low in _EN_CALL)
 
 
 _EN_FAIL = frozenset({
@@ -89,6 +91,15 @@ _EN_FAIL = frozenset({
     # negative implicatives: "refused to give a refund" states that no refund was given
     "refuse", "refuses", "refused", "refusing", "decline", "declines", "declined", "declining",
 })
+
+
+_EN_CALL = frozenset({"call", "calls", "called", "calling"})
+ENDING_EN = regex.compile(
+    r"(?i)\b(?:withdr[ae]w|withdrawn|withdraws|ended|ends|stopped|stops|dropped|drops|abandoned|quit|ceased|halted"
+    r"|scrapped|cancell?ed|suspended|revoked)\b"
+)
+"""English verbs that end what follows them: "withdrew her support" says what "no longer supports"
+says, "cancelled the strike" what "called off the strike" says."""
 
 
 ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {

@@ -29,7 +29,7 @@ import regex
 from ..language.analysis import Phrase, Sentence
 from ..language.passages import Evidence, Window
 from ..language.lexicon import DETERMINERS_EN
-from ..language.polarity import opposites_after
+from ..language.polarity import ENDING_EN, opposites_after
 from ..language.segment import quote
 
 
@@ -172,8 +172,9 @@ def negation_shown(negated: Phrase, other: Phrase, lang: str = "") -> bool:
     is at least one more of ``negated``'s words (its subject or object: one shared word such as "care"
     in "She doesn't care" and "caring for her children" is another statement); the word is not an
     infinitive on both sides ("failed to qualify" and "under pressure to qualify": neither says
-    whether it qualified). English also: neither phrase is a condition ("if", "unless", "whether"), and
-    ``other`` does not speak of what will, would, may or might be unless ``negated`` does too."""
+    whether it qualified). English also: neither phrase is a condition ("if", "unless", "whether"),
+    ``other`` does not speak of what will, would, may or might be unless ``negated`` does too, and
+    ``other`` has no verb that ends what follows it ("withdrew her support": :data:`ENDING_EN`)."""
     shared = negated.units & other.units
     bears = negated.scope & other.units
     if not bears or len(shared) < 2:
@@ -184,6 +185,8 @@ def negation_shown(negated: Phrase, other: Phrase, lang: str = "") -> bool:
         return False
     if lang == "en" and _modal(other) and not _modal(negated):
         return False
+    if lang == "en" and ENDING_EN.search(other.text):
+        return False  # "withdrew her support" for "no longer supports": the verb negates it
     return True
 
 
