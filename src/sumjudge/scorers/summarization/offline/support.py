@@ -174,7 +174,8 @@ def negation_shown(negated: Phrase, other: Phrase, lang: str = "") -> bool:
     infinitive on both sides ("failed to qualify" and "under pressure to qualify": neither says
     whether it qualified). English also: neither phrase is a condition ("if", "unless", "whether"),
     ``other`` does not speak of what will, would, may or might be unless ``negated`` does too, and
-    ``other`` has no verb that ends what follows it ("withdrew her support": :data:`ENDING_EN`)."""
+    ``other`` has no verb that ends what follows it ("withdrew her support": :data:`ENDING_EN`) unless
+    that verb is the negated one ("dropped a set" for "did not drop a set")."""
     shared = negated.units & other.units
     bears = negated.scope & other.units
     if not bears or len(shared) < 2:
@@ -185,8 +186,9 @@ def negation_shown(negated: Phrase, other: Phrase, lang: str = "") -> bool:
         return False
     if lang == "en" and _modal(other) and not _modal(negated):
         return False
-    if lang == "en" and ENDING_EN.search(other.text):
-        return False  # "withdrew her support" for "no longer supports": the verb negates it
+    ending = ENDING_EN.search(other.text) if lang == "en" else None
+    if ending and not any(ending.group().lower().startswith(u) for u in negated.scope):
+        return False  # "withdrew her support" for "no longer supports" (not "dropped a set" for "did not drop")
     return True
 
 
