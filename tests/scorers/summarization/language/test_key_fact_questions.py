@@ -259,3 +259,20 @@ def test_a_split_or_cut_never_leaves_a_broken_fact(sentence: str, broken: str) -
 )
 def test_speech_gives_no_fact_where_nothing_stands_before_it(sentence: str) -> None:
     assert atomic_facts(sentence, "en", 20) == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The drug cut the risk of a second heart attack by 21 percent.",
+        "The storm hit the coast near the harbour.",
+        "The company put the plan on hold.",
+    ],
+)
+def test_a_fact_whose_past_is_its_base_is_asked(sentence: str) -> None:
+    [question] = LexicalJudge().questions(sentence, 3).questions
+    assert fact_of_question(question).rstrip(".").lower() == sentence.rstrip(".").lower()
+
+
+def test_a_noun_of_the_same_form_is_no_verb() -> None:
+    assert LexicalJudge().questions("A sharp cut in the interest rate.", 3).questions == []

@@ -225,6 +225,11 @@ for _ambiguous in ("found", "lay", "left", "ground", "wound", "saw", "bound", "r
     IRREGULAR_EN.pop(_ambiguous, None)
 
 
+SAME_FORM_PASTS = frozenset("cut put hit set let quit spread cost hurt shut bet split burst cast thrust upset".split())
+"""Irregular verbs whose past is their base ("The drug cut the risk"): :func:`irregular_past` cannot
+tell them from the base, so a rule reads them by the word before."""
+
+
 def irregular_past(low: str) -> bool:
     """The lower-cased word is an irregular verb form other than the base ("kept", "sold"), not a plural."""
     return low in IRREGULAR_EN and IRREGULAR_EN[low] != low and low not in IRREGULAR_PLURALS
