@@ -34,6 +34,13 @@ OBJECT = "may join them otherwise"
         ("The company will keep its Paris office and close the one in Lyon.", "The company will close its Paris office.", RELATIVE),
         ("The exhibition opens in May and closes in September.", "The exhibition opens in May.", None),
         ("The storm hit Florida on Monday and moved into Georgia on Tuesday.", "The storm hit Florida and Georgia.", None),
+        # the claim keeps the verb's number but takes the other clause's name: a name for a name
+        ("Jones was born in Cardiff in 1970 and moved to London in 1995.", "Jones moved to Cardiff in 1995.", RELATIVE),
+        ("The storm killed 12 people in Texas and injured 40 in Oklahoma.", "The storm killed 12 people in Oklahoma.", RELATIVE),
+        # an anchor of a clause the claim's verb introduces is that clause's own
+        ("The designer revealed in February that he would not show at the Sydney event, and he left Milan.",
+         "The designer revealed in February that he would not show at the Sydney event.", None),
+        ("Liverpool are four points behind City, and Arsenal trail by six.", "Liverpool are four points behind City.", None),
         # no clause on one side: names joined by "and", a list of roles
         ("Residents of Leeds and York were told to stay indoors.", "Residents of York were told to stay indoors.", None),
         ("She works as a coach, a writer for The Post and an author of The Guide.", "She works as an author of The Guide.", None),

@@ -160,12 +160,15 @@ def _predicates(raw: list[str], low: list[str]) -> list[int]:
     irregular past follows it ("Saudi forces launched")."""
     found = []
     for i in range(1, len(low)):
-        if not raw[i][:1].islower() or "'" in low[i] or low[i] in EN_AUX or low[i - 1] == "-":
+        if not raw[i][:1].islower() or not low[i].isalpha() or low[i] in EN_AUX or low[i - 1] == "-":
             continue
+        if low[i] in NUMBER_WORDS or low[i] in DETERMINERS_EN or low[i] in STOPWORDS["en"]:
+            continue  # "are four points behind", "was the first": no verb after the auxiliary
         if low[i - 1] in EN_AUX or (verb_at(low, i, in_s=False) and low[i - 1] not in _NOT_A_START):
             found.append(i)
-        elif verb_at(low, i) and not any(verb_at(low, j, in_s=False) for j in range(i + 1, len(low))):
-            found.append(i)
+        elif (verb_at(low, i) and low[i - 1] not in NUMBER_WORDS and not low[i - 1][:1].isdigit()
+              and not any(verb_at(low, j, in_s=False) for j in range(i + 1, len(low)))):
+            found.append(i)  # a word in -s, but not a counted plural ("four points")
     return found
 
 
@@ -190,9 +193,9 @@ def _reads_as_clause(low: list[str], verbs: frozenset[str]) -> bool:
 def coordinate_crossed(claim: Sentence, window: Window, analyser: TextAnalyzer) -> tuple[str, str] | None:
     """The claim gives a verb of one of two coordinated clauses of a source sentence ("The exhibition
     opens in May *and* closes in September") what only the other side has: a name, number or date
-    between the verb and the claim's next verb or comma ("opens in September"), where the verb's own
-    side has a name, number or date that the claim lacks (so the claim is not the two sides merged:
-    "hit Florida and Georgia"). Both sides must read as clauses or predicates, so "Residents of Leeds and York were told" and "a
+    between the verb and the claim's next verb, comma or subordinate clause ("opens in September"), where the verb's own
+    side has an anchor of the same kind (a name for a name, a number or date for a number) that the
+    claim lacks (so the claim is not the two sides merged: "hit Florida and Georgia"). Both sides must read as clauses or predicates, so "Residents of Leeds and York were told" and "a
     writer for the Post and an author of the guide" split nothing. Returns the claim's verb and the
     word it takes from the other side, as written, or ``None``."""
     raw, low = _words(claim.text)
@@ -214,12 +217,13 @@ def coordinate_crossed(claim: Sentence, window: Window, analyser: TextAnalyzer) 
                 k = 0 if verb in sides[0].units else 1
                 mine, other = sides[k], sides[1 - k]
                 own = {u for u in mine.units - other.units if u in mine.names or u.startswith("#")}
-                if not own or own & claim.units:
-                    continue
-                stop = min([*verbs[v + 1:], *(j for j in range(i, len(low)) if low[j] in _JOINS), len(raw)])
+                stop = min([*verbs[v + 1:], *(j for j in range(i, len(low)) if low[j] in _JOINS or low[j] in _SUBORDINATE), len(raw)])
                 for j in range(i + 1, stop):
                     unit = next(iter(analyser.analyse(raw[j]).units), None)
-                    if unit in anchors and unit in other.units and unit not in mine.units:
+                    if unit not in anchors or unit not in other.units or unit in mine.units:
+                        continue
+                    alike = {u for u in own if u.startswith("#") == unit.startswith("#")}  # a name for a name
+                    if alike and not alike & claim.units:
                         return raw[i], raw[j]
     return None
 
