@@ -141,16 +141,16 @@ def clause_crossed(claim: Sentence, window: Window, analyser: TextAnalyzer) -> t
 
 _COORDINATOR = regex.compile(r"(?i)(?:,\s*|\s)(?:and|but|while|whereas|yet)\s|;\s*")
 """Where two clauses of a sentence may join: "opens in May and closes in September"."""
-
-
-def _words(text: str) -> tuple[list[str], list[str]]:
-    raw = [m.group() for m in WORD_OR_MARK.finditer(text)]
-    return raw, [w.lower() for w in raw]
-
-
 _ADVERBS_BEFORE = frozenset("now also then later still soon".split())
 _JOINS = frozenset("and but while whereas yet ; ,".split())
 _SUBORDINATE = frozenset("that which who whom whose when as because after before if while since although though".split())
+"""Words that open a clause of the claim's own: an anchor after one is that clause's, not the verb's."""
+
+
+def _words(text: str) -> tuple[list[str], list[str]]:
+    """The words and marks of ``text`` as written, and lower-cased."""
+    raw = [m.group() for m in WORD_OR_MARK.finditer(text)]
+    return raw, [w.lower() for w in raw]
 
 
 def _predicates(raw: list[str], low: list[str]) -> list[int]:
@@ -193,11 +193,12 @@ def _reads_as_clause(low: list[str], verbs: frozenset[str]) -> bool:
 def coordinate_crossed(claim: Sentence, window: Window, analyser: TextAnalyzer) -> tuple[str, str] | None:
     """The claim gives a verb of one of two coordinated clauses of a source sentence ("The exhibition
     opens in May *and* closes in September") what only the other side has: a name, number or date
-    between the verb and the claim's next verb, comma or subordinate clause ("opens in September"), where the verb's own
-    side has an anchor of the same kind (a name for a name, a number or date for a number) that the
-    claim lacks (so the claim is not the two sides merged: "hit Florida and Georgia"). Both sides must read as clauses or predicates, so "Residents of Leeds and York were told" and "a
-    writer for the Post and an author of the guide" split nothing. Returns the claim's verb and the
-    word it takes from the other side, as written, or ``None``."""
+    between the verb and the claim's next verb, comma or subordinate clause ("opens in September"),
+    where the verb's own side has an anchor of the same kind (a name for a name, a number or date for
+    a number) that the claim lacks, so the claim is not the two sides merged ("hit Florida and
+    Georgia"). Both sides must read as clauses or predicates: "Residents of Leeds and York were told"
+    and "a writer for the Post and an author of the guide" split nothing. Returns the claim's verb and
+    the word it takes from the other side, as written, or ``None``."""
     raw, low = _words(claim.text)
     anchors = set(claim.names) | {u for u in claim.units if u.startswith("#")}
     verbs = _predicates(raw, low)
@@ -217,7 +218,8 @@ def coordinate_crossed(claim: Sentence, window: Window, analyser: TextAnalyzer) 
                 k = 0 if verb in sides[0].units else 1
                 mine, other = sides[k], sides[1 - k]
                 own = {u for u in mine.units - other.units if u in mine.names or u.startswith("#")}
-                stop = min([*verbs[v + 1:], *(j for j in range(i, len(low)) if low[j] in _JOINS or low[j] in _SUBORDINATE), len(raw)])
+                ends = (j for j in range(i, len(low)) if low[j] in _JOINS or low[j] in _SUBORDINATE)
+                stop = min([*verbs[v + 1 :], *ends, len(raw)])  # the verb's own stretch of the claim
                 for j in range(i + 1, stop):
                     unit = next(iter(analyser.analyse(raw[j]).units), None)
                     if unit not in anchors or unit not in other.units or unit in mine.units:
