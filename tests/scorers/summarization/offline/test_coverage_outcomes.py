@@ -201,3 +201,17 @@ def test_a_run_counts_its_unchecked_questions_where_it_counts_unchecked_claims(t
 def test_a_fact_the_summary_states_plainly_is_answered_beside_a_negated_sentence(question: str, summary: str) -> None:
     [v] = LexicalJudge().cover([question], summary).coverage
     assert v.answered and not v.unchecked, v.reason
+
+
+def test_two_amounts_that_share_only_their_unit_are_no_contradiction() -> None:
+    judge = LexicalJudge()
+    [other] = judge.cover(
+        ["Is it true that the state had offered Velden 150 million euros in support last year?"],
+        "Velden pointed to the roughly 600 million euros needed to convert the site.",
+    ).coverage
+    assert not other.answered and "contradicts" not in other.reason and "'150'" in other.reason, other.reason
+    [wrong] = judge.cover(
+        ["Is it true that the state had offered Velden 150 million euros in support last year?"],
+        "The state had offered Velden 600 million euros in support last year.",
+    ).coverage
+    assert not wrong.answered and "contradicts" in wrong.reason, wrong.reason
