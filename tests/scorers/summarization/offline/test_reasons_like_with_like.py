@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
-from sumjudge.scorers.summarization.language.numbers import number_kind
+from sumjudge.scorers.summarization.language.number_kinds import number_kind
 
 ROOT = Path(__file__).resolve().parents[4]
 LIBRARY = json.loads((ROOT / "examples" / "pairs.jsonl").read_text(encoding="utf-8").splitlines()[0])["source"]

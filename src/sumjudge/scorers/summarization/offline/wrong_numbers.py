@@ -20,7 +20,8 @@ import regex
 from ..language.analysis import Document, Sentence
 from ..language.passages import Evidence
 from ..language.lexicon import ORDINAL_WORDS, past_form
-from ..language.numbers import all_keys, number_kind
+from ..language.number_kinds import number_kind
+from ..language.numbers import all_keys
 from ..language.segment import quote
 from .extrinsic import passage_form, where_in_source
 from .support import Shown, side_match, slot_match
@@ -156,7 +157,7 @@ def _amount(text: str, form: str) -> str:
 
 
 def _kind(s: Sentence, n: str) -> tuple[str, frozenset[str]]:
-    """What ``s``'s number ``n`` measures (:func:`..language.numbers.number_kind`) and, for a count,
+    """What ``s``'s number ``n`` measures (:func:`..language.number_kinds.number_kind`) and, for a count,
     the words after it (what it counts: "40 computers")."""
     form = s.number_forms.get(n, n)
     kind = number_kind(s.text, form)
