@@ -128,7 +128,7 @@ def test_a_decision_reversed_in_other_words_is_shown() -> None:
     ],
 )
 def test_a_function_word_turned_to_its_opposite_between_the_same_words_is_unsupported(source: str, summary: str, supported: bool) -> None:
-    [v] = LexicalJudge().align(source, summary).alignment
+    [v] = _verdicts(source, summary)
     assert v.supported is supported, v.reason
     if not supported:
         assert "contradicts the source's" in v.reason and not v.unchecked, v.reason
@@ -150,7 +150,7 @@ def test_a_summary_that_turns_the_order_around_does_not_answer_the_question() ->
     ],
 )
 def test_an_antonym_under_one_negation_agrees_with_the_source(source: str, summary: str) -> None:
-    [v] = LexicalJudge().align(source, summary).alignment
+    [v] = _verdicts(source, summary)
     assert v.supported, v.reason
 
 
@@ -169,7 +169,7 @@ def test_an_antonym_under_one_negation_agrees_with_the_source(source: str, summa
     ],
 )
 def test_a_phrase_the_source_excludes_by_but_not_is_not_stated(source: str, summary: str, supported: bool) -> None:
-    [v] = LexicalJudge().align(source, summary).alignment
+    [v] = _verdicts(source, summary)
     assert v.supported is supported, v.reason
     if not supported:
         assert v.reason.startswith("negation differs") and not v.unchecked, v.reason
@@ -185,7 +185,7 @@ def test_a_phrase_the_source_excludes_by_but_not_is_not_stated(source: str, summ
     ],
 )
 def test_won_is_a_word_of_its_own_so_a_reversed_outcome_shows(source: str, summary: str, supported: bool) -> None:
-    [v] = LexicalJudge().align(source, summary).alignment
+    [v] = _verdicts(source, summary)
     assert v.supported is supported, v.reason
     if not supported:
         assert "contradicts" in v.reason and not v.unchecked, v.reason
@@ -204,5 +204,5 @@ def test_won_is_a_word_of_its_own_so_a_reversed_outcome_shows(source: str, summa
     ],
 )
 def test_called_off_negates_and_a_verb_of_ending_agrees_with_a_negation(source: str, summary: str, supported: bool) -> None:
-    [v] = LexicalJudge().align(source, summary).alignment
+    [v] = _verdicts(source, summary)
     assert v.supported is supported, v.reason

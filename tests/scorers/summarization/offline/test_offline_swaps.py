@@ -144,7 +144,7 @@ def test_the_same_winner_joint_winners_or_another_contest_are_no_swap() -> None:
     ],
 )
 def test_a_comparison_turned_around_is_unsupported(source: str, summary: str, supported: bool) -> None:
-    [v] = LexicalJudge().align(source, summary).alignment
+    [v] = _align(source, summary)
     assert v.supported is supported, v.reason
     if not supported:
         assert "than'" in v.reason and not v.unchecked, v.reason
@@ -170,15 +170,15 @@ def test_a_summary_that_turns_a_comparison_around_does_not_answer_the_question()
     ],
 )
 def test_a_symmetric_verb_keeps_its_fact_either_way_round(source: str, summary: str, supported: bool) -> None:
-    [v] = LexicalJudge().align(source, summary).alignment
+    [v] = _align(source, summary)
     assert v.supported is supported, v.reason
 
 
 def test_the_one_a_loser_lost_to_named_as_the_loser_is_unsupported_and_contradicts_the_question() -> None:
     source = "The mayor lost the election to her rival, Tom Reed."
-    [v] = LexicalJudge().align(source, "Tom Reed lost the election.").alignment
+    [v] = _align(source, "Tom Reed lost the election.")
     assert not v.supported and "'mayor' lost, not 'Reed'" in v.reason, v.reason
-    [same] = LexicalJudge().align(source, "The mayor lost the election to Tom Reed.").alignment
+    [same] = _align(source, "The mayor lost the election to Tom Reed.")
     assert same.supported, same.reason
     [q] = LexicalJudge().cover(["Is it true that the mayor lost the election to her rival, Tom Reed?"], "Tom Reed lost the election.").coverage
     assert not q.answered and not q.unchecked and "'Reed' lost" in q.reason, q.reason

@@ -5,7 +5,7 @@ verb, speaks in no first person and names whom it is about (English, words only:
 from __future__ import annotations
 
 from .clauses import EN_AUX, WORD
-from .lexicon import DATE_WORDS, NUMBER_WORDS, SAME_FORM_PASTS, ed_verb, irregular_past
+from .lexicon import DATE_WORDS, NUMBER_WORDS, SAME_FORM_PASTS, ed_verb, ends_in_s, irregular_past
 
 _PRONOUN = frozenset("he she they it this that these those we i you him her them his its their".split())
 _DETERMINERS = frozenset("the a an his her their its our my your this that these those of 's ' every each some any no".split())
@@ -40,7 +40,7 @@ def verb_at(low: list[str], i: int, in_s: bool = True) -> bool:
         return False
     if irregular_past(w) or ed_verb(w):
         return True
-    return in_s and len(w) > 3 and w.endswith("s") and not w.endswith("ss") and low[i - 1] not in _NOT_A_START
+    return in_s and ends_in_s(w) and low[i - 1] not in _NOT_A_START
 
 
 def _has_verb(words: list[str], in_s: bool = True) -> bool:

@@ -235,6 +235,12 @@ def irregular_past(low: str) -> bool:
     return low in IRREGULAR_EN and IRREGULAR_EN[low] != low and low not in IRREGULAR_PLURALS
 
 
+def ends_in_s(low: str) -> bool:
+    """The lower-cased word ends in a single -s and is longer than three letters: a plural noun or a
+    verb's third person ("plays", "people's" aside), which only the words around it tell apart."""
+    return len(low) > 3 and low.endswith("s") and not low.endswith("ss")
+
+
 def past_form(low: str) -> bool:
     """The lower-cased word reads as a past form: in -ed (:func:`ed_verb`) or irregular ("laid")."""
     return ed_verb(low) or irregular_past(low)

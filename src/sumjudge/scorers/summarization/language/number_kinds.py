@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import regex
 
-from .lexicon import IRREGULAR_PLURALS, NUMBER_WORDS, past_form
+from .lexicon import IRREGULAR_PLURALS, NUMBER_WORDS, ends_in_s, past_form
 
 _CURRENCY_BEFORE = regex.compile(r"(?:[$£€¥₩]|\b(?:US|USD|EUR|GBP|Rs|R)\$?)\s?$")
 _CURRENCY_AFTER = regex.compile(
@@ -42,8 +42,8 @@ def _counts(before: str, after: str) -> bool:
     if not nxt or not prev:
         return False
     word, low = nxt.group(1), prev.group(1).lower()
-    plural = word == "people" or word in IRREGULAR_PLURALS or (len(word) > 3 and word.endswith("s") and not word.endswith("ss"))
-    verb = past_form(low) or (len(low) > 3 and low.endswith("s") and not low.endswith("ss") and prev.group(1).islower())
+    plural = word == "people" or word in IRREGULAR_PLURALS or ends_in_s(word)
+    verb = past_form(low) or (ends_in_s(low) and prev.group(1).islower())
     return plural and word not in _YEAR_NOUNS and (low in _QUANTIFIERS or verb)
 
 

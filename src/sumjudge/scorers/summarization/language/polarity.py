@@ -165,6 +165,9 @@ OPPOSITE_LINKS: dict[str, dict[str, str]] = {
     "en": {"before": "after", "after": "before", "for": "against", "against": "for", "to": "from",
            "from": "to", "above": "below", "below": "above", "up": "down", "down": "up"},
 }
+"""Function words whose opposite between the same two words turns a fact around ("resigned before
+the vote" / "after the vote", "voted for the bill" / "against the bill", "moved to Boston" / "from
+Boston"). They are no content units, so the antonym pairs above cannot hold them."""
 _DIRECTIONS = frozenset({"to", "from"})
 _COUNTS = frozenset(NUMBER_WORDS) | {"one", "a", "an"}
 _SPANS = ("second", "minute", "hour", "day", "week", "month", "year")
@@ -174,9 +177,6 @@ SPANS_OF_TIME: dict[str, frozenset[str]] = {
 }
 """A span of time and the others: after the same number, one for another changes the fact ("six
 months" for "six years"); "over the years" for "a week" does not."""
-"""Function words whose opposite between the same two words turns a fact around ("resigned before
-the vote" / "after the vote", "voted for the bill" / "against the bill", "moved to Boston" / "from
-Boston"). They are no content units, so the antonym pairs above cannot hold them."""
 
 MOVING: dict[str, tuple[str, ...]] = {
     "en": ("mov", "relocat", "transfer", "shift", "flew", "fly", "flies", "travel", "return", "switch", "sail",

@@ -11,7 +11,9 @@ import regex
 
 from .lexicon import NUMBER_WORDS
 
-WORD_OR_MARK = regex.compile(r"[\p{L}\p{N}]+(?:['’][\p{L}]+)?|[,;:&]")
+WORD = regex.compile(r"[\p{L}\p{N}]+(?:['’][\p{L}]+)?")
+"""A word: letters or digits, with a clitic such as "'s"."""
+WORD_OR_MARK = regex.compile(WORD.pattern + r"|[,;:&]")
 """A word (letters or digits, with a clitic such as "'s") or a mark that ends a noun phrase or lists
 ("," ";" ":" "&"): the words the role checks of :mod:`..offline` compare in order."""
 

@@ -116,8 +116,8 @@ def key_fact_missing(
             and same_kind_of(fact, missing[0], (best,), w)
         ]
         window = Evidence(0, 1, (best,), frozenset())
-        there, score = slot_match(fact, "#" + missing[0], window, ["#" + w for w in theirs])
-        if there and score and _shares_more_than_a_unit(fact, "#" + missing[0], best, there):
+        there, score = slot_match(fact, "#" + missing[0], window, ["#" + w for w in theirs], ignore=_AMOUNT_WORDS)
+        if there and score:
             said = fact.number_forms[missing[0]]
             return (
                 f"number {said!r}",
@@ -141,17 +141,6 @@ def key_fact_missing(
 _AMOUNT_WORDS = frozenset({"million", "billion", "trillion", "thousand", "bn", "euro", "dollar", "pound", "percent", "cent"})
 """Stems of the words that belong to an amount ("150 million euros"): two amounts that share only
 these stand in no common place ("offered 150 million euros" and "600 million euros needed")."""
-
-
-def _shares_more_than_a_unit(fact: Sentence, unit: str, best: Sentence, there: str, reach: int = 2) -> bool:
-    """Some word near ``unit`` in the fact also stands near ``there`` in ``best``, other than the
-    words of an amount (:data:`_AMOUNT_WORDS`)."""
-    def near(s: Sentence, u: str) -> set[str]:
-        out: set[str] = set()
-        for p in s.positions.get(u, ()):
-            out.update(x for x in s.sequence[max(0, p - reach) : p + reach + 1] if not x.startswith("#"))
-        return out
-    return bool((near(fact, unit) & near(best, there)) - _AMOUNT_WORDS)
 
 
 def _matched_numbers(fact: Sentence, read: SummaryRead) -> frozenset[str]:

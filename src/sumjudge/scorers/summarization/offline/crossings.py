@@ -59,7 +59,7 @@ def object_crossed(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sente
     routes"): the claim's past verb and its object's head, the same verb there with another object,
     and the claim's object later in that sentence right after another past verb. Returns (verb,
     object, the other verb, the sentence's object) as the sentence writes them, or ``None``."""
-    raw = [m.group() for m in WORD_OR_MARK.finditer(claim.text)]
+    raw = WORD_OR_MARK.findall(claim.text)
     low = [w.lower() for w in raw]
     for i, verb in enumerate(low):
         if not raw[i][:1].islower() or not _past(verb):
@@ -68,7 +68,7 @@ def object_crossed(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sente
         if thing is None:
             continue
         for s in sentences:
-            theirs = [m.group().lower() for m in WORD_OR_MARK.finditer(s.text)]
+            theirs = [w.lower() for w in WORD_OR_MARK.findall(s.text)]
             if any(t == verb and _object_after(theirs, q) == thing for q, t in enumerate(theirs)):
                 continue  # the sentence gives the verb this object too
             for k, t in enumerate(theirs):
@@ -149,7 +149,7 @@ _SUBORDINATE = frozenset("that which who whom whose when as because after before
 
 def _words(text: str) -> tuple[list[str], list[str]]:
     """The words and marks of ``text`` as written, and lower-cased."""
-    raw = [m.group() for m in WORD_OR_MARK.finditer(text)]
+    raw = WORD_OR_MARK.findall(text)
     return raw, [w.lower() for w in raw]
 
 

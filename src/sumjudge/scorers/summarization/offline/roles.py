@@ -100,7 +100,7 @@ def _verb_like(form: str, before: str) -> bool:
 
 
 def _words(sentence: Sentence) -> list[str]:
-    return [m.group().lower() for m in WORD_OR_MARK.finditer(sentence.text)]
+    return [w.lower() for w in WORD_OR_MARK.findall(sentence.text)]
 
 
 def _span(words: list[str], first: str, middle: str, last: str) -> tuple[list[str], list[str], str] | None:
@@ -188,7 +188,7 @@ def subject_swap(
     (coverage: the claim is the source's fact). ``named_after=False`` drops the last condition: the
     verb has another subject in the source, which may be the same one named otherwise. Returns the claim's name, the sentence's name and the
     verb, as written, or ``None``."""
-    words = [m.group() for m in WORD_OR_MARK.finditer(claim.text)]
+    words = WORD_OR_MARK.findall(claim.text)
     mine_names = {f.lower() for f in claim.name_forms.values()}
     named = {w.lower() for s in sentences for w in WORD_OR_MARK.findall(s.text)}
     for j in range(1, len(words)):
@@ -200,7 +200,7 @@ def subject_swap(
             continue
         for s in sentences:
             theirs_names = {f.lower(): f for f in s.name_forms.values()}
-            other = [m.group() for m in WORD_OR_MARK.finditer(s.text)]
+            other = WORD_OR_MARK.findall(s.text)
             for k in range(1, len(other)):
                 if other[k] != verb:
                     continue
@@ -226,7 +226,7 @@ def winner_swap(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence
     claim's among the words before its verb (so "Chepkoech and Tesfaye won" is no swap). Symmetric:
     a coverage fact against the summary works the same way. Returns the claim's name, the
     sentence's name and the verb, as written, or ``None``."""
-    words = [m.group() for m in WORD_OR_MARK.finditer(claim.text)]
+    words = WORD_OR_MARK.findall(claim.text)
     mine_low = {w.lower() for w in words}
     for j in range(1, len(words)):
         verb = words[j]
@@ -239,7 +239,7 @@ def winner_swap(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence
         if not contest:
             continue
         for s in sentences:
-            other = [m.group() for m in WORD_OR_MARK.finditer(s.text)]
+            other = WORD_OR_MARK.findall(s.text)
             for k in range(1, len(other)):
                 if other[k] != verb:
                     continue
@@ -259,7 +259,7 @@ def _named_loser(words: list[str], sentence: Sentence) -> tuple[str, str] | None
     one the loser lost to ("Tom Reed lost the election" where the sentence says "The mayor lost the
     election to her rival, Tom Reed"): (the name's last word, the word before the sentence's
     "lost"), as written, or ``None``."""
-    other = [m.group() for m in WORD_OR_MARK.finditer(sentence.text)]
+    other = WORD_OR_MARK.findall(sentence.text)
     for j in range(1, len(words)):
         mine = _subject_before(words, j) if words[j].lower() in _LOST else None
         if not mine:
@@ -280,14 +280,14 @@ def loser_swap(
     """The one the loser lost to, named as the loser (:func:`_named_loser`), on the summary's side:
     the claim in alignment, a summary sentence in coverage (the fact then has "lost to"). Returns
     (the claim's word, the sentence's word, "lost") as :func:`swap_shown` does, or ``None``."""
-    words = [m.group() for m in WORD_OR_MARK.finditer(claim.text)]
+    words = WORD_OR_MARK.findall(claim.text)
     for s in sentences:
         if summary_is_claim:
             found = _named_loser(words, s)
             if found:
                 return found[0], found[1], "lost"
         else:
-            found = _named_loser([m.group() for m in WORD_OR_MARK.finditer(s.text)], claim)
+            found = _named_loser(WORD_OR_MARK.findall(s.text), claim)
             if found:
                 return found[1], found[0], "lost"
     return None
@@ -308,11 +308,11 @@ def _compared(s: Sentence) -> tuple[str, set[str], str, str] | None:
     m = _THAN.search(s.text)
     if m is None:
         return None
-    before = [w.group().lower() for w in WORD_OR_MARK.finditer(s.text, 0, m.start())]
+    before = [w.lower() for w in WORD_OR_MARK.findall(s.text, 0, m.start())]
     graded = next((w for w in reversed(before[-4:]) if w in _GRADED or (
         len(w) > 4 and w.endswith("er") and w not in _NOT_COMPARATIVES)), None)
     forms = {f.lower(): u for u, f in s.forms.items()}
-    after = next((w.group() for w in WORD_OR_MARK.finditer(s.text, m.end()) if w.group().lower() in forms), None)
+    after = next((w for w in WORD_OR_MARK.findall(s.text, m.end()) if w.lower() in forms), None)
     if graded is None or after is None or forms[after.lower()].startswith("#"):
         return None
     return graded, {forms[w] for w in before if w in forms and w != graded}, forms[after.lower()], after
@@ -351,9 +351,6 @@ def swap_shown(
     )
 
 
-__all__ = ["comparison_swap", "loser_swap", "role_swap", "subject_swap", "swap_shown", "winner_swap"]
-
-
 def anchors_reordered(claim: Sentence, window: Window) -> tuple[str, str] | None:
     """Two of the claim's anchors (names and numbers) that the passage holds once each, in the other
     order: ``(first, second)`` as the claim has them. Words that all match can still relate otherwise
@@ -370,3 +367,6 @@ def anchors_reordered(claim: Sentence, window: Window) -> tuple[str, str] | None
             if at[b] < at[a]:
                 return claim.forms.get(a, a.lstrip("#")), claim.forms.get(b, b.lstrip("#"))
     return None
+
+
+__all__ = ["anchors_reordered", "comparison_swap", "loser_swap", "role_swap", "subject_swap", "swap_shown", "winner_swap"]

@@ -31,6 +31,7 @@ from ..language.passages import Evidence, Window
 from ..language.lexicon import DETERMINERS_EN
 from ..language.polarity import ENDING_EN, opposites_after
 from ..language.segment import quote
+from ..language.tokens import WORD
 
 
 class Shown(str):
@@ -85,11 +86,12 @@ def same_slot(claim: Sentence, unit: str, window: Window, candidates: list[str],
 
 
 def slot_match(
-    claim: Sentence, unit: str, window: Window, candidates: list[str], reach: int = 2
+    claim: Sentence, unit: str, window: Window, candidates: list[str], reach: int = 2,
+    ignore: frozenset[str] = frozenset(),
 ) -> tuple[str | None, int]:
     """:func:`same_slot` with its evidence: the candidate and how many of ``unit``'s claim neighbours
-    (within ``reach``, numbers aside) stand within ``reach`` of it in a window sentence (0: it stands
-    in no shared place; ``None`` when there is no candidate)."""
+    (within ``reach``, numbers and the units in ``ignore`` aside) stand within ``reach`` of it in a
+    window sentence (0: it stands in no shared place; ``None`` when there is no candidate)."""
     if not candidates:
         return None, 0
     seq = claim.sequence
@@ -97,6 +99,7 @@ def slot_match(
     for i, u in enumerate(seq):
         if u == unit:
             near.update(x for x in seq[max(0, i - reach) : i + reach + 1] if x != unit and not x.startswith("#"))
+    near -= ignore
     best, best_score = candidates[0], -1
     for c in candidates:
         score = 0
@@ -224,8 +227,8 @@ def filled_phrases(s: Sentence, lang: str = "") -> list[Phrase]:
         p, prev = s.phrases[k], s.phrases[k - 1]
         if not p.negated or prev.negated or not p.units or len(p.text.split()) > 6 or not _ELLIPSIS_EN.match(p.text):
             continue
-        first = min((s.sequence.index(u) for u in p.units if u in s.sequence), default=None)
-        contrasted = next((u for u in reversed(s.sequence[:first]) if u in prev.units), None) if first else None
+        first = min((s.sequence.index(u) for u in p.units if u in s.sequence), default=0)
+        contrasted = next((u for u in reversed(s.sequence[:first]) if u in prev.units), None)
         if contrasted is None:
             continue
         # "to cars ... not to vans": a "to" that both sides repeat is the verb's preposition, and so is
@@ -249,7 +252,8 @@ def polarity_conflict(
     (:func:`negation_shown`). Antonyms: one uses a word and the other its antonym, neither uses both,
     and both or neither are negated ("did not approve" says what "rejected" says)."""
     theirs = [p for s in passage for p in filled_phrases(s, lang)]
-    for mine in filled_phrases(statement, lang):
+    ours = filled_phrases(statement, lang)
+    for mine in ours:
         if not mine.units:
             continue
         other = _best_phrase(mine, statement.weight_of, theirs)
@@ -275,7 +279,7 @@ def polarity_conflict(
         for other in filled_phrases(s, lang):
             if not other.negated or not other.units:
                 continue
-            mine = _best_phrase(other, s.weight_of, filled_phrases(statement, lang))
+            mine = _best_phrase(other, s.weight_of, ours)
             if mine is not None and not mine.negated and negation_shown(other, mine, lang) and not _said_plainly(mine, other, theirs):
                 return _negation(mine, other, who, where)
     return None
@@ -363,9 +367,6 @@ def loose_pairs(claim: Sentence, window: Window, distance: int) -> tuple[list[tu
     return loose, judged
 
 
-_LINK_WORD = regex.compile(r"[\p{L}\p{N}]+(?:['’][\p{L}]+)?")
-
-
 def _next_word(low: list[str], i: int) -> str:
     """The first word after ``low[i]`` that is no article or possessive ("the" of "before the vote")."""
     return next((w for w in low[i + 1:] if w not in DETERMINERS_EN), "")
@@ -381,7 +382,7 @@ def opposite_link(
     that sentence does not also have the claim's word after the same word. Symmetric: a coverage fact
     against the summary works the same way. Returns the claim's word and the sentence's, as written,
     and the sentence; ``None`` otherwise."""
-    words = _LINK_WORD.findall(claim.text)
+    words = WORD.findall(claim.text)
     low = [w.lower() for w in words]
     for i in range(1, len(low)):
         others = opposites_after(low[i], low[:i], lang)
@@ -389,7 +390,7 @@ def opposite_link(
             continue
         after = _next_word(low, i)
         for s in sentences:
-            theirs = _LINK_WORD.findall(s.text)
+            theirs = WORD.findall(s.text)
             tlow = [t.lower() for t in theirs]
             for k in range(1, len(tlow)):
                 if tlow[k] in others and tlow[k - 1] == low[i - 1] and _next_word(tlow, k) == after:

@@ -5,14 +5,11 @@ shows no error by itself and the claim stays unchecked (English only)."""
 
 from __future__ import annotations
 
-import regex
-
 from ..language.analysis import Sentence, TextAnalyzer
-from ..language.clauses import EN_AUX
+from ..language.clauses import EN_AUX, WORD
 from ..language.lexicon import past_form
 from ..language.passages import Window
 
-_WORD = regex.compile(r"[\p{L}\p{N}'’-]+")
 _MODALS = frozenset({"will", "would", "could", "may", "might", "shall", "'ll", "’ll"})
 _INTENT = frozenset(
     "plan plans planned planning expect expects expected set due hope hopes hoped aim aims aimed intend intends "
@@ -43,7 +40,7 @@ def planned_as_done(claim: Sentence, window: Window, analyser: TextAnalyzer) -> 
     that has the verb has it only as planned or possible (:func:`_planned`); ``None`` otherwise. A
     claim that keeps the modal ("would reopen") or that the source also states as done ("closed the
     plant and will reopen it") is left alone."""
-    words = _WORD.findall(claim.text)
+    words = WORD.findall(claim.text)
     low = [w.lower() for w in words]
     for i, w in enumerate(low):
         if not _past(w) or _planned(low, i) or (i and low[i - 1] in {"to", "be"}):
@@ -53,7 +50,7 @@ def planned_as_done(claim: Sentence, window: Window, analyser: TextAnalyzer) -> 
             continue
         uses = []
         for s in window.sentences:
-            theirs = [t.lower() for t in _WORD.findall(s.text)]
+            theirs = [t.lower() for t in WORD.findall(s.text)]
             uses += [(theirs, k) for k, t in enumerate(theirs) if t[:3] == w[:3] and analyser.analyse(t).units & units]
         if uses and all(_planned(theirs, k) for theirs, k in uses):
             return words[i]
