@@ -157,3 +157,64 @@ def test_a_years_figures_counting_people_are_a_count(source: str, summary: str, 
     assert v.supported is supported, v.reason
     if not supported:
         assert "where the claim puts it the passage says" in v.reason, v.reason
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "supported"),
+    [
+        ("The flight was delayed by two hours because of fog.", "The flight was delayed by one hour.", False),
+        ("The meeting lasted three hours.", "The meeting lasted one hour.", False),
+        ("The ferry takes one hour to cross.", "The ferry takes one hour to cross the bay.", True),
+        ("He was suspended for a week after the video emerged.", "He was suspended for one week.", True),
+        ("Muto. Appearances: 37 Goals: 16 International goals: 1", "Muto has one goal for his country.", True),
+        ("One of the men, Tom Reed, hopes to one day run a marathon.", "Tom Reed hopes to run a marathon one day.", True),
+    ],
+)
+def test_one_before_a_unit_is_a_count_checked_against_the_same_unit(source: str, summary: str, supported: bool) -> None:
+    verdicts = LexicalJudge().align(source, summary).alignment
+    assert all(v.supported for v in verdicts) is supported, [v.reason for v in verdicts]
+    if not supported:
+        assert "one hour' does not occur in the source" in verdicts[0].reason, verdicts[0].reason
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "supported"),
+    [
+        ("Unemployment fell by 0.2 points to 4.1% in March.", "Unemployment fell by 4.1% in March.", False),
+        ("Unemployment fell by 0.2 points to 4.1% in March.", "Unemployment fell to 4.1% in March.", True),
+        ("Sales rose by 5% to 2.4 billion dollars.", "Sales rose by 2.4 billion dollars.", False),
+        ("Sales rose by 5% to 2.4 billion dollars.", "Sales rose 5% to 2.4 billion dollars.", True),
+        ("The bank cut its main rate by 0.25 points.", "The bank cut its main rate to 0.25 points.", False),
+        ("Inflation fell 3% last year.", "Inflation fell by 3% last year.", True),
+    ],
+)
+def test_a_change_given_as_a_level_or_a_level_as_a_change_is_shown(source: str, summary: str, supported: bool) -> None:
+    [v] = LexicalJudge().align(source, summary).alignment
+    assert v.supported is supported, v.reason
+    if not supported:
+        assert "where the passage says" in v.reason, v.reason
+
+
+@pytest.mark.parametrize(
+    ("summary", "supported"),
+    [
+        ("All 40 students passed the exam.", False),
+        ("Three of the 40 students passed the exam.", True),
+    ],
+)
+def test_all_of_a_number_the_source_gives_only_a_part_of_is_shown(summary: str, supported: bool) -> None:
+    [v] = LexicalJudge().align("Only three of the 40 students passed the exam.", summary).alignment
+    assert v.supported is supported, v.reason
+
+
+@pytest.mark.parametrize(
+    ("summary", "supported"),
+    [
+        ("The bridge reopened in 2019.", False),
+        ("The bridge reopened in 2024.", True),
+        ("The bridge had been closed since 2019.", True),
+    ],
+)
+def test_a_year_given_to_the_verb_of_its_since_is_shown(summary: str, supported: bool) -> None:
+    [v] = LexicalJudge().align("The bridge, closed since 2019, reopened in 2024.", summary).alignment
+    assert v.supported is supported, v.reason

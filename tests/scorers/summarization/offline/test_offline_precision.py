@@ -128,6 +128,17 @@ def test_what_will_happen_is_not_contradicted_by_what_has_not_yet() -> None:
     )
 
 
+def test_a_negation_that_says_when_contradicts_neither_the_event_nor_its_absence() -> None:
+    # "not ... until" dates the reopening; a plain negation still contradicts a plain claim
+    _kept_and_shown(
+        "The school will not reopen until September, the council said.",
+        "The school will reopen in September.",
+        "The school will not reopen this year, the council said.",
+        "The school will reopen this year.",
+    )
+    assert _one("She decided not to cash the ticket in until April 6.", "She decided not to cash the ticket in.").supported
+
+
 MATCH = "Smith defeated Jones in the final on Sunday. The crowd was small."
 
 

@@ -18,7 +18,7 @@ from itertools import repeat
 import regex
 
 from . import memo
-from .lexicon import CORE, PERCENT_WORDS, PHRASE_OPENERS, STOPWORDS
+from .lexicon import CORE, ONE_OF_A_UNIT, PERCENT_WORDS, PHRASE_OPENERS, STOPWORDS
 from .numbers import all_keys, number_keys
 from .polarity import is_negation
 from .tokens import squashed_words, tokens
@@ -46,6 +46,9 @@ class Phrase:
     """English: the content units it states as an infinitive ("to *qualify*", "to be *announced*"): the
     complement of another word ("under pressure to qualify", "failed to qualify"), which asserts nothing
     of itself."""
+    until: bool = False
+    """English: the phrase's negation bears on a time ("will not reopen until May"): it says when, not
+    whether, so it contradicts neither "will reopen in May" nor "will not reopen"."""
 
 
 @dataclass
@@ -106,6 +109,7 @@ _WORD = regex.compile(r"[\p{L}\p{M}\p{N}]+")
 _US = regex.compile(r"\bU\.\s?S\.|\bUSA?\b|\bAmerica\b|\bUnited States\b")
 
 # Where a phrase ends: punctuation between two tokens, or a word that opens a clause.
+_UNTIL = regex.compile(r"(?i)(?:until|till)\b")
 _PHRASE_PUNCT = regex.compile(r"[,;:()\[\]\u2013\u2014]|\s-\s")
 PASSIVE = {
     "en": regex.compile(
@@ -227,7 +231,9 @@ class TextAnalyzer:
                     cues.append((len(phrases), len(words)))
                     first_word = False
                     continue
-                if info.kind == STOP:
+                if info.kind == STOP and not (
+                    info.low == "one" and lang == "en" and i < last and matches[i + 1].group().lower().rstrip("s") in ONE_OF_A_UNIT
+                ):
                     first_word = False
                     continue
                 if lang == "en" and info.low == "longer" and i and matches[i - 1].group().lower() == "no":
@@ -274,6 +280,8 @@ class TextAnalyzer:
                     phrase_start = end
             elif info.kind == NUMBER:
                 number(info.number, tok)
+            elif info.kind == STOP:  # "one" before a unit (:data:`.lexicon.ONE_OF_A_UNIT`)
+                number("1", tok)
             if len(seq) > n_units:
                 words.append((len(phrases), n_units, len(seq)))
             first_word = False
@@ -293,6 +301,11 @@ class TextAnalyzer:
         phrases = [
             replace(p, scope=frozenset(scopes[n])) if n in scopes else p for n, p in enumerate(phrases)
         ]
+        if lang == "en":
+            phrases = [
+                replace(p, until=True) if p.negated and _UNTIL.match(nxt.text) else p
+                for p, nxt in zip(phrases, phrases[1:] + [Phrase("", frozenset(), False)])
+            ]
         passive = PASSIVE.get(lang)
         return Sentence(
             text=text,

@@ -88,8 +88,14 @@ NUMBER_WORDS.update({"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60"
 # Decades as words ("the Sixties") are the same figure as "the 60s".
 NUMBER_WORDS.update({w: str(10 * i) for i, w in enumerate(
     "twenties thirties forties fifties sixties seventies eighties nineties".split(), start=2)})
-# "one" is too often a pronoun ("the one who"); it is still a stop word, never a number.
+# "one" is too often a pronoun ("the one who"); it is a stop word, a number only before a unit.
 NUMBER_WORDS.pop("one")
+ONE_OF_A_UNIT = frozenset(
+    """second minute hour week month year decade century metre meter kilometre mile foot inch
+    kilogram kilo tonne ton litre gallon degree goal vote seat lap set""".split()
+)
+"""Units that make "one" a number before them ("delayed by one hour" is no "two hours"); elsewhere
+"one" is a pronoun as often as a count ("one of the", "no one", "hopes to one day"), a stop word."""
 SCALE_WORDS = frozenset({"million", "billion", "trillion", "millions", "billions", "m", "bn"})
 PERCENT_WORDS = frozenset({"percent", "per cent", "pct", "prozent", "pour cent", "por ciento", "per cento"})
 

@@ -76,4 +76,23 @@ def number_kind(text: str, form: str) -> str:
     return "count"
 
 
-__all__ = ["YEARS", "number_kind"]
+_CHANGE_EN = regex.compile(
+    r"(?i)\b(?:ris(?:e|es|en|ing)|rose|f[ae]ll(?:s|en|ing)?|(?:in|de)creas\w*|cut(?:s|ting)?|rais\w*|gr(?:ew|ows?|owing)"
+    r"|dropp?\w*|climb\w*|declin\w*|slipp?\w*|slid\w*|jump\w*|surg\w*|reduc\w*|lower\w*|boost\w*"
+    r"|shr[aiu]nk\w*|gain\w*|soar\w*|plung\w*|tumbl\w*|s[au]nk|dipp?\w*|up|down)\b"
+)
+_LINKED = r"(?i)\b(by|to)\s+(?:(?:about|around|nearly|almost|some|roughly|just|over|under)\s+)?[$£€]?"
+
+
+def change_link(text: str, form: str) -> str | None:
+    """How a number written ``form`` stands to a verb of change before it (within five words):
+    ``"by"`` for the change ("rose by 3%", "cut the rate by 3%"), ``"to"`` for the level it reached
+    ("rose to 3%"); ``None`` where it is neither. English only: "fell by 4.1%" and "fell to 4.1%" are
+    two facts."""
+    for m in regex.finditer(_LINKED + regex.escape(form) + r"(?!\d|[.,]\d)", text):
+        if _CHANGE_EN.search(" ".join(text[: m.start()].split()[-5:])):
+            return m.group(1).lower()
+    return None
+
+
+__all__ = ["YEARS", "change_link", "number_kind"]

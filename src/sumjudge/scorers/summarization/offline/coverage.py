@@ -89,11 +89,11 @@ def dated(fact: Sentence, summary_units: frozenset[str], summary_numbers: frozen
 
 def missing_numbers(fact: Sentence, summary_units: frozenset[str], summary_numbers: frozenset[str]) -> list[str]:
     """The fact's numbers that the summary holds in no form; a spelled ordinal ("a second heart
-    attack") is not a number a summary must repeat."""
+    attack") or "one" ("one kilogram of fin fetches £180") is not a number a summary must repeat."""
     return [
         n for n in fact.numbers
         if "#" + n not in summary_units and not fact.number_keys[n] & summary_numbers
-        and fact.number_forms[n].lower() not in ORDINAL_WORDS
+        and fact.number_forms[n].lower() not in ORDINAL_WORDS | {"one"}
     ]
 
 

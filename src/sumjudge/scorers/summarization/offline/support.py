@@ -178,10 +178,11 @@ def negation_shown(negated: Phrase, other: Phrase, lang: str = "") -> bool:
     whether it qualified). English also: neither phrase is a condition ("if", "unless", "whether"),
     ``other`` does not speak of what will, would, may or might be unless ``negated`` does too, and
     ``other`` has no verb that ends what follows it ("withdrew her support": :data:`ENDING_EN`) unless
-    that verb is the negated one ("dropped a set" for "did not drop a set")."""
+    that verb is the negated one ("dropped a set" for "did not drop a set"), and neither negation bears
+    on a time ("did not reopen until May": :attr:`.Phrase.until`)."""
     shared = negated.units & other.units
     bears = negated.scope & other.units
-    if not bears or len(shared) < 2:
+    if not bears or len(shared) < 2 or negated.until or other.until:
         return False
     if bears <= negated.infinitives & other.infinitives:
         return False

@@ -4,8 +4,10 @@ The judge calls a claim unsupported only when it can show the error (names, date
 :mod:`.wrong_names`; negations, antonyms and role swaps: :mod:`.support`). A number shows one when the
 source lacks it, or when the source has it only outside the passage that holds the rest of the claim
 and the passage has another number in its place; also when the passage has it, but
-where the claim puts it the passage has another number's words. A number the source has only
-elsewhere is otherwise a note: a summary may join distant facts.
+where the claim puts it the passage has another number's words, or where it gives the number another
+role: a change for a level ("fell by 4.1%" for "fell ... to 4.1%"), all for a part ("all 40" for
+"three of the 40"). A number the source has only elsewhere is otherwise a note: a summary may join
+distant facts. "one" is a number only before a unit, and is checked against that unit's count alone.
 
 Forms count as the same: "two-year" and "two years", "43" and "forty-three" (:mod:`..language.analysis`),
 "ten thousand" and "10,000" (:mod:`..language.numbers`).
@@ -19,8 +21,8 @@ import regex
 
 from ..language.analysis import Document, Sentence
 from ..language.passages import Evidence
-from ..language.lexicon import ORDINAL_WORDS, past_form
-from ..language.number_kinds import number_kind
+from ..language.lexicon import NUMBER_WORDS, ORDINAL_WORDS, past_form
+from ..language.number_kinds import change_link, number_kind
 from ..language.numbers import all_keys
 from ..language.segment import quote
 from .extrinsic import passage_form, where_in_source
@@ -50,9 +52,26 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
     held = {n.rstrip("%") for n in passage}
     passage_keys: frozenset[str] | None = None  # read only for a number the passage lacks as written
     for n in claim.numbers:
+        if claim.number_forms[n].lower() == "one":
+            counted = _another_count(claim, doc, ev)
+            if counted:
+                errors.append(Shown(
+                    f"{counted[0]!r} does not occur in the source; it says {counted[1]!r} "
+                    f'({ev.where}: "{quote(ev.text, 100)}")',
+                    counted[0], counted[1],
+                ))
+            continue
         value = n.rstrip("%")
         keys = claim.number_keys.get(n, frozenset({value}))
         if value in held:
+            linked = _change_for_level(claim, n, ev) or _all_for_part(claim, n, ev)
+            if linked:
+                errors.append(Shown(
+                    f"the claim says {linked[0]!r} where the passage says {linked[1]!r} "
+                    f'({ev.where}: "{quote(ev.text, 100)}")',
+                    linked[0], linked[1],
+                ))
+                continue
             scaled = _other_scale(claim, n, ev)
             if scaled:
                 errors.append(Shown(
@@ -80,7 +99,10 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
         if keys & passage_keys:
             continue  # the passage's number in another form: "ten thousand" for "10,000", "9th" for "ninth"
         shown = claim.number_forms[n]
-        others = [w for w in passage if w not in claim.numbers and w.rstrip("%") not in {c.rstrip("%") for c in claim.numbers}]
+        others = [
+            w for w in passage if w not in claim.numbers and w.rstrip("%") not in {c.rstrip("%") for c in claim.numbers}
+            and not _spelled_one(ev, w)
+        ]
         same_kind = [w for w in others if w.endswith("%") == n.endswith("%")]
         there, score = slot_match(claim, "#" + n, ev, ["#" + w for w in same_kind])
         instead = passage_form(ev, there) if there and score else None
@@ -251,18 +273,87 @@ def _verb_of_another(claim: Sentence, unit: str, ev: Evidence, theirs: list[str]
     """The passage number that the claim number's verb governs there, where the claim's number has
     another verb in the passage ("laid off 200 workers" where the passage says "hired 200 workers
     and laid off 50 managers"): the verb right before each, a past form on both sides."""
-    seq = claim.sequence
-    verbs = {seq[i - 1] for i, u in enumerate(seq) if u == unit and i and past_form(claim.forms.get(seq[i - 1], "").lower())}
+    verbs = {_verb_before(claim, i) for i, u in enumerate(claim.sequence) if u == unit} - {""}
     if not verbs:
         return None
     for s in ev.sentences:
-        mine = [s.sequence[p - 1] for p in s.positions.get(unit, ()) if p]
-        if not mine or verbs & set(mine) or not all(past_form(s.forms.get(m, "").lower()) for m in mine):
+        mine = [_verb_before(s, p) for p in s.positions.get(unit, ())]
+        if not mine or verbs & set(mine) or "" in mine:
             continue
         for c in theirs:
-            if any(p and s.sequence[p - 1] in verbs for p in s.positions.get(c, ())):
+            if any(_verb_before(s, p) in verbs for p in s.positions.get(c, ())):
                 return c
     return None
+
+
+def _verb_before(s: Sentence, at: int) -> str:
+    """The past form right before the unit at ``at`` of ``s``, or before the "since" or "till" there
+    ("closed since 2019"); empty where there is none."""
+    for back in (1, 2):
+        if at < back:
+            return ""
+        unit = s.sequence[at - back]
+        if past_form(s.forms.get(unit, "").lower()):
+            return unit
+        if s.forms.get(unit, "").lower() not in {"since", "till"}:
+            return ""
+    return ""
+
+
+def _change_for_level(claim: Sentence, n: str, ev: Evidence) -> tuple[str, str] | None:
+    """The claim gives ``n`` as a change where the passage gives it only as a level, or the other way
+    round ("fell by 4.1%" where the passage says "fell by 0.2 points to 4.1%"): the claim's and the
+    passage's phrases, as written; ``None`` where they agree or either says neither
+    (:func:`..language.number_kinds.change_link`)."""
+    form = claim.number_forms[n]
+    mine = change_link(claim.text, form)
+    if mine is None:
+        return None
+    theirs = {change_link(s.text, s.number_forms[n]) for s in ev.sentences if n in s.number_forms}
+    theirs.discard(None)
+    if not theirs or mine in theirs:
+        return None
+    return f"{mine} {form}", f"{sorted(theirs)[0]} {form}"
+
+
+_PART = r"(?i)\b((?:\d+|none|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|half|most|some|few|several|many)\s+of\s+(?:the|its|their|his|her)?\s*)"
+
+
+def _all_for_part(claim: Sentence, n: str, ev: Evidence) -> tuple[str, str] | None:
+    """The claim says all of ``n`` where the passage says a part of them ("All 40 students passed"
+    where it says "Only three of the 40 students passed"): the two phrases, as written."""
+    all_of = r"(?i)\b(?:all|each of|every one of)\s+(?:the\s+)?"
+    whole = regex.search(all_of + regex.escape(claim.number_forms[n]) + r"\b", claim.text)
+    if whole is None or any(regex.search(all_of + regex.escape(s.number_forms.get(n, "~")) + r"\b", s.text) for s in ev.sentences):
+        return None
+    for s in ev.sentences:
+        part = regex.search(_PART + regex.escape(s.number_forms.get(n, "~")) + r"\b", s.text)
+        if part:
+            return whole.group(), part.group()
+    return None
+
+
+def _another_count(claim: Sentence, doc: Document, ev: Evidence) -> tuple[str, str] | None:
+    """The claim's "one" of a unit ("delayed by one hour"), where the source says neither "one hour"
+    nor "an hour" nor "1", and the passage counts the unit otherwise ("two hours"): the two, as written. "one"
+    is no figure; it is checked against the same unit only (:data:`..language.lexicon.ONE_OF_A_UNIT`)."""
+    one = regex.search(r"(?i)\bone\s+(\p{L}+?)s?\b", claim.text)
+    if one is None:
+        return None
+    unit = regex.escape(one.group(1).lower())
+    if "1" in doc.number_values or any(regex.search(rf"(?i)\b(?:one|an?)\s+{unit}\b", s.text) for s in doc.sentences):
+        return None
+    for s in ev.sentences:
+        other = regex.search(rf"\b(?i:\d+|{'|'.join(NUMBER_WORDS)})\s+{unit}s\b", s.text)
+        if other:
+            return one.group(), other.group()
+    return None
+
+
+def _spelled_one(ev: Evidence, w: str) -> bool:
+    """The passage writes ``w`` only as "one" ("suspended for one week"): a number to check a claim's
+    count against, never one that stands in the place of another (an age beside it)."""
+    return w == "1" and all(s.number_forms.get(w, "").lower() in {"", "one"} for s in ev.sentences)
 
 
 _GROUP_COUNTS = frozenset({"two", "three", "four"})
