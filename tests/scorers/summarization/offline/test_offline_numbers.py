@@ -218,3 +218,11 @@ def test_all_of_a_number_the_source_gives_only_a_part_of_is_shown(summary: str, 
 def test_a_year_given_to_the_verb_of_its_since_is_shown(summary: str, supported: bool) -> None:
     [v] = LexicalJudge().align("The bridge, closed since 2019, reopened in 2024.", summary).alignment
     assert v.supported is supported, v.reason
+
+
+def test_a_level_reached_after_a_change_in_words_is_no_change() -> None:
+    source = "The drug cut deaths by a third, from 9% to 6%."
+    [v] = LexicalJudge().align(source, "The drug cut deaths by 6%.").alignment
+    assert not v.supported and "'to 6%'" in v.reason, v.reason
+    [w] = LexicalJudge().align(source, "With the drug, deaths fell to 6%.").alignment
+    assert w.supported, w.reason
