@@ -8,6 +8,8 @@ proofs used to fail.
 
 from __future__ import annotations
 
+import pytest
+
 from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
 from sumjudge.scorers.summarization.verdicts import AlignmentVerdict
 
@@ -178,3 +180,18 @@ def test_a_negation_written_apart_as_is_n_t_is_the_sources_isn_t() -> None:
     assert same.supported, same.reason
     flipped = _one(source, "There is a jot of evidence that the blaze was started deliberately.")
     assert not flipped.supported
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "supported"),
+    [
+        ("The firm, which is based in London, makes toys.", "The London-based firm makes toys.", True),
+        ("The Paris-based group was founded in 1990.", "The group, based in Paris, was founded in 1990.", True),
+        ("The firm, which is based in London, makes toys.", "The Paris-based firm makes toys.", False),
+    ],
+)
+def test_a_name_joined_to_a_participle_is_the_name_and_the_word(source: str, summary: str, supported: bool) -> None:
+    v = _one(source, summary)
+    assert v.supported is supported, v.reason
+    if supported:
+        assert "does not occur" not in v.reason and "paris'" not in v.reason.lower(), v.reason

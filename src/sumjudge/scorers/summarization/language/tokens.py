@@ -1,5 +1,6 @@
 """Tokens: the pattern that cuts a text into numbers, CJK runs and words, and the reading of
-hyphenated words with a number in them ("Under-17", "two-year", "forty-three")."""
+hyphenated words with a number in them ("Under-17", "two-year", "forty-three") or a name and a
+participle ("London-based", "Leeds-born")."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 import regex
 
-from .lexicon import NUMBER_WORDS
+from .lexicon import NUMBER_WORDS, past_form
 
 WORD = regex.compile(r"[\p{L}\p{N}]+(?:['’][\p{L}]+)?")
 """A word: letters or digits, with a clitic such as "'s"."""
@@ -101,11 +102,27 @@ def _number_compounds(matches: list[Any], english: bool) -> list[Any]:
     return out
 
 
+def _name_compounds(matches: list[Any]) -> list[Any]:
+    """English: a capitalised name joined to a participle reads as the two words ("London-based" is
+    "London" + "based", as "based in London" is; "Leeds-born", "Kremlin-backed")."""
+    out: list[Any] = []
+    for m in matches:
+        head, _, tail = m.group().rpartition("-")
+        if m.lastgroup == "word" and head[:1].isupper() and tail.islower() and (tail == "born" or past_form(tail)):
+            start = m.span()[0]
+            out += [_Token("word", head, start, start + len(head)), _Token("word", tail, start + len(head) + 1, m.end())]
+        else:
+            out.append(m)
+    return out
+
+
 def tokens(text: str, lang: str) -> list[Any]:
     """The tokens of ``text`` (regex matches, or :class:`_Token` pieces with the same reading API)."""
     matches: list[Any] = list(_TOKEN.finditer(text))
     if "-" in text:
         matches = _number_compounds(matches, lang == "en")
+        if lang == "en":
+            matches = _name_compounds(matches)
     return matches
 
 
