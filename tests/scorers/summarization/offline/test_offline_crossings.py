@@ -18,6 +18,8 @@ OBJECT = "may join them otherwise"
         ("The ban, which began in March, was lifted on Friday.", "The ban began on Friday.", RELATIVE),
         ("The ban, which began in March, was lifted on Friday.", "The ban was lifted in March.", RELATIVE),
         ("Jones, who trained in Paris, now works in Berlin.", "Jones trained in Berlin.", RELATIVE),
+        ("The singer, who was born in Lagos, now lives in London.", "The singer was born in London.", RELATIVE),
+        ("The singer, who was born in Lagos, now lives in London.", "The singer was born in Lagos.", None),
         ("The ban, which began in March, was lifted on Friday.", "The ban began in March.", None),
         ("Jones, who trained in Paris, now works in Berlin.", "Jones trained in Paris and works in Berlin.", None),
         ("The resident, who was known as Newman, says he expects to lose.", "Newman says he expects to lose.", None),

@@ -188,7 +188,7 @@ WORDFREQ = "wordfreq"
 
 # English irregular verbs: base, past, past participle (a grammar book's table), so that "sang",
 # "sung" and "sings" are one word without a lemmatiser. Plus the irregular plurals of news text.
-_IRREGULAR_VERBS = """arise arose arisen; awake awoke awoken; be was been; bear bore borne; beat beat beaten;
+_IRREGULAR_VERBS = """arise arose arisen; awake awoke awoken; be was been; bear bore borne born; beat beat beaten;
 become became become; begin began begun; bend bent bent; bet bet bet; bind bound bound; bite bit bitten;
 bleed bled bled; blow blew blown; break broke broken; breed bred bred; bring brought brought;
 build built built; burn burnt burnt; burst burst burst; buy bought bought; catch caught caught;
