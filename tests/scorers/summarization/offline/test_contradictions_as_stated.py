@@ -161,6 +161,9 @@ def test_an_antonym_under_one_negation_agrees_with_the_source(source: str, summa
         ("The law applies to cars but not to vans.", "The law applies to vans.", False),
         ("Police say the fire was started deliberately, not by lightning.", "Police say the fire was started by lightning.", False),
         ("The drug is sold in Europe, but not yet in the United States.", "The drug is sold in the United States.", False),
+        # the contrasted word is the one of the ellipsis's kind: a place for a place, not the date after it
+        ("The summit will be held in Geneva in June, not in Vienna.", "The summit will be held in Vienna in June.", False),
+        ("The summit will be held in Geneva in June, not in Vienna.", "The summit moved from Vienna to Geneva.", True),
         # the contrasted side, and the exclusion said with a negation of its own, agree
         ("The vaccine was approved for adults but not for children.", "The vaccine was approved for adults.", True),
         ("The law applies to cars but not to vans.", "The law does not apply to vans.", True),
