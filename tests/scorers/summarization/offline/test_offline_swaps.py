@@ -128,6 +128,15 @@ def test_the_same_winner_joint_winners_or_another_contest_are_no_swap() -> None:
         assert "the source says" not in v.reason, (summary, v.reason)
 
 
+def test_a_contest_named_by_its_figures_has_one_winner_too() -> None:
+    source = "The Kenyan Grace Okafor won the 5,000 metres in 13:02, ahead of Sara Lindqvist."
+    [v] = _align(source, "Sara Lindqvist won the 5,000 metres.")
+    assert not v.supported and "the source says 'Okafor' won, not 'Lindqvist'" in v.reason, v.reason
+    # two winners of the same score: the claim's own is named with the same figures
+    [w] = _align("Leeds won 2-1 at Hull, and Chelsea won 2-1 at Spurs.", "Chelsea won 2-1.")
+    assert w.supported, w.reason
+
+
 @pytest.mark.parametrize(
     ("source", "summary", "supported"),
     [

@@ -18,7 +18,7 @@ import regex
 
 from ..language.analysis import Sentence
 from ..language.passages import Window
-from ..language.lexicon import IRREGULAR_EN, IRREGULAR_PLURALS, OUTCOME_VERBS
+from ..language.lexicon import DETERMINERS_EN, IRREGULAR_EN, IRREGULAR_PLURALS, OUTCOME_VERBS
 from ..language.segment import quote
 from ..language.tokens import WORD_OR_MARK
 
@@ -162,9 +162,10 @@ def _passive_at(sentence: Sentence, unit: str, passive: regex.Pattern[str] | Non
 
 
 def _subject_before(tokens: list[str], k: int) -> list[str] | None:
-    """The run of capitalised words right before ``tokens[k]`` (a name as the verb's subject), or
-    ``None`` where there is none or a preposition or a possessive stands before it ("against
-    Fleetwood tested": Fleetwood is no subject)."""
+    """The run of capitalised words right before ``tokens[k]`` (a name as the verb's subject), less a
+    capitalised determiner that opens it ("The Kenyan Grace Okafor"), or ``None`` where there is none
+    or a preposition or a possessive stands before it ("against Fleetwood tested": Fleetwood is no
+    subject)."""
     i = k
     while i > 0 and tokens[i - 1][:1].isupper():
         i -= 1
@@ -173,7 +174,8 @@ def _subject_before(tokens: list[str], k: int) -> list[str] | None:
     before = tokens[i - 1].lower() if i else ""
     if before in _PREPOSITIONS_EN or before in {"'s", "’s", "s"}:
         return None
-    return [t.lower() for t in tokens[i:k]]
+    run = [t.lower() for t in tokens[i:k]]
+    return (run[1:] or None) if run[0] in DETERMINERS_EN else run  # "The Kenyan Grace Okafor"
 
 
 def subject_swap(
@@ -221,9 +223,11 @@ def winner_swap(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence
     """Another name as the winner of the same contest ("Almaz Tesfaye won the Rotterdam Marathon"
     where the source has "Faith Chepkoech won the Rotterdam Marathon"): in English, a verb of
     :data:`_ONE_WINNER` right after a name, the same verb right after another name in a sentence of
-    ``sentences``, the names the claim gives right after the verb ("the Rotterdam Marathon") right
-    after it there too; the claim does not name the sentence's winner, nor the sentence name the
-    claim's among the words before its verb (so "Chepkoech and Tesfaye won" is no swap). Symmetric:
+    ``sentences``, the names and figures the claim gives right after the verb ("the Rotterdam
+    Marathon", "the 5,000 metres") right after it there too; the claim does not name the sentence's
+    winner, nor any sentence name the claim's among the words before the verb with the same contest
+    (so "Chepkoech and Tesfaye won" is no swap, nor "Chelsea won 2-1" where "Leeds won 2-1 ... and
+    Chelsea won 2-1"). Symmetric:
     a coverage fact against the summary works the same way. Returns the claim's name, the
     sentence's name and the verb, as written, or ``None``."""
     words = WORD_OR_MARK.findall(claim.text)
@@ -235,19 +239,22 @@ def winner_swap(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence
         mine = _subject_before(words, j)
         if not mine or mine[-1] not in {f.lower() for f in claim.name_forms.values()}:
             continue
-        contest = {w.lower() for w in words[j + 1 : j + 5] if w[:1].isupper()}
+        contest = {w.lower() for w in words[j + 1 : j + 5] if w[:1].isupper() or w[:1].isdigit()}
         if not contest:
             continue
+        found = None
         for s in sentences:
             other = WORD_OR_MARK.findall(s.text)
             for k in range(1, len(other)):
-                if other[k] != verb:
+                if other[k] != verb or not contest <= {w.lower() for w in other[k + 1 : k + 7]}:
                     continue
                 theirs = _subject_before(other, k)
-                if not theirs or set(theirs) & mine_low or set(mine) & {w.lower() for w in other[max(0, k - 6) : k]}:
-                    continue
-                if contest <= {w.lower() for w in other[k + 1 : k + 7]}:
-                    return words[j - 1], other[k - 1], verb
+                if set(mine) & {w.lower() for w in other[max(0, k - 6) : k]}:
+                    return None  # the sentence gives the claim's winner the same contest
+                if theirs and not set(theirs) & mine_low:
+                    found = found or (words[j - 1], other[k - 1], verb)
+        if found:
+            return found
     return None
 
 
