@@ -276,3 +276,13 @@ def test_a_fact_whose_past_is_its_base_is_asked(sentence: str) -> None:
 
 def test_a_noun_of_the_same_form_is_no_verb() -> None:
     assert LexicalJudge().questions("A sharp cut in the interest rate.", 3).questions == []
+
+
+@pytest.mark.parametrize("sentence", [
+    "The court upheld the ban on street parking in the old town.",
+    "Rebels overthrew the elected government of the province in 2014.",
+    "The city rebuilt the harbour wall after the storm of 1987.",
+])
+def test_a_fact_whose_verb_is_an_irregular_compound_past_is_asked(sentence: str) -> None:
+    [question] = LexicalJudge().questions(sentence, 1).questions
+    assert sentence.rstrip(".").split()[2] in question, question

@@ -211,7 +211,13 @@ sting stung stung; strike struck struck; strive strove striven; swear swore swor
 swim swam swum; swing swung swung; take took taken; teach taught taught; tear tore torn; tell told told;
 think thought thought; throw threw thrown; undergo underwent undergone; understand understood understood;
 undertake undertook undertaken; upset upset upset; wake woke woken; wear wore worn; weep wept wept;
-win won won; wind wound wound; withdraw withdrew withdrawn; write wrote written"""
+win won won; wind wound wound; withdraw withdrew withdrawn; write wrote written;
+uphold upheld upheld; withhold withheld withheld; withstand withstood withstood; overtake overtook overtaken;
+oversee oversaw overseen; overthrow overthrew overthrown; override overrode overridden; overrun overran overrun;
+overhear overheard overheard; foresee foresaw foreseen; mistake mistook mistaken; outgrow outgrew outgrown;
+outrun outran outrun; rebuild rebuilt rebuilt; rewrite rewrote rewritten; undo undid undone; fling flung flung;
+wring wrung wrung; sling slung slung; stride strode stridden; tread trod trodden; weave wove woven;
+forsake forsook forsaken; slay slew slain"""
 IRREGULAR_EN: dict[str, str] = {}
 for _entry in _IRREGULAR_VERBS.replace("\n", " ").split(";"):
     _base, *_forms = _entry.split()
