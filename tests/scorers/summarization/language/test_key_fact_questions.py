@@ -282,6 +282,7 @@ def test_a_noun_of_the_same_form_is_no_verb() -> None:
     "The court upheld the ban on street parking in the old town.",
     "Rebels overthrew the elected government of the province in 2014.",
     "The city rebuilt the harbour wall after the storm of 1987.",
+    "A jury found the former mayor guilty of fraud on Friday.",
 ])
 def test_a_fact_whose_verb_is_an_irregular_compound_past_is_asked(sentence: str) -> None:
     [question] = LexicalJudge().questions(sentence, 1).questions

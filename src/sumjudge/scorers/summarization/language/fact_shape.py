@@ -5,7 +5,7 @@ verb, speaks in no first person and names whom it is about (English, words only:
 from __future__ import annotations
 
 from .clauses import EN_AUX, WORD
-from .lexicon import DATE_WORDS, NUMBER_WORDS, SAME_FORM_PASTS, ed_verb, ends_in_s, irregular_past
+from .lexicon import AMBIGUOUS_PASTS, DATE_WORDS, NUMBER_WORDS, SAME_FORM_PASTS, ed_verb, ends_in_s, irregular_past
 
 _PRONOUN = frozenset("he she they it this that these those we i you him her them his its their".split())
 _DETERMINERS = frozenset("the a an his her their its our my your this that these those of 's ' every each some any no".split())
@@ -54,16 +54,20 @@ _OBJECT_OPENERS = frozenset(
 ) | frozenset(NUMBER_WORDS)
 
 
+_READ_BY_ITS_OBJECT = SAME_FORM_PASTS | AMBIGUOUS_PASTS
+
+
 def shows_a_verb(fact: str, in_s: bool = True) -> bool:
     """English: some word of ``fact`` reads as a finite verb (an auxiliary, an irregular past, a word
     in -ed, or with ``in_s`` one in -s): a date line or a caption ("08:48 EST, 3 February 2014") shows
     none. Without ``in_s`` a plural noun ("euros") is not taken for a verb. A past the same as its base
-    ("cut", "hit", "put") counts between a word that is no determiner nor preposition and the opening
-    of an object ("The drug cut the risk", "cut 200 jobs"; not "a sharp cut in rates")."""
+    ("cut", "hit", "put"), or one that is also a word of its own ("found", "left", "rose"), counts
+    between a word that is no determiner nor preposition and the opening of an object ("The drug cut
+    the risk", "cut 200 jobs", "A jury found the mayor guilty"; not "a sharp cut in rates")."""
     words = fact.split()
     low = [w.lower() for w in words]
     return _has_verb(words, in_s) or any(w in {"won", "wins", "win", "leads", "led"} for w in low) or any(
-        w in SAME_FORM_PASTS and 0 < i < len(low) - 1 and low[i - 1] not in _DETERMINERS
+        w in _READ_BY_ITS_OBJECT and 0 < i < len(low) - 1 and low[i - 1] not in _DETERMINERS
         and low[i - 1] not in _NOT_A_START and (low[i + 1] in _OBJECT_OPENERS or low[i + 1][:1].isdigit())
         for i, w in enumerate(low)
     )

@@ -231,9 +231,11 @@ IRREGULAR_PLURALS: dict[str, str] = {
 }
 """Nouns with an irregular plural: in :data:`IRREGULAR_EN` for stemming, but no verb forms."""
 IRREGULAR_EN.update(IRREGULAR_PLURALS)
-# Forms that are also common words of their own, so not read as a verb form: "found" (to found a
-# company), "lay", "left", "ground", "wound", "saw", "lit", "bound", "rose", "leaves".
-for _ambiguous in ("found", "lay", "left", "ground", "wound", "saw", "bound", "rose", "leaves", "lives", "won"):
+AMBIGUOUS_PASTS = frozenset({"found", "lay", "left", "ground", "wound", "saw", "bound", "rose"})
+"""Past forms that are also common words of their own ("found" a company, "left" wing, a "rose"): not
+read as a verb form by themselves; a rule reads them by the words around them, as
+:data:`SAME_FORM_PASTS`."""
+for _ambiguous in (*AMBIGUOUS_PASTS, "leaves", "lives", "won"):
     IRREGULAR_EN.pop(_ambiguous, None)
 
 
