@@ -1,6 +1,6 @@
 """Tokens: the pattern that cuts a text into numbers, CJK runs and words, and the reading of
 hyphenated words with a number in them ("Under-17", "two-year", "forty-three") or a name and a
-participle ("London-based", "Leeds-born")."""
+participle ("London-based", "relegation-threatened")."""
 
 from __future__ import annotations
 
@@ -103,12 +103,13 @@ def _number_compounds(matches: list[Any], english: bool) -> list[Any]:
 
 
 def _name_compounds(matches: list[Any]) -> list[Any]:
-    """English: a capitalised name joined to a participle reads as the two words ("London-based" is
-    "London" + "based", as "based in London" is; "Leeds-born", "Kremlin-backed")."""
+    """English: a word joined to a participle reads as the two words ("London-based" is "London" +
+    "based", as "based in London" is; "Leeds-born", "relegation-threatened"), in any case, so that a
+    lower-cased summary and its source read alike."""
     out: list[Any] = []
     for m in matches:
         head, _, tail = m.group().rpartition("-")
-        if m.lastgroup == "word" and head[:1].isupper() and tail.islower() and (tail == "born" or past_form(tail)):
+        if m.lastgroup == "word" and head.isalpha() and tail.islower() and (tail == "born" or past_form(tail)):
             start = m.span()[0]
             out += [_Token("word", head, start, start + len(head)), _Token("word", tail, start + len(head) + 1, m.end())]
         else:
