@@ -197,3 +197,21 @@ def test_a_name_joined_to_a_participle_is_the_name_and_the_word(source: str, sum
     assert v.supported is supported, v.reason
     if supported:
         assert "does not occur" not in v.reason and "not in the source" not in v.reason, v.reason
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "supported"),
+    [
+        ("About 300 people were evacuated, but no one was hurt.", "About 300 people were hurt.", False),
+        ("Nothing was taken from the house, police said.", "Thieves took jewellery from the house.", False),
+        ("About 300 people were evacuated, but no one was hurt.", "No one was hurt.", True),
+        ("Nobody was injured in the first blast, but two men were hurt in the second.",
+         "Two men were hurt in the second blast.", True),
+    ],
+)
+def test_a_negation_that_is_the_subject_needs_only_its_predicate_shared(source: str, summary: str, supported: bool) -> None:
+    v = _one(source, summary)
+    assert v.supported is supported, v.reason
+    if not supported:
+        assert v.reason.startswith("negation differs"), v.reason
+

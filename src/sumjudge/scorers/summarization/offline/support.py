@@ -180,10 +180,12 @@ def negation_shown(negated: Phrase, other: Phrase, lang: str = "") -> bool:
     ``other`` does not speak of what will, would, may or might be unless ``negated`` does too, and
     ``other`` has no verb that ends what follows it ("withdrew her support": :data:`ENDING_EN`) unless
     that verb is the negated one ("dropped a set" for "did not drop a set"), and neither negation bears
-    on a time ("did not reopen until May": :attr:`.Phrase.until`)."""
+    on a time ("did not reopen until May": :attr:`.Phrase.until`). Where the cue is the subject ("no
+    one was hurt"), the word it bears on is the one shared word needed."""
     shared = negated.units & other.units
     bears = negated.scope & other.units
-    if not bears or len(shared) < 2 or negated.until or other.until:
+    nobody = lang == "en" and _NOBODY.match(negated.text) is not None  # the cue is the subject: "no one was hurt"
+    if not bears or len(shared) < (1 if nobody else 2) or negated.until or other.until:
         return False
     if bears <= negated.infinitives & other.infinitives:
         return False
@@ -195,6 +197,9 @@ def negation_shown(negated: Phrase, other: Phrase, lang: str = "") -> bool:
     if ending and not any(ending.group().lower().startswith(u) for u in negated.scope):
         return False  # "withdrew her support" for "no longer supports" (not "dropped a set" for "did not drop")
     return True
+
+
+_NOBODY = regex.compile(r"(?i)^(?:(?:but|and|yet|while|though)\s+)?(?:no\s*one|no-one|nobody|nothing|none)\b")
 
 
 def _negated_at(s: Sentence, unit: str) -> bool:
