@@ -109,7 +109,7 @@ _WORD = regex.compile(r"[\p{L}\p{M}\p{N}]+")
 _US = regex.compile(r"\bU\.\s?S\.|\bUSA?\b|\bAmerica\b|\bUnited States\b")
 
 # Where a phrase ends: punctuation between two tokens, or a word that opens a clause.
-_UNTIL = regex.compile(r"(?i)(?:until|till)\b")
+_UNTIL = regex.compile(r"(?i)\b(?:until|till)\b")
 _PHRASE_PUNCT = regex.compile(r"[,;:()\[\]\u2013\u2014]|\s-\s")
 PASSIVE = {
     "en": regex.compile(
@@ -301,7 +301,7 @@ class TextAnalyzer:
         phrases = [
             replace(p, scope=frozenset(scopes[n])) if n in scopes else p for n, p in enumerate(phrases)
         ]
-        if lang == "en":
+        if lang == "en" and len(phrases) > 1 and _UNTIL.search(text):
             phrases = [
                 replace(p, until=True) if p.negated and _UNTIL.match(nxt.text) else p
                 for p, nxt in zip(phrases, phrases[1:] + [Phrase("", frozenset(), False)])

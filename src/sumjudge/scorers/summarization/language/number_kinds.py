@@ -81,7 +81,8 @@ _CHANGE_EN = regex.compile(
     r"|dropp?\w*|climb\w*|declin\w*|slipp?\w*|slid\w*|jump\w*|surg\w*|reduc\w*|lower\w*|boost\w*"
     r"|shr[aiu]nk\w*|gain\w*|soar\w*|plung\w*|tumbl\w*|s[au]nk|dipp?\w*|up|down)\b"
 )
-_LINKED = r"(?i)\b(by|to)\s+(?:(?:about|around|nearly|almost|some|roughly|just|over|under)\s+)?[$£€]?"
+_LINKED = regex.compile(r"(?i)\b(by|to)\s+(?:(?:about|around|nearly|almost|some|roughly|just|over|under)\s+)?[$£€]?")
+_MORE_FIGURES = regex.compile(r"\d|[.,]\d")
 
 
 def change_link(text: str, form: str) -> str | None:
@@ -89,8 +90,13 @@ def change_link(text: str, form: str) -> str | None:
     ``"by"`` for the change ("rose by 3%"), ``"to"`` for the level it reached ("rose to 3%", "cut
     deaths by a third, from 9% to 6%"); ``None`` where it is neither. English only: "fell by 4.1%" and "fell to 4.1%" are
     two facts."""
-    for m in regex.finditer(_LINKED + regex.escape(form) + r"(?!\d|[.,]\d)", text):
-        if _CHANGE_EN.search(" ".join(text[: m.start()].split()[-8:])):
+    if form not in text:
+        return None
+    for m in _LINKED.finditer(text):
+        end = m.end() + len(form)
+        if text.startswith(form, m.end()) and not _MORE_FIGURES.match(text, end) and _CHANGE_EN.search(
+            " ".join(text[: m.start()].split()[-8:])
+        ):
             return m.group(1).lower()
     return None
 

@@ -34,7 +34,7 @@ _HYPHEN_NUMBERS = {**NUMBER_WORDS, "one": "1"}  # "one-year": in a compound "one
 
 
 class _Token:
-    """A piece of a token that :func:`_number_compounds` split (the same reading API as a match)."""
+    """A piece of a token that :func:`_compounds` split (the same reading API as a match)."""
 
     __slots__ = ("lastgroup", "_text", "_span", "value")
 
@@ -69,10 +69,13 @@ def _digit_parts(m: Any) -> list[Any]:
     return out
 
 
-def _number_compounds(matches: list[Any], english: bool) -> list[Any]:
+def _compounds(matches: list[Any], english: bool) -> list[Any]:
     """Hyphenated words with a part in digits read as their pieces, in every language ("Under-17":
     "Under" + 17, as "under - 17" is); English ones that open with a number word read as that number
-    and the rest: "two-year" is "two" + "year", as "two years" is, and "forty-three" is 43."""
+    and the rest: "two-year" is "two" + "year", as "two years" is, and "forty-three" is 43. An English
+    word joined to a participle reads as the two words ("London-based" is "London" + "based", as
+    "based in London" is; "Leeds-born", "relegation-threatened"), in any case, so that a lower-cased
+    summary and its source read alike."""
     out: list[Any] = []
     for m in matches:
         tok = m.group()
@@ -95,25 +98,14 @@ def _number_compounds(matches: list[Any], english: bool) -> list[Any]:
             cut = len(parts[0])
             out.append(_Token("num", tok[:cut], start, start + cut, _HYPHEN_NUMBERS[low[0]]))
         else:
-            out.append(m)
+            head, _, tail = tok.rpartition("-")
+            if head.isalpha() and tail.islower() and (tail == "born" or past_form(tail)):
+                out += [_Token("word", head, start, start + len(head)), _Token("word", tail, start + len(head) + 1, m.end())]
+            else:
+                out.append(m)
             continue
         if cut < len(tok) - 1:
             out.append(_Token("word", tok[cut + 1 :], start + cut + 1, m.end()))
-    return out
-
-
-def _name_compounds(matches: list[Any]) -> list[Any]:
-    """English: a word joined to a participle reads as the two words ("London-based" is "London" +
-    "based", as "based in London" is; "Leeds-born", "relegation-threatened"), in any case, so that a
-    lower-cased summary and its source read alike."""
-    out: list[Any] = []
-    for m in matches:
-        head, _, tail = m.group().rpartition("-")
-        if m.lastgroup == "word" and head.isalpha() and tail.islower() and (tail == "born" or past_form(tail)):
-            start = m.span()[0]
-            out += [_Token("word", head, start, start + len(head)), _Token("word", tail, start + len(head) + 1, m.end())]
-        else:
-            out.append(m)
     return out
 
 
@@ -121,9 +113,7 @@ def tokens(text: str, lang: str) -> list[Any]:
     """The tokens of ``text`` (regex matches, or :class:`_Token` pieces with the same reading API)."""
     matches: list[Any] = list(_TOKEN.finditer(text))
     if "-" in text:
-        matches = _number_compounds(matches, lang == "en")
-        if lang == "en":
-            matches = _name_compounds(matches)
+        matches = _compounds(matches, lang == "en")
     return matches
 
 

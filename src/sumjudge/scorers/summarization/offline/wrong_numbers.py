@@ -316,20 +316,34 @@ def _change_for_level(claim: Sentence, n: str, ev: Evidence) -> tuple[str, str] 
     return f"{mine} {form}", f"{sorted(theirs)[0]} {form}"
 
 
-_PART = r"(?i)\b((?:\d+|none|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|half|most|some|few|several|many)\s+of\s+(?:the|its|their|his|her)?\s*)"
+_ALL_OF = regex.compile(r"(?i)\b(?:all|each of|every one of)\s+(?:the\s+)?")
+_PART_OF = regex.compile(
+    r"(?i)\b(?:\d+|none|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|half|most|some|few|several"
+    r"|many)\s+of\s+(?:(?:the|its|their|his|her)\s+)?"
+)
+
+
+def _before_number(pattern: regex.Pattern[str], text: str, form: str) -> str | None:
+    """The first match of ``pattern`` in ``text`` that the number written ``form`` follows, with
+    the number, or ``None``."""
+    if form not in text:
+        return None
+    for m in pattern.finditer(text):
+        if text.startswith(form, m.end()) and not text[m.end() + len(form): m.end() + len(form) + 1].isdigit():
+            return text[m.start(): m.end() + len(form)]
+    return None
 
 
 def _all_for_part(claim: Sentence, n: str, ev: Evidence) -> tuple[str, str] | None:
     """The claim says all of ``n`` where the passage says a part of them ("All 40 students passed"
     where it says "Only three of the 40 students passed"): the two phrases, as written."""
-    all_of = r"(?i)\b(?:all|each of|every one of)\s+(?:the\s+)?"
-    whole = regex.search(all_of + regex.escape(claim.number_forms[n]) + r"\b", claim.text)
-    if whole is None or any(regex.search(all_of + regex.escape(s.number_forms.get(n, "~")) + r"\b", s.text) for s in ev.sentences):
+    whole = _before_number(_ALL_OF, claim.text, claim.number_forms[n])
+    if whole is None or any(_before_number(_ALL_OF, s.text, s.number_forms.get(n, "~")) for s in ev.sentences):
         return None
     for s in ev.sentences:
-        part = regex.search(_PART + regex.escape(s.number_forms.get(n, "~")) + r"\b", s.text)
+        part = _before_number(_PART_OF, s.text, s.number_forms.get(n, "~"))
         if part:
-            return whole.group(), part.group()
+            return whole, part
     return None
 
 
