@@ -54,3 +54,28 @@ def test_words_joined_across_the_clauses_of_a_sentence_are_never_stated(source: 
     assert ("stated in source" in v.reason) is (note is None), v.reason
     if note is not None:
         assert v.unchecked and note in v.reason, v.reason
+
+
+BUDGET = (
+    "The city council approved a budget of 450 million dollars on Monday. The mayor, Ana Ruiz, said the plan "
+    "would add 200 police officers. Opposition members said the budget cut library funding by 12%."
+)
+
+
+@pytest.mark.parametrize(
+    ("summary", "crossed"),
+    [
+        ("The budget cut police funding by 12%.", "'police'"),
+        ("The mayor said the budget cut library funding by 12%.", "'mayor'"),
+        ("Opposition members said library funding was cut by 12%.", None),
+        ("Opposition members said the budget cut library funding by 12%.", None),
+    ],
+)
+def test_a_word_set_into_the_next_sentences_statement_is_not_stated(summary: str, crossed: str | None) -> None:
+    [v] = LexicalJudge().align(BUDGET, summary).alignment
+    assert v.supported, v.reason
+    if crossed:
+        assert v.unchecked and f"has {crossed} in another sentence than the rest" in v.reason, v.reason
+    else:
+        assert "another sentence" not in v.reason, v.reason
+

@@ -230,6 +230,35 @@ def coordinate_crossed(claim: Sentence, window: Window, analyser: TextAnalyzer) 
     return None
 
 
+def sentence_crossed(claim: Sentence, window: Window) -> tuple[str, str] | None:
+    """The claim sets a word of one sentence of the window into the statement of another, which has
+    its own word in that place ("The budget cut police funding by 12%" where one sentence says "add
+    200 police officers" and the next "the budget cut library funding by 12%"; "Production will move
+    to Halberg" where "will move to the company's plant in Zaragoza" and the next sentence names
+    Halberg). The place: the claim word's neighbouring units, both where it has two, found in the
+    same order around another unit of the sentence that holds most of the claim. A summary may join
+    two sentences' facts, so this shows no error; such a claim is not *stated*. Returns the claim's
+    word and the sentence's, as written, or ``None``."""
+    if len(window.sentences) < 2:
+        return None
+    rest = max(window.sentences, key=lambda s: claim.weight_of(claim.units & s.units))
+    seq, theirs = claim.sequence, rest.sequence
+    for i, u in enumerate(seq):
+        if u in rest.units or not any(u in s.units for s in window.sentences):
+            continue
+        left, right = (seq[i - 1] if i else None), (seq[i + 1] if i + 1 < len(seq) else None)
+        if left is None and right is None:
+            continue
+        for j, w in enumerate(theirs):
+            if w in claim.units:
+                continue
+            if (left is None or (j and theirs[j - 1] == left)) and (
+                right is None or (j + 1 < len(theirs) and theirs[j + 1] == right)
+            ):
+                return claim.forms.get(u, u), rest.forms.get(w, w)
+    return None
+
+
 def crossing_note(claim: Sentence, window: Window, analyser: TextAnalyzer) -> str | None:
     """The note of an unchecked claim whose words all stand in the window but join parts of
     different clauses (object, relative clause or coordinated clause crossed), or ``None``."""
@@ -241,7 +270,11 @@ def crossing_note(claim: Sentence, window: Window, analyser: TextAnalyzer) -> st
     if crossed:
         return (f"the source ({window.where}) says {crossed[0]!r} in another clause than {crossed[1]!r}: "
                 "the claim may join them otherwise")
+    moved = sentence_crossed(claim, window)
+    if moved:
+        return (f"the source ({window.where}) has {moved[0]!r} in another sentence than the rest of the claim, "
+                f"which has {moved[1]!r} in its place")
     return None
 
 
-__all__ = ["clause_crossed", "coordinate_crossed", "crossing_note", "object_crossed"]
+__all__ = ["clause_crossed", "coordinate_crossed", "crossing_note", "object_crossed", "sentence_crossed"]
