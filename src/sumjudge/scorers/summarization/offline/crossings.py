@@ -1,5 +1,5 @@
-"""Crossings: a claim whose words all stand in one source sentence but join parts of different
-clauses there, so the words are stated and the fact is not. Such a claim is never *stated*; it stays
+"""Crossings: a claim whose words all stand in the passage but join parts of different clauses or
+sentences there, so the words are stated and the fact is not. Such a claim is never *stated*; it stays
 unchecked with a note (English only).
 
 - a relative clause's verb with the main clause's anchor ("The ban began on Friday" where the source
@@ -8,9 +8,11 @@ unchecked with a note (English only).
   where the source says "cancelled 40 flights but kept its London routes"; :func:`object_crossed`);
 - a verb of one of two coordinated clauses with the name, number or date of the other ("The
   exhibition opens in September" where the source says "opens in May and closes in September";
-  :func:`coordinate_crossed`).
+  :func:`coordinate_crossed`);
+- across the passage's two sentences, a word of one set where the other, which holds the rest of the
+  claim, has a word of its own (:func:`sentence_crossed`).
 
-:func:`crossing_note` asks all three and words the note.
+:func:`crossing_note` asks all four and words the note.
 """
 
 from __future__ import annotations
