@@ -215,3 +215,12 @@ def test_two_amounts_that_share_only_their_unit_are_no_contradiction() -> None:
         "The state had offered Velden 600 million euros in support last year.",
     ).coverage
     assert not wrong.answered and "contradicts" in wrong.reason, wrong.reason
+
+
+def test_a_level_answered_as_a_change_contradicts_the_question() -> None:
+    judge = LexicalJudge()
+    question = ["Is it true that inflation rose to 3.2% in March?"]
+    [v] = judge.cover(question, "Inflation rose by 3.2% in March.").coverage
+    assert not v.answered and not v.unchecked and "it says 'by 3.2%' where the source has 'to 3.2%'" in v.reason, v.reason
+    [w] = judge.cover(question, "Inflation rose to 3.2% in March.").coverage
+    assert w.answered, w.reason

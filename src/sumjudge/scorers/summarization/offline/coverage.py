@@ -19,7 +19,7 @@ from ..verdicts import CoverageVerdict
 from .extrinsic import passage_form
 from .roles import swap_shown
 from .support import opposite_link, polarity_conflict, slot_match
-from .wrong_numbers import same_kind_of
+from .wrong_numbers import number_role_changed, same_kind_of
 
 
 @dataclass(frozen=True)
@@ -206,6 +206,12 @@ def judge_fact(
             return CoverageVerdict(
                 question=question, answered=False,
                 reason=f"the summary contradicts it: it says {order[1]!r} where the source has {order[0]!r}",
+            )
+        role = number_role_changed(fact, [best]) if english else None
+        if role:  # "rose by 3.2%" where the source has "rose to 3.2%"
+            return CoverageVerdict(
+                question=question, answered=False,
+                reason=f"the summary contradicts it: it says {role[1]!r} where the source has {role[0]!r}",
             )
         reversed_ = _antonym_in_place(fact, best, point - found, read.analyser.antonyms)
         if reversed_:

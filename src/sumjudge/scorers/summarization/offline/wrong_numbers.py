@@ -300,6 +300,23 @@ def _verb_before(s: Sentence, at: int) -> str:
     return ""
 
 
+def number_role_changed(claim: Sentence, sentences: list[Sentence]) -> tuple[str, str] | None:
+    """A number that ``claim`` and ``sentences`` share in another role, a change for a level or all
+    for a part, either way round: (the claim's phrase, the sentences'), as written, or ``None``.
+    Coverage asks it of a question's fact against the summary sentence closest to it."""
+    window = Evidence(0, len(sentences), tuple(sentences), frozenset())
+    for n in claim.numbers:
+        if any(n in s.number_forms for s in sentences):
+            found = _change_for_level(claim, n, window) or _all_for_part(claim, n, window)
+            if found:
+                return found
+    for s in sentences:  # "all 40" in the sentences for "three of the 40" in the claim
+        for n in s.numbers:
+            if n in claim.number_forms and (part := _all_for_part(s, n, Evidence(0, 1, (claim,), frozenset()))):
+                return part[1], part[0]
+    return None
+
+
 def _change_for_level(claim: Sentence, n: str, ev: Evidence) -> tuple[str, str] | None:
     """The claim gives ``n`` as a change where the passage gives it only as a level, or the other way
     round ("fell by 4.1%" where the passage says "fell by 0.2 points to 4.1%"): the claim's and the
