@@ -222,6 +222,7 @@ class TextAnalyzer:
                 )
                 if to_before and not after_to and info is not None and info.kind == CONTENT and info.stem:
                     infinitives.add(info.stem)
+            counted_one = False
             if info is not None:
                 neg = info.negation
                 if neg is None:
@@ -231,9 +232,10 @@ class TextAnalyzer:
                     cues.append((len(phrases), len(words)))
                     first_word = False
                     continue
-                if info.kind == STOP and not (
-                    info.low == "one" and lang == "en" and i < last and matches[i + 1].group().lower().rstrip("s") in ONE_OF_A_UNIT
-                ):
+                counted_one = info.low == "one" and lang == "en" and i < last and (
+                    matches[i + 1].group().lower().rstrip("s") in ONE_OF_A_UNIT
+                )
+                if info.kind == STOP and not counted_one:
                     first_word = False
                     continue
                 if lang == "en" and info.low == "longer" and i and matches[i - 1].group().lower() == "no":
@@ -280,7 +282,7 @@ class TextAnalyzer:
                     phrase_start = end
             elif info.kind == NUMBER:
                 number(info.number, tok)
-            elif info.kind == STOP:  # "one" before a unit (:data:`.lexicon.ONE_OF_A_UNIT`)
+            elif counted_one:  # "one" before a unit (:data:`.lexicon.ONE_OF_A_UNIT`)
                 number("1", tok)
             if len(seq) > n_units:
                 words.append((len(phrases), n_units, len(seq)))

@@ -5,6 +5,8 @@ not a price")."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import regex
 
 from .lexicon import IRREGULAR_PLURALS, NUMBER_WORDS, ends_in_s, past_form
@@ -85,20 +87,24 @@ _LINKED = regex.compile(r"(?i)\b(by|to)\s+(?:(?:about|around|nearly|almost|some|
 _MORE_FIGURES = regex.compile(r"\d|[.,]\d")
 
 
+def led_by(pattern: regex.Pattern[str], text: str, form: str) -> Iterator[regex.Match[str]]:
+    """The matches of ``pattern`` in ``text`` that the whole number written ``form`` follows ("by " in
+    "rose by 4%" for "4", not for "4" in "rose by 4.5%")."""
+    if form in text:
+        for m in pattern.finditer(text):
+            if text.startswith(form, m.end()) and not _MORE_FIGURES.match(text, m.end() + len(form)):
+                yield m
+
+
 def change_link(text: str, form: str) -> str | None:
     """How a number written ``form`` stands to a verb of change before it (within eight words):
     ``"by"`` for the change ("rose by 3%"), ``"to"`` for the level it reached ("rose to 3%", "cut
     deaths by a third, from 9% to 6%"); ``None`` where it is neither. English only: "fell by 4.1%" and "fell to 4.1%" are
     two facts."""
-    if form not in text:
-        return None
-    for m in _LINKED.finditer(text):
-        end = m.end() + len(form)
-        if text.startswith(form, m.end()) and not _MORE_FIGURES.match(text, end) and _CHANGE_EN.search(
-            " ".join(text[: m.start()].split()[-8:])
-        ):
+    for m in led_by(_LINKED, text, form):
+        if _CHANGE_EN.search(" ".join(text[: m.start()].split()[-8:])):
             return m.group(1).lower()
     return None
 
 
-__all__ = ["YEARS", "change_link", "number_kind"]
+__all__ = ["YEARS", "change_link", "led_by", "number_kind"]

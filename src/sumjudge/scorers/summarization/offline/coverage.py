@@ -93,8 +93,11 @@ def missing_numbers(fact: Sentence, summary_units: frozenset[str], summary_numbe
     return [
         n for n in fact.numbers
         if "#" + n not in summary_units and not fact.number_keys[n] & summary_numbers
-        and fact.number_forms[n].lower() not in ORDINAL_WORDS | {"one"}
+        and fact.number_forms[n].lower() not in _NO_KEY_NUMBERS
     ]
+
+
+_NO_KEY_NUMBERS = ORDINAL_WORDS | {"one"}
 
 
 def key_fact_missing(

@@ -22,7 +22,7 @@ import regex
 from ..language.analysis import Document, Sentence
 from ..language.passages import Evidence
 from ..language.lexicon import NUMBER_WORDS, ORDINAL_WORDS, past_form
-from ..language.number_kinds import change_link, number_kind
+from ..language.number_kinds import change_link, led_by, number_kind
 from ..language.numbers import all_keys
 from ..language.segment import quote
 from .extrinsic import passage_form, where_in_source
@@ -55,36 +55,26 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
         if claim.number_forms[n].lower() == "one":
             counted = _another_count(claim, doc, ev)
             if counted:
-                errors.append(Shown(
-                    f"{counted[0]!r} does not occur in the source; it says {counted[1]!r} "
-                    f'({ev.where}: "{quote(ev.text, 100)}")',
-                    counted[0], counted[1],
-                ))
+                errors.append(_shown(ev, f"{counted[0]!r} does not occur in the source; it says {counted[1]!r}", *counted))
             continue
         value = n.rstrip("%")
         keys = claim.number_keys.get(n, frozenset({value}))
         if value in held:
             linked = _change_for_level(claim, n, ev) or _all_for_part(claim, n, ev)
             if linked:
-                errors.append(Shown(
-                    f"the claim says {linked[0]!r} where the passage says {linked[1]!r} "
-                    f'({ev.where}: "{quote(ev.text, 100)}")',
-                    linked[0], linked[1],
-                ))
+                errors.append(_shown(ev, f"the claim says {linked[0]!r} where the passage says {linked[1]!r}", *linked))
                 continue
             scaled = _other_scale(claim, n, ev)
             if scaled:
-                errors.append(Shown(
-                    f"{claim.number_forms[n]!r} is in the passage, but as {scaled[1]!r} where the claim has {scaled[0]!r} "
-                    f'({ev.where}: "{quote(ev.text, 100)}")',
-                    scaled[0], scaled[1],
+                errors.append(_shown(
+                    ev, f"{claim.number_forms[n]!r} is in the passage, but as {scaled[1]!r} where the claim has {scaled[0]!r}",
+                    *scaled,
                 ))
                 continue
             moved = _moved_number(claim, n, ev, passage)
             if moved and _alike_form(claim, n, ev, moved):
-                errors.append(Shown(
-                    f"{claim.number_forms[n]!r} is in the passage, but where the claim puts it the passage says {moved!r} "
-                    f'({ev.where}: "{quote(ev.text, 100)}")',
+                errors.append(_shown(
+                    ev, f"{claim.number_forms[n]!r} is in the passage, but where the claim puts it the passage says {moved!r}",
                     claim.number_forms[n], moved,
                 ))
             elif moved:  # another kind of number stands there (a count of flats for a tally of votes): no error shown
@@ -118,8 +108,7 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
         in_source = value in doc.number_values or (value == "1" and doc.writes_one)
         if not in_source and not keys & doc.number_keys:
             said = f"; it says {named!r}" if named else ""
-            errors.append(Shown(f'{shown!r} does not occur in the source{said} ({ev.where}: "{quote(ev.text, 100)}")',
-                                shown, named or ""))
+            errors.append(_shown(ev, f"{shown!r} does not occur in the source{said}", shown, named or ""))
         elif in_source and instead and score >= INTRINSIC_SLOT:
             said = f"; it says {named!r}" if named else ""
             errors.append(Shown(
@@ -132,6 +121,11 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
         else:
             notes.append(f"{shown!r} is in the source in another form, but not in the passage that states the rest")
     return errors, notes
+
+
+def _shown(ev: Evidence, why: str, mine: str, theirs: str) -> Shown:
+    """An error shown, its reason ``why`` followed by the passage it is read against."""
+    return Shown(f'{why} ({ev.where}: "{quote(ev.text, 100)}")', mine, theirs)
 
 
 _SCALED = regex.compile(r"(?i)^(\d+(?:\.\d+)?)\s?(million|billion|trillion|thousand|bn|m|k)\b")
@@ -340,28 +334,25 @@ _PART_OF = regex.compile(
 )
 
 
-def _before_number(pattern: regex.Pattern[str], text: str, form: str) -> str | None:
-    """The first match of ``pattern`` in ``text`` that the number written ``form`` follows, with
-    the number, or ``None``."""
-    if form not in text:
-        return None
-    for m in pattern.finditer(text):
-        if text.startswith(form, m.end()) and not text[m.end() + len(form): m.end() + len(form) + 1].isdigit():
-            return text[m.start(): m.end() + len(form)]
-    return None
+def _phrase_of(pattern: regex.Pattern[str], text: str, form: str) -> str | None:
+    """The first phrase of ``pattern`` and the number written ``form`` after it, as written."""
+    return next((text[m.start() : m.end() + len(form)] for m in led_by(pattern, text, form)), None)
 
 
 def _all_for_part(claim: Sentence, n: str, ev: Evidence) -> tuple[str, str] | None:
     """The claim says all of ``n`` where the passage says a part of them ("All 40 students passed"
     where it says "Only three of the 40 students passed"): the two phrases, as written."""
-    whole = _before_number(_ALL_OF, claim.text, claim.number_forms[n])
-    if whole is None or any(_before_number(_ALL_OF, s.text, s.number_forms.get(n, "~")) for s in ev.sentences):
+    whole = _phrase_of(_ALL_OF, claim.text, claim.number_forms[n])
+    if whole is None or any(_phrase_of(_ALL_OF, s.text, s.number_forms.get(n, "~")) for s in ev.sentences):
         return None
     for s in ev.sentences:
-        part = _before_number(_PART_OF, s.text, s.number_forms.get(n, "~"))
+        part = _phrase_of(_PART_OF, s.text, s.number_forms.get(n, "~"))
         if part:
             return whole, part
     return None
+
+
+_COUNT_WORDS = "|".join(NUMBER_WORDS)
 
 
 def _another_count(claim: Sentence, doc: Document, ev: Evidence) -> tuple[str, str] | None:
@@ -375,7 +366,7 @@ def _another_count(claim: Sentence, doc: Document, ev: Evidence) -> tuple[str, s
     if "1" in doc.number_values or any(regex.search(rf"(?i)\b(?:one|an?)\s+{unit}\b", s.text) for s in doc.sentences):
         return None
     for s in ev.sentences:
-        other = regex.search(rf"\b(?i:\d+|{'|'.join(NUMBER_WORDS)})\s+{unit}s\b", s.text)
+        other = regex.search(rf"\b(?i:\d+|{_COUNT_WORDS})\s+{unit}s\b", s.text)
         if other:
             return one.group(), other.group()
     return None
