@@ -223,7 +223,10 @@ async def test_model_is_shared_and_calls_are_serialized_off_the_event_loop() -> 
 @needs_llama
 @in_child
 def test_run_sync_works_with_the_local_judge() -> None:
-    scorer = create_summarization_scorer(model="local/smollm2", options={"max_questions": 2})
+    # Short replies (3 items of up to 60 characters) keep the run to seconds a call even on one busy CPU;
+    # what is tested is the whole path from run_sync through llama.cpp and back, not the reply length.
+    model = ModelConfig(id="local/smollm2", extra={"max_items": 3, "max_string_chars": 60})
+    scorer = create_summarization_scorer(model=model, options={"max_questions": 2})
     try:
         result = scorer.run_sync(input=SOURCE, output=SUMMARY)
     except JudgeOutputError as exc:  # a 135M model's claims that the summary does not make: refused
