@@ -102,6 +102,14 @@ def test_a_decision_reversed_in_other_words_is_shown() -> None:
     assert not claim.supported and "'refused' contradicts" in claim.reason
     (claim,) = _verdicts(board, "The planning board approved a plan for 300 homes in Millford.")
     assert claim.supported
+    museum = "The museum reopened on Saturday after a two-year renovation that cost 8.5 million euros."
+    (claim,) = _verdicts(museum, "The museum closed on Saturday for a two-year renovation.")
+    assert not claim.supported and "'closed' contradicts" in claim.reason
+    airline = "Nordair said it would stop flying to Bergen from May 1 and move its two jets to Tromso."
+    (claim,) = _verdicts(airline, "Nordair will keep flying to Bergen.")
+    assert not claim.supported and "'keep' contradicts" in claim.reason
+    (claim,) = _verdicts(airline, "Nordair will stop flying to Bergen in May.")
+    assert claim.supported
     court = "The jury found the former bank manager guilty of fraud after a six-week trial."
     (claim,) = _verdicts(court, "A former bank manager was acquitted of fraud.")
     assert not claim.supported

@@ -130,6 +130,10 @@ ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         # a change in the other direction, said with another verb, and the time before or after now
         ("cut", "raised"), ("cut", "increased"), ("reduce", "increase"),
         ("reduced", "increased"), ("lowered", "raised"), ("ahead", "behind"), ("next", "last"),
+        # what carries on and what ends: a service, a ban, a building
+        ("reopen", "close"), ("reopened", "closed"), ("start", "stop"), ("started", "stopped"),
+        ("continue", "stop"), ("continued", "stopped"), ("keep", "stop"), ("resume", "suspend"),
+        ("resumed", "suspended"), ("lifted", "imposed"),
     ),
     "de": (
         ("öffnen", "schließen"), ("eröffnet", "geschlossen"), ("gewinnen", "verlieren"), ("gewann", "verlor"),
