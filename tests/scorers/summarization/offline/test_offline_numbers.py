@@ -226,3 +226,24 @@ def test_a_level_reached_after_a_change_in_words_is_no_change() -> None:
     assert not v.supported and "'to 6%'" in v.reason, v.reason
     [w] = LexicalJudge().align(source, "With the drug, deaths fell to 6%.").alignment
     assert w.supported, w.reason
+
+
+MUSEUM = (
+    "The museum reopened on Saturday after a two-year renovation that cost 8.5 million euros. Visitor numbers "
+    "are expected to reach 300,000 a year, the director said. The museum was founded in 1894."
+)
+
+
+@pytest.mark.parametrize(
+    ("summary", "supported"),
+    [
+        # the year keeps its own words ("founded in"): that sentence's fact, joined to this one
+        ("The museum, founded in 1894, reopened after a renovation costing 8.5 million euros.", True),
+        # the year in the place of the renovation's length, or of its cost: moved
+        ("The museum reopened on Saturday after a 1894-year renovation.", False),
+        ("The renovation cost 1894 euros.", False),
+    ],
+)
+def test_a_number_joined_with_its_own_words_is_no_number_moved(summary: str, supported: bool) -> None:
+    [v] = LexicalJudge().align(MUSEUM, summary).alignment
+    assert v.supported is supported, v.reason
