@@ -79,3 +79,56 @@ def test_a_word_set_into_the_next_sentences_statement_is_not_stated(summary: str
     else:
         assert "another sentence" not in v.reason, v.reason
 
+
+
+FINAL = (
+    "In the final on Sunday, Spain beat Portugal 3-1 after extra time. Portugal had led at half-time through "
+    "a goal by Rui Costa. Spain's coach, Luis Ortega, was sent off in the 70th minute."
+)
+
+
+@pytest.mark.parametrize(
+    ("summary", "earlier"),
+    [
+        ("Spain led at half-time.", "'Spain'"),
+        ("Portugal's coach was sent off.", "\"Portugal's\""),
+        ("Portugal had led at half-time.", None),
+        ("Spain's coach was sent off.", None),
+    ],
+)
+def test_a_name_from_before_the_passage_in_another_names_place_is_not_stated(summary: str, earlier: str | None) -> None:
+    [v] = LexicalJudge().align(FINAL, summary).alignment
+    assert v.supported, v.reason
+    if earlier:
+        assert v.unchecked and f"names {earlier} only before this passage" in v.reason, v.reason
+    else:
+        assert "only before this passage" not in v.reason, v.reason
+
+
+def test_a_date_in_the_place_of_a_name_from_before_is_no_other_party() -> None:
+    source = (
+        "Boss Nigel Pearson has urged Leicester to keep their cool. The Foxes host Swansea on Saturday "
+        "just three points from safety after back-to-back wins."
+    )
+    [v] = LexicalJudge().align(source, "Leicester are just three points from safety after back-to-back wins.").alignment
+    assert v.supported and "only before this passage" not in v.reason, v.reason
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "dated"),
+    [
+        ("Police arrested a man on Tuesday after a fire destroyed a warehouse. The blaze started late on Monday.",
+         "The fire started on Tuesday.", ("'Tuesday'", "'Monday'")),
+        ("The trial ran from March 3 to May 9. The results were published in June.",
+         "The results were published in March.", ("'March'", "'June'")),
+        # each sentence gives its own verb its own date: the claim repeats one of them
+        ("The festival started on Friday. Ticket sales started on Monday.", "The festival started on Friday.", None),
+    ],
+)
+def test_a_date_given_to_the_verb_of_another_sentence_is_not_stated(source: str, summary: str, dated: tuple[str, str] | None) -> None:
+    [v] = LexicalJudge().align(source, summary).alignment
+    assert v.supported, v.reason
+    if dated:
+        assert v.unchecked and f"has {dated[0]} in another sentence than the claim's verb, which has {dated[1]}" in v.reason, v.reason
+    else:
+        assert "stated in source" in v.reason, v.reason

@@ -10,9 +10,11 @@ unchecked with a note (English only).
   exhibition opens in September" where the source says "opens in May and closes in September";
   :func:`coordinate_crossed`);
 - across the passage's two sentences, a word of one set where the other, which holds the rest of the
-  claim, has a word of its own (:func:`sentence_crossed`).
+  claim, has a word of its own (:func:`sentence_crossed`);
+- a name the source gives only before the passage, set where the passage has another name
+  (:func:`name_from_before`).
 
-:func:`crossing_note` asks all four and words the note.
+:func:`crossing_note` asks all five and words the note.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import regex
 from ..language.analysis import Sentence, TextAnalyzer
 from ..language.clauses import EN_AUX
 from ..language.fact_shape import _NOT_A_START, shows_a_verb, verb_at
-from ..language.lexicon import DETERMINERS_EN, NUMBER_WORDS, STOPWORDS, past_form
+from ..language.lexicon import DATE_WORDS, DETERMINERS_EN, NUMBER_WORDS, STOPWORDS, WEEKDAYS, past_form
 from ..language.passages import Window
 from ..language.tokens import WORD_OR_MARK
 
@@ -261,6 +263,69 @@ def sentence_crossed(claim: Sentence, window: Window) -> tuple[str, str] | None:
     return None
 
 
+def _date_kind(word: str) -> str | None:
+    """"weekday" or "month" for a date word as written, else ``None``."""
+    low = word.lower()
+    if low not in DATE_WORDS:
+        return None
+    return "weekday" if low in WEEKDAYS else "month"
+
+
+def date_crossed(claim: Sentence, window: Window) -> tuple[str, str] | None:
+    """The claim gives its verb a weekday or month of another sentence of the window, where the
+    sentence that has the verb gives it a date of the same kind ("The fire started on Tuesday" where
+    one sentence says "arrested a man on Tuesday" and the next "The blaze started late on Monday").
+    The verb: the unit just before the claim's date; the sentence's date within two units after it,
+    where no sentence of the window has the claim's date there. Returns the claim's date and the sentence's, as written, or ``None``."""
+    if len(window.sentences) < 2:
+        return None
+    seq = claim.sequence
+    for i, u in enumerate(seq[1:], start=1):
+        kind = _date_kind(claim.forms.get(u, u))
+        verb = seq[i - 1]
+        if kind is None or verb in claim.names or verb.startswith("#"):
+            continue
+        if any(u in s.sequence[p + 1 : p + 3] for s in window.sentences for p in s.positions.get(verb, ())):
+            continue  # a sentence gives the verb the claim's date too
+        for s in window.sentences:
+            if u in s.units:
+                continue
+            theirs = s.sequence
+            for p in s.positions.get(verb, ()):
+                for w in theirs[p + 1 : p + 3]:
+                    if w != u and _date_kind(s.forms.get(w, w)) == kind:
+                        return claim.forms.get(u, u), s.forms.get(w, w)
+    return None
+
+
+def name_from_before(claim: Sentence, window: Window) -> tuple[str, str] | None:
+    """The claim gives a name that the source has only before the passage to a slot where the
+    passage has another name ("Spain led at half-time" where the passage says "Portugal had led at
+    half-time" and "Spain" stands in an earlier sentence; "Costa was sent off" for "Spain's coach,
+    Luis Ortega, was sent off"). A name from before stands in for a pronoun or a title ("the
+    minister said"), not for another name. The slot: the name's neighbouring units, both where it
+    has two, around a name of a passage sentence that the claim does not give, a date aside. Returns the claim's
+    name and the passage's, as written, or ``None``."""
+    before = getattr(window, "names_before", frozenset())
+    seq = claim.sequence
+    for i, u in enumerate(seq):
+        if u not in before or u in window.found:
+            continue
+        left, right = (seq[i - 1] if i else None), (seq[i + 1] if i + 1 < len(seq) else None)
+        if left is None and right is None:
+            continue
+        for s in window.sentences:
+            theirs = s.sequence
+            for j, w in enumerate(theirs):
+                if w in claim.units or w not in s.names or s.forms.get(w, w).lower() in DATE_WORDS:
+                    continue  # a date is no party ("Leicester are three points" for "on Saturday just three points")
+                if (left is None or (j and theirs[j - 1] == left)) and (
+                    right is None or (j + 1 < len(theirs) and theirs[j + 1] == right)
+                ):
+                    return claim.forms.get(u, u), s.forms.get(w, w)
+    return None
+
+
 def crossing_note(claim: Sentence, window: Window, analyser: TextAnalyzer) -> str | None:
     """The note of an unchecked claim whose words all stand in the window but join parts of
     different clauses (object, relative clause or coordinated clause crossed), or ``None``."""
@@ -272,6 +337,14 @@ def crossing_note(claim: Sentence, window: Window, analyser: TextAnalyzer) -> st
     if crossed:
         return (f"the source ({window.where}) says {crossed[0]!r} in another clause than {crossed[1]!r}: "
                 "the claim may join them otherwise")
+    dated = date_crossed(claim, window)
+    if dated:
+        return (f"the source ({window.where}) has {dated[0]!r} in another sentence than the claim's verb, which "
+                f"has {dated[1]!r}")
+    earlier = name_from_before(claim, window)
+    if earlier:
+        return (f"the source names {earlier[0]!r} only before this passage ({window.where}), which has "
+                f"{earlier[1]!r} in its place")
     moved = sentence_crossed(claim, window)
     if moved:
         return (f"the source ({window.where}) has {moved[0]!r} in another sentence than the rest of the claim, "
@@ -279,4 +352,6 @@ def crossing_note(claim: Sentence, window: Window, analyser: TextAnalyzer) -> st
     return None
 
 
-__all__ = ["clause_crossed", "coordinate_crossed", "crossing_note", "object_crossed", "sentence_crossed"]
+__all__ = [
+    "clause_crossed", "coordinate_crossed", "crossing_note", "name_from_before", "object_crossed", "sentence_crossed",
+]
