@@ -2,9 +2,9 @@
 
 The judge calls a claim unsupported only when it can show the error (names, dates and pronouns:
 :mod:`.wrong_names`; negations, antonyms and role swaps: :mod:`.support`). A number shows one when the
-source lacks it, or when the source has it only outside the passage that holds the rest of the claim
-and the passage has another number in its place; also when the passage has it, but
-where the claim puts it the passage has another number's words, or where it gives the number another
+source lacks it, or has it only outside the passage that holds the rest of the claim and the passage
+has another number in its place (unless the number keeps its own words: a fact joined); also when the
+passage has it, but where the claim puts it the passage has another number's words, or gives it another
 role: a change for a level ("fell by 4.1%" for "fell ... to 4.1%"), all for a part ("all 40" for
 "three of the 40"). A number the source has only elsewhere is otherwise a note: a summary may join
 distant facts. "one" is a number only before a unit, and is checked against that unit's count alone.
@@ -41,19 +41,14 @@ another passage number has on the same sides (at least this many), stands in tha
 
 
 def _joined(claim: Sentence, n: str, doc: Document, ev: Evidence, there: str) -> bool:
-    """The claim's number keeps more of its neighbouring words, each on its side, in a source
-    sentence that has it than the passage's number ``there`` keeps in its place: the claim carries
-    that sentence's fact with its number, joined, not moved ("The museum, founded in 1894, reopened
-    after a renovation" for "reopened after a two-year renovation" and, later, "was founded in
-    1894"; but "kicked off 35 years ago when she bought the house" for "23 years ago, she bought the
-    house" and, elsewhere, "a 35-year fight" is moved)."""
+    """The claim's number keeps more of its neighbouring words, each on its side, in a sentence that
+    has it than the passage's number ``there`` keeps in its place: that sentence's fact joined, not a
+    number moved ("The museum, founded in 1894, reopened after a renovation" for "reopened after a
+    two-year renovation ... The museum was founded in 1894")."""
     unit = "#" + n
-    own = max(
-        (side_match(claim, unit, Evidence(i, i + 1, (s,), frozenset()), [unit])[1]
-         for i, s in enumerate(doc.sentences) if unit in s.units),
-        default=0,
-    )
-    return own > side_match(claim, unit, ev, [there])[1]
+    own = [side_match(claim, unit, Evidence(i, i + 1, (s,), frozenset()), [unit])[1]
+           for i, s in enumerate(doc.sentences) if unit in s.units]
+    return max(own, default=0) > side_match(claim, unit, ev, [there])[1]
 
 
 def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[str], list[str]]:
@@ -262,8 +257,7 @@ _JOINED_FIGURES = regex.compile(r"(?<![\d.,])(\d+)-(\d+)(?![\d.,])")
 
 
 def _moved_number(claim: Sentence, n: str, ev: Evidence, passage: list[str]) -> str | None:
-    """The passage number standing where the claim puts ``n`` (which the passage also has, elsewhere),
-    by :func:`side_match` (:data:`MOVED_NUMBER`); ``None`` when ``n`` stands there itself."""
+    """The passage number where the claim puts ``n`` (:func:`side_match`, :data:`MOVED_NUMBER`), or ``None``."""
     unit = "#" + n
     if claim.number_forms[n] in {f for pair in _JOINED_FIGURES.findall(ev.text) for f in pair}:
         return None  # "Boeing 747-8": one name of two figures, not two numbers in each other's place
