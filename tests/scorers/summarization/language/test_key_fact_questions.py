@@ -251,6 +251,21 @@ def test_a_split_or_cut_never_leaves_a_broken_fact(sentence: str, broken: str) -
 
 
 @pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        # a clause ends at a comma, never at a number's thousands separator
+        ("The bridge, which carries about 18,000 vehicles a day, will stay shut for at least six weeks.",
+         "The bridge will stay shut for at least six weeks"),
+        ("The union, which represents 2,400 nurses, is demanding a 9% pay rise over two years.",
+         "The union is demanding a 9% pay rise over two years"),
+        ("The total paid out was £203,066, giving an average sum of £92.68.", "The total paid out was £203,066"),
+    ],
+)
+def test_a_number_with_a_thousands_separator_stays_whole(sentence: str, fact: str) -> None:
+    assert atomic_facts(sentence, "en", 20)[0] == fact
+
+
+@pytest.mark.parametrize(
     "sentence",
     [
         'He said : "We will fight this decision all the way to the highest court in the land ."',

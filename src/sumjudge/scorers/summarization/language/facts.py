@@ -132,6 +132,10 @@ _CLITIC = regex.compile(r"^['’](?:s|t|re|ve|ll|d|m)$")
 _FIRST_WORD_SPACE = regex.compile(r"^\S+\s+")
 _WORDS = regex.compile(r"\S+")
 _STRAY_MARKS = " '’‘`\"“”"
+_THOUSANDS_COMMA = regex.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_KEPT_COMMA = "\u066c"
+"""A number's thousands separator ("18,000") stands in as this mark while a sentence is cut into
+facts, so that no clause ends inside a number (", which carries 18,000 vehicles a day,")."""
 """Quotation marks left at a fact's start once the quotation it closed was cut off."""
 
 def _strip_quotes(text: str) -> str:
@@ -269,9 +273,9 @@ def atomic_facts(sentence: str, lang: str, max_words: int = 16, speech: bool = F
     unharmed"); each split at its coordinations (:func:`split_statements`) and cut to about
     ``max_words`` words at a clause boundary. Quoted speech, questions and conditionals give none.
     Languages other than English get :func:`split_statements` only."""
-    text = sentence.strip()
+    text = _THOUSANDS_COMMA.sub(_KEPT_COMMA, sentence.strip())
     if lang != "en":
-        return split_statements(text, lang)
+        return [f.replace(_KEPT_COMMA, ",") for f in split_statements(text, lang)]
     if not text or text.rstrip().endswith("?") or "#" in text or _CONDITIONAL.match(text):
         return []
     if quoted_speech(text) and not speech:
@@ -320,11 +324,11 @@ def atomic_facts(sentence: str, lang: str, max_words: int = 16, speech: bool = F
             words = s.split()
             if len(words) < 3:
                 continue
-            s = _cap(words, max_words)
+            s = _cap(words, max_words).replace(_KEPT_COMMA, ",")
             if s and s not in out and states_a_fact(s):
                 out.append(s)
     if not out:  # no clause of its own stands: the sentence, cut to size, is the fact
-        whole = _cap(_strip_quotes(sentence).split(), max_words)
+        whole = _cap(_strip_quotes(_THOUSANDS_COMMA.sub(_KEPT_COMMA, sentence)).split(), max_words).replace(_KEPT_COMMA, ",")
         if states_a_fact(whole):
             out.append(whole)
     return out
