@@ -128,6 +128,11 @@ def test_a_decision_reversed_in_other_words_is_shown() -> None:
         ("The company moved its headquarters from Boston to Austin in 2020.",
          "The company moved its headquarters to Boston in 2020.", False),
         ("Jones, 34, was sentenced to six years in prison on Tuesday.", "Jones was sentenced to six months in prison.", False),
+        # after the same count and the same word before it, another span of time
+        ("The bridge will stay shut for at least six weeks while engineers assess the damage.",
+         "The bridge will stay shut for at least six months after the inspection.", False),
+        ("The bridge will stay shut for at least six weeks while engineers assess the damage.",
+         "The bridge will stay shut for at least six weeks after the inspection.", True),
         # a span of time is compared only after the same number
         ("The rifle was stolen from his car days before the visit.", "The rifle was stolen one week before the visit.", True),
         # "to" and "from" are opposite only after a verb of moving
