@@ -79,7 +79,8 @@ async def test_scoring_through_llamacpp_gives_a_valid_result(request: pytest.Fix
         model = ModelConfig(id="llamacpp/smollm2", base_url=f"{llamacpp_server}/v1", timeout=300)
     else:  # llama.cpp in this process: run in a child process (tests/isolation.py), no server needed
         pytest.importorskip("llama_cpp", reason="install the local extra (pip install 'sumjudge[local]')")
-        model = ModelConfig(id="local/smollm2")
+        # short replies: the path through llama.cpp is tested, not the reply length (seconds a call on one busy CPU)
+        model = ModelConfig(id="local/smollm2", extra={"max_items": 3, "max_string_chars": 60})
     scorer = create_summarization_scorer(model=model, options={"max_questions": 3})
     try:
         result = await scorer.run(input=SOURCE, output=SUMMARY)

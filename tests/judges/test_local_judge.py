@@ -37,6 +37,9 @@ SUMMARY = "Springfield's council approved a new downtown library that will cost 
 QUESTIONS = ["Did the council vote 7 to 2?", "Will the library open in 2027?", "Did Mayor Ana Lopez speak?"]
 
 in_child = pytest.mark.in_subprocess(what="llama.cpp")
+SHORT_REPLIES = ModelConfig(id="local/smollm2", extra={"max_items": 3, "max_string_chars": 60})
+"""SmolLM2 with short replies (3 items of up to 60 characters): the end-to-end tests test the path through
+llama.cpp and back, not the reply length, and short replies keep them to seconds a call on one busy CPU."""
 
 
 async def scored_or_refused(run: Any) -> Any:
@@ -138,7 +141,7 @@ def test_local_gguf_path_loads_that_file() -> None:
 @needs_llama
 @in_child
 async def test_scorer_with_smollm2_returns_valid_verdict_lists() -> None:
-    scorer = create_summarization_scorer(model="local/smollm2", options={"max_questions": 3})
+    scorer = create_summarization_scorer(model=SHORT_REPLIES, options={"max_questions": 3})
     result = await scored_or_refused(scorer.run(input=SOURCE, output=SUMMARY))
     if result is None:
         return
@@ -223,10 +226,7 @@ async def test_model_is_shared_and_calls_are_serialized_off_the_event_loop() -> 
 @needs_llama
 @in_child
 def test_run_sync_works_with_the_local_judge() -> None:
-    # Short replies (3 items of up to 60 characters) keep the run to seconds a call even on one busy CPU;
-    # what is tested is the whole path from run_sync through llama.cpp and back, not the reply length.
-    model = ModelConfig(id="local/smollm2", extra={"max_items": 3, "max_string_chars": 60})
-    scorer = create_summarization_scorer(model=model, options={"max_questions": 2})
+    scorer = create_summarization_scorer(model=SHORT_REPLIES, options={"max_questions": 2})
     try:
         result = scorer.run_sync(input=SOURCE, output=SUMMARY)
     except JudgeOutputError as exc:  # a 135M model's claims that the summary does not make: refused
