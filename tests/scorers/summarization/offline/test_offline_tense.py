@@ -19,6 +19,10 @@ from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
         ("Officials said the bridge would reopen in June.", "Officials said the bridge would reopen in June.", True),
         ("The plant is expected to be sold next year.", "The plant is expected to be sold next year.", True),
         ("The bridge reopened in June.", "The bridge reopened in June.", True),
+        # what a verb of asking wants was not given
+        ("A court cleared Paulo Ramos on Wednesday. Prosecutors, who had sought an eight-year sentence, said they "
+         "would appeal.", "Ramos was sentenced to eight years.", False),
+        ("Ramos was sentenced to eight years on Wednesday.", "Ramos was sentenced to eight years.", True),
     ],
 )
 def test_a_plan_stated_as_done_is_unchecked_with_its_reason(source: str, summary: str, stated: bool) -> None:
@@ -26,7 +30,7 @@ def test_a_plan_stated_as_done_is_unchecked_with_its_reason(source: str, summary
     assert v.supported, v.reason
     assert ("stated in source" in v.reason) is stated, v.reason
     if not stated:
-        assert v.unchecked and "only as planned or possible" in v.reason, v.reason
+        assert v.unchecked and "only as planned, asked for or possible" in v.reason, v.reason
 
 
 @pytest.mark.parametrize(

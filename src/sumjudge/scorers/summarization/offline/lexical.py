@@ -338,7 +338,7 @@ class LexicalJudge:
             soft.append(f"the source ({ev.where}) says {other[1]!r} {other[2]}, where the claim has {other[0]!r}")
         planned = planned_as_done(claim, ev, analyser) if doc.lang == "en" else None
         if planned:  # every word there, but the source only plans or expects it
-            soft.append(f"the source ({ev.where}) has {planned!r} only as planned or possible: the claim states it as done")
+            soft.append(f"the source ({ev.where}) has {planned!r} only as planned, asked for or possible: the claim states it as done")
         crossed = crossing_note(claim, ev, analyser) if doc.lang == "en" else None
         if crossed:  # every word there, but joining parts of different clauses
             soft.append(crossed)

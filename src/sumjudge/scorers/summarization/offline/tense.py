@@ -1,4 +1,4 @@
-"""A claim that states as done what the source only plans, expects or may do: "The bridge reopened
+"""A claim that states as done what the source only plans, expects, asks for or may do: "The bridge reopened
 in June" where the source says "The bridge will reopen in June". Every word is there, but not the
 fact: the claim is not *stated*. Words cannot tell whether the plan was carried out since, so this
 shows no error by itself and the claim stays unchecked (English only)."""
@@ -15,6 +15,8 @@ _INTENT = frozenset(
     "plan plans planned planning expect expects expected set due hope hopes hoped aim aims aimed intend intends "
     "intended want wants wanted propose proposes proposed scheduled likely going seek seeks sought".split()
 )
+_ASKING = frozenset("sought seek seeks seeking demanded demand demands demanding requested request requests".split())
+"""Verbs whose object is asked for, not had: "had sought an eight-year sentence" is no sentence given."""
 
 
 def _past(word: str) -> bool:
@@ -26,9 +28,12 @@ def _past(word: str) -> bool:
 def _planned(low: list[str], i: int) -> bool:
     """``low[i]`` is a verb the sentence puts in the future or the possible: a modal within the two
     words before it ("will reopen", "will be reopened", "could close") or an intention before "to"
-    ("plans to close", "is expected to be sold")."""
+    ("plans to close", "is expected to be sold"), or what a verb of asking wants ("sought an eight-year
+    sentence")."""
     before = low[max(0, i - 3):i]
     if any(w in _MODALS for w in before[-2:]):  # "will reopen", "will be reopened", "will not close"
+        return True
+    if any(w in _ASKING for w in low[max(0, i - 4):i]):  # "sought an eight-year sentence"
         return True
     if len(before) >= 3 and before[-2:] == ["to", "be"]:
         return before[-3] in _INTENT  # "is expected to be sold"
@@ -37,7 +42,7 @@ def _planned(low: list[str], i: int) -> bool:
 
 def planned_as_done(claim: Sentence, window: Window, analyser: TextAnalyzer) -> str | None:
     """The claim's verb, as written, that it states in the past where every sentence of ``window``
-    that has the verb has it only as planned or possible (:func:`_planned`); ``None`` otherwise. A
+    that has the verb has it only as planned, asked for or possible (:func:`_planned`); ``None`` otherwise. A
     claim that keeps the modal ("would reopen") or that the source also states as done ("closed the
     plant and will reopen it") is left alone."""
     words = WORD.findall(claim.text)
