@@ -222,3 +222,22 @@ def test_won_is_a_word_of_its_own_so_a_reversed_outcome_shows(source: str, summa
 def test_called_off_negates_and_a_verb_of_ending_agrees_with_a_negation(source: str, summary: str, supported: bool) -> None:
     [v] = _verdicts(source, summary)
     assert v.supported is supported, v.reason
+
+
+def test_a_reversed_verdict_in_a_long_claim_with_a_negation_of_its_own_is_shown() -> None:
+    """The antonym stands between the claim's name and its date ("Lowe was acquitted on Thursday"),
+    where the source has "a jury on Thursday found ... Lowe guilty": the word beside the name is the
+    one replaced. A "never" later in the claim bears on what follows it, not on "acquitted"."""
+    source = (
+        "A jury on Thursday found former hospital manager Gareth Lowe guilty of stealing 1.4 million pounds "
+        "over six years. Lowe, 52, set up a fake cleaning company and sent the hospital more than 300 invoices "
+        "for work that was never done."
+    )
+    summary = (
+        "Former hospital manager Gareth Lowe was acquitted on Thursday of stealing 1.4 million pounds over six "
+        "years by billing the hospital through a fake cleaning firm for work never done."
+    )
+    (claim,) = _verdicts(source, summary)
+    assert not claim.supported and "'acquitted' contradicts" in claim.reason, claim.reason
+    (claim,) = _verdicts(source, summary.replace("was acquitted", "was found guilty"))
+    assert claim.supported, claim.reason

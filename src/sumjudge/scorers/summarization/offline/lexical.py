@@ -291,7 +291,7 @@ class LexicalJudge:
             soft.append(f"only {share:.0%} of the claim occurs in the closest passage ({ev.where})")
         analyser = self._analyser(doc.lang)
         for u, x in subs.items():
-            if x in analyser.antonyms.get(u, ()) and not negated_once(claim, u, ev.sentences, x):
+            if x in analyser.antonyms.get(u, ()) and not negated_once(claim, u, ev.sentences, x, doc.lang):
                 return [_antonym(claim, u, ev, x)], soft
         for u in sorted(claim.units - ev.found - ev.names_before):
             against = analyser.antonyms.get(u)
@@ -300,7 +300,7 @@ class LexicalJudge:
             there = slot_word(claim, u, ev)
             # "the driver was unhurt" where the passage has "the driver was injured"; "did not approve"
             # for "rejected" negates the antonym: the two agree
-            if there in against and not negated_once(claim, u, ev.sentences, there):
+            if there in against and not negated_once(claim, u, ev.sentences, there, doc.lang):
                 return [_antonym(claim, u, ev, there)], soft
         conflict = polarity_conflict(
             claim, list(ev.sentences), analyser.antonyms, who="the claim", where=f"the source ({ev.where})",

@@ -28,8 +28,8 @@ import regex
 
 from ..language.analysis import Phrase, Sentence
 from ..language.passages import Evidence, Window
-from ..language.lexicon import DETERMINERS_EN
-from ..language.polarity import ENDING_EN, SPANS_OF_TIME, opposites_after
+from ..language.lexicon import DATE_WORDS, DETERMINERS_EN
+from ..language.polarity import ENDING_EN, SPANS_OF_TIME, is_negation, opposites_after
 from ..language.segment import quote
 from ..language.tokens import WORD
 from .ellipsis import filled_phrases
@@ -66,15 +66,21 @@ def substitutions(claim: Sentence, window: Window) -> dict[str, str]:
         anchors = set(claim.names) | {u for u in claim.units if u.startswith("#")}
         before = before if before in anchors else None
         after = after if after in anchors else None
+        # a date anchors less than a name or number: "Lowe guilty" over "jury on Thursday"
+        weight = {a: 0.5 if claim.forms.get(a, a).lower() in DATE_WORDS else 1.0 for a in (before, after) if a}
+        beside: list[tuple[float, str]] = []  # (anchors matched, weighted; word), in the window's order
         for s in window.sentences:
             ss = s.sequence
             for j, x in enumerate(ss):
                 if x in claim.units or x.startswith("#"):
                     continue
-                if (before is not None and j > 0 and ss[j - 1] == before) or (
-                    after is not None and j + 1 < len(ss) and ss[j + 1] == after
-                ):
-                    return {u: x}
+                sides = (weight[before] if before is not None and j > 0 and ss[j - 1] == before else 0.0) + (
+                    weight[after] if after is not None and j + 1 < len(ss) and ss[j + 1] == after else 0.0
+                )
+                if sides:
+                    beside.append((sides, x))
+        if beside:
+            return {u: max(beside, key=lambda b: b[0])[1]}
     return out
 
 
@@ -202,15 +208,30 @@ def negation_shown(negated: Phrase, other: Phrase, lang: str = "") -> bool:
 _NOBODY = regex.compile(r"(?i)^(?:(?:but|and|yet|while|though)\s+)?(?:no\s*one|no-one|nobody|nothing|none)\b")
 
 
-def _negated_at(s: Sentence, unit: str) -> bool:
-    """A phrase of ``s`` that holds ``unit`` is negated ("did not approve")."""
-    return any(p.negated and unit in p.units for p in s.phrases)
+def _negated_at(s: Sentence, unit: str, lang: str = "") -> bool:
+    """A phrase of ``s`` that holds ``unit`` is negated ("did not approve"). In English a cue bears
+    on what follows it: a word written before every cue of its phrase is not negated ("acquitted of
+    stealing ... for work never done")."""
+    for p in s.phrases:
+        if not (p.negated and unit in p.units):
+            continue
+        if lang != "en":
+            return True
+        words = [w.lower() for w in WORD.findall(p.text)]
+        form = s.forms.get(unit, unit).lower()
+        at = next((i for i, w in enumerate(words) if w == form), None)
+        cues = [i for i, w in enumerate(words) if is_negation(w, "en", words[i + 1] if i + 1 < len(words) else "")]
+        if at is None or not cues or min(cues) < at:
+            return True
+    return False
 
 
-def negated_once(claim: Sentence, unit: str, sentences: tuple[Sentence, ...] | list[Sentence], there: str) -> bool:
+def negated_once(
+    claim: Sentence, unit: str, sentences: tuple[Sentence, ...] | list[Sentence], there: str, lang: str = ""
+) -> bool:
     """One side of an antonym pair (``unit`` of the claim, ``there`` of ``sentences``) is negated and
     the other not ("did not approve" / "rejected"): the two say the same."""
-    return _negated_at(claim, unit) != any(_negated_at(s, there) for s in sentences)
+    return _negated_at(claim, unit, lang) != any(_negated_at(s, there, lang) for s in sentences)
 
 
 def polarity_conflict(
