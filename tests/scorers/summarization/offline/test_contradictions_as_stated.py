@@ -217,6 +217,8 @@ def test_won_is_a_word_of_its_own_so_a_reversed_outcome_shows(source: str, summa
         # a verb that ends what follows it says what a negation says
         ("The minister no longer supports the plan.", "The minister has withdrawn her support for the plan.", True),
         ("The minister no longer supports the plan.", "The minister still supports the plan.", False),
+        ("The storm cut power to about 85,000 homes on Saturday.", "The storm left about 85,000 homes without power.", True),
+        ("The storm cut power to about 85,000 homes on Saturday.", "The storm did not cut power to the homes.", False),
     ],
 )
 def test_called_off_negates_and_a_verb_of_ending_agrees_with_a_negation(source: str, summary: str, supported: bool) -> None:
