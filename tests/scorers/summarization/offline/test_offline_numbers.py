@@ -247,3 +247,19 @@ MUSEUM = (
 def test_a_number_joined_with_its_own_words_is_no_number_moved(summary: str, supported: bool) -> None:
     [v] = LexicalJudge().align(MUSEUM, summary).alignment
     assert v.supported is supported, v.reason
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "supported"),
+    [
+        ("The council expects the ban to cut air pollution by a quarter.", "The ban should cut pollution by 25%.", True),
+        ("Two-thirds of the members voted for the merger.", "67% of the members voted for the merger.", True),
+        ("Sales halved after the recall.", "Sales fell 50% after the recall.", True),
+        ("The council expects the ban to cut air pollution by a quarter.", "The ban should cut pollution by 40%.", False),
+        # a fraction says a share, not a count: "half" is no 50 people
+        ("About half of the staff were sent home.", "About 50 staff were sent home.", False),
+    ],
+)
+def test_a_share_in_words_is_its_percentage(source: str, summary: str, supported: bool) -> None:
+    [v] = LexicalJudge().align(source, summary).alignment
+    assert v.supported is supported, v.reason

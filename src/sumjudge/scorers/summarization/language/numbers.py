@@ -293,6 +293,25 @@ def _ratios(text: str) -> dict[str, set[str]]:
     return out
 
 
+_FRACTION = regex.compile(
+    r"(?i)\b(?:(?:a|one)\s+(quarter|third|fifth|tenth)|(two|three)[- ](thirds|quarters))\b"
+    r"|\b(?:by|to|nearly|almost|about|around|roughly|than)\s+(half)\b|\b(half)\s+of\b|\b(halved)\b"
+)
+_SHARES = {"quarter": 25, "third": Decimal(100) / 3, "fifth": 20, "tenth": 10, "half": 50, "halved": 50,
+           "twothirds": Decimal(200) / 3, "threequarters": 75}
+
+
+def fraction_shares(text: str) -> frozenset[str]:
+    """The percentages that ``text``'s fractions in words say ("by a quarter": 25, "two-thirds": 67
+    and 66.7, "half of": 50), so that a summary's "25%" retells "a quarter"."""
+    out: set[str] = set()
+    for m in _FRACTION.finditer(text):
+        word = (m.group(1) or (m.group(2) or "") + (m.group(3) or "") or m.group(4) or m.group(5) or m.group(6)).lower()
+        share = Decimal(_SHARES[word])
+        out |= {_fmt(share.quantize(Decimal("0.1"))), _fmt(share.quantize(Decimal("1")))}
+    return frozenset(out)
+
+
 def number_keys(text: str, forms: dict[str, str]) -> dict[str, frozenset[str]]:
     """For each normalised number of ``text`` (``forms``: normalised -> as written, the analyser's
     ``number_forms``), the values it may stand for: itself (without a percent sign), the ordinal it
@@ -340,4 +359,4 @@ def all_keys(keys: dict[str, frozenset[str]]) -> frozenset[str]:
     return frozenset().union(*keys.values()) if keys else frozenset()
 
 
-__all__ = ["all_keys", "number_keys"]
+__all__ = ["all_keys", "fraction_shares", "number_keys"]

@@ -23,7 +23,7 @@ from ..language.analysis import Document, Sentence
 from ..language.passages import Evidence
 from ..language.lexicon import NUMBER_WORDS, ORDINAL_WORDS, past_form
 from ..language.number_kinds import change_link, led_by, number_kind
-from ..language.numbers import all_keys
+from ..language.numbers import all_keys, fraction_shares
 from ..language.segment import quote
 from .extrinsic import passage_form, where_in_source
 from .support import Shown, side_match, slot_match
@@ -97,8 +97,8 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
             continue
         if passage_keys is None:
             passage_keys = frozenset().union(*(all_keys(s.number_keys) for s in ev.sentences))
-        if keys & passage_keys:
-            continue  # the passage's number in another form: "ten thousand" for "10,000", "9th" for "ninth"
+        if keys & passage_keys or (n.endswith("%") and keys & fraction_shares(ev.text)):
+            continue  # the passage's number in another form: "ten thousand" for "10,000", "25%" for "a quarter"
         shown = claim.number_forms[n]
         others = [
             w for w in passage if w not in claim.numbers and w.rstrip("%") not in {c.rstrip("%") for c in claim.numbers}
