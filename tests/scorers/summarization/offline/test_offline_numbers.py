@@ -258,8 +258,11 @@ def test_a_number_joined_with_its_own_words_is_no_number_moved(summary: str, sup
         ("The council expects the ban to cut air pollution by a quarter.", "The ban should cut pollution by 40%.", False),
         # a fraction says a share, not a count: "half" is no 50 people
         ("About half of the staff were sent home.", "About 50 staff were sent home.", False),
+        # a count of decades is its years
+        ("Brandt, who died aged 81, recorded 23 albums over six decades.", "Brandt made 23 albums in 60 years.", True),
+        ("Brandt, who died aged 81, recorded 23 albums over six decades.", "Brandt made 23 albums in 50 years.", False),
     ],
 )
-def test_a_share_in_words_is_its_percentage(source: str, summary: str, supported: bool) -> None:
+def test_a_share_or_a_count_of_decades_in_words_is_its_number(source: str, summary: str, supported: bool) -> None:
     [v] = LexicalJudge().align(source, summary).alignment
     assert v.supported is supported, v.reason

@@ -293,6 +293,19 @@ def _ratios(text: str) -> dict[str, set[str]]:
     return out
 
 
+_DECADES = regex.compile(r"(?i)(?<![\w.,])(\d{1,2}|[a-z]+)\s+decades\b")
+
+
+def _decades(text: str) -> dict[str, set[str]]:
+    """A count of decades, as written, mapped to its years ("six decades": 60)."""
+    out: dict[str, set[str]] = {}
+    for m in _DECADES.finditer(text):
+        count = _count_of(m.group(1))
+        if count:
+            out.setdefault(m.group(1), set()).add(str(count * 10))
+    return out
+
+
 _FRACTION = regex.compile(
     r"(?i)\b(?:(?:a|one)\s+(quarter|third|fifth|tenth)|(two|three)[- ](thirds|quarters))\b"
     r"|\b(?:by|to|nearly|almost|about|around|roughly|than)\s+(half)\b|\b(half)\s+of\b|\b(halved)\b"
@@ -318,7 +331,8 @@ def number_keys(text: str, forms: dict[str, str]) -> dict[str, frozenset[str]]:
     is ("9th", also for "ninth"; never the cardinal: "second" is no "two"), a clock time's hour, the
     decade it names ("1980s"), a duration in words as a clock writes it ("2 hours 17 minutes and 41
     seconds": "2:17:41"), a time of day on a 24-hour clock ("7.30pm": "19:30"), the year a count of
-    years reaches ("in 2010 ... five years later": 2015), a ratio's percentage ("seven in ten": 70), and
+    years reaches ("in 2010 ... five years later": 2015), a count of decades in years ("six decades": 60),
+    a ratio's percentage ("seven in ten": 70), and
     the value of every compound it is part of."""
     out: dict[str, set[str]] = {}
     ordinals = frozenset(_ORDINAL_FIGURE.findall(text))
@@ -327,6 +341,7 @@ def number_keys(text: str, forms: dict[str, str]) -> dict[str, frozenset[str]]:
     times = _times_of_day(text) if regex.search(r"(?i)\d\s?[ap]\.?\s?m\b", text) else {}
     ratios = _ratios(text) if regex.search(r"(?i)\s(?:in|out\s+of)\s", text) else {}
     counted = _years_counted(text) if regex.search(r"(?i)\byears?\s+(?:later|afterwards|after|earlier|before)\b", text) else {}
+    counted = counted | (_decades(text) if "decades" in text.lower() else {})
     for norm, form in forms.items():
         value = norm.rstrip("%")
         keys = {value}
