@@ -243,3 +243,21 @@ def test_a_reversed_verdict_in_a_long_claim_with_a_negation_of_its_own_is_shown(
     assert not claim.supported and "'acquitted' contradicts" in claim.reason, claim.reason
     (claim,) = _verdicts(source, summary.replace("was acquitted", "was found guilty"))
     assert claim.supported, claim.reason
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "supported"),
+    [
+        # an antonym with two of the claim word's neighbours around it, though not right beside it
+        ("Dr Sara Quinn said the eruption on Mount Tarn was the largest since 1963.",
+         "Sara Quinn said the eruption was the smallest since 1963.", False),
+        ("Harlow United sacked manager Pete Dunn on Monday.", "Harlow United hired manager Pete Dunn on Monday.", False),
+        ("The rover found water ice at the south pole of the Moon.", "The rover found water ice at the north pole of the Moon.", False),
+        # another unit of length after the same count, and the same unit spelled otherwise
+        ("The ice lies about 40 centimetres down in a crater.", "The ice lies about 40 metres down in a crater.", False),
+        ("The wall is six feet high along the road.", "The wall is six foot high along the road.", True),
+    ],
+)
+def test_an_opposite_word_or_unit_in_the_claims_slot_is_shown(source: str, summary: str, supported: bool) -> None:
+    [v] = _verdicts(source, summary)
+    assert v.supported is supported, v.reason

@@ -133,7 +133,8 @@ ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         # what carries on and what ends: a service, a ban, a building
         ("reopen", "close"), ("reopened", "closed"), ("start", "stop"), ("started", "stopped"),
         ("continue", "stop"), ("continued", "stopped"), ("keep", "stop"), ("resume", "suspend"),
-        ("resumed", "suspended"), ("lifted", "imposed"),
+        ("resumed", "suspended"), ("lifted", "imposed"), ("hired", "sacked"), ("north", "south"),
+        ("east", "west"), ("northern", "southern"), ("eastern", "western"),
     ),
     "de": (
         ("öffnen", "schließen"), ("eröffnet", "geschlossen"), ("gewinnen", "verlieren"), ("gewann", "verlor"),
@@ -183,6 +184,18 @@ SPANS_OF_TIME: dict[str, frozenset[str]] = {
 }
 """A span of time and the others: after the same number, one for another changes the fact ("six
 months" for "six years"); "over the years" for "a week" does not."""
+_MEASURES = (
+    ("millimetre millimetres millimeter millimeters", "centimetre centimetres centimeter centimeters",
+     "metre metres meter meters", "kilometre kilometres kilometer kilometers", "mile miles", "foot feet",
+     "inch inches", "yard yards"),
+    ("gram grams", "kilogram kilograms kilo kilos", "tonne tonnes ton tons"),
+)
+UNITS_OF_MEASURE: dict[str, frozenset[str]] = SPANS_OF_TIME | {
+    form: frozenset(o for other in group if other != unit for o in other.split())
+    for group in _MEASURES for unit in group for form in unit.split()
+}
+"""Spans of time, lengths and weights, each with the other units of its kind: after the same
+number, one for another changes the fact ("40 metres" for "40 centimetres")."""
 
 MOVING: dict[str, tuple[str, ...]] = {
     "en": ("mov", "relocat", "transfer", "shift", "flew", "fly", "flies", "travel", "return", "switch", "sail",
@@ -197,15 +210,15 @@ def opposites_after(word: str, before: list[str], lang: str) -> frozenset[str]:
     """The words that turn ``word`` (lower case) around where the words ``before`` it allow: its
     opposite link word (:data:`OPPOSITE_LINKS`; "to" and "from" only within four words after a verb of
     moving, :data:`MOVING`: "moved its headquarters to Boston"), or, in English right after a number,
-    the other spans of time (:data:`SPANS_OF_TIME`). Empty where none."""
+    the other units of its kind (:data:`UNITS_OF_MEASURE`). Empty where none."""
     other = OPPOSITE_LINKS.get(lang, {}).get(word)
     moving = MOVING.get(lang, ())
     if other is not None and word in _DIRECTIONS and not any(w.startswith(moving) for w in before[-4:]):
         return frozenset()
     if other is not None:
         return frozenset({other})
-    if lang == "en" and word in SPANS_OF_TIME and before and (before[-1].isdigit() or before[-1] in _COUNTS):
-        return SPANS_OF_TIME[word]
+    if lang == "en" and word in UNITS_OF_MEASURE and before and (before[-1].isdigit() or before[-1] in _COUNTS):
+        return UNITS_OF_MEASURE[word]
     return frozenset()
 
 

@@ -154,6 +154,23 @@ def slot_word(claim: Sentence, unit: str, ev: Evidence, reach: int = 2) -> str |
     return best
 
 
+def antonym_beside(claim: Sentence, unit: str, ev: Evidence, against: frozenset[str]) -> str | None:
+    """An antonym of ``unit`` that the passage has with two of ``unit``'s claim neighbours (within two
+    words) around it ("the smallest since 1963" where the passage says "Mount Tarn was the largest
+    since 1963"): a word and its opposite need not have the same words right beside them to stand
+    in one slot. ``None`` where there is none, or where the claim has the antonym too."""
+    if against & claim.units:
+        return None
+    seq = claim.sequence
+    near = {x for i, u in enumerate(seq) if u == unit for x in seq[max(0, i - 2) : i + 3] if x != unit}
+    for s in ev.sentences:
+        ss = s.sequence
+        for j, x in enumerate(ss):
+            if x in against and len(near & set(ss[max(0, j - 2) : j + 3])) >= 2:
+                return x
+    return None
+
+
 def _absent(u: str, claim: Sentence, doc: Document, derived: dict[str, str], light: frozenset[str]) -> bool:
     """A content word of an English claim that the source has in no form (not a number or name)."""
     if doc.lang != "en" or u in doc.units or u in derived or u in light or u in claim.names or u.startswith("#"):

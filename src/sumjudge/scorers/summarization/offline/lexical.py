@@ -39,7 +39,7 @@ from ..verdicts import (
     QuestionsOutput,
 )
 from .coverage import coverage_gaps, judge_fact, read_summary
-from .extrinsic import additions, extrinsic_problems, in_slot, passage_form, predicates, slot_word
+from .extrinsic import additions, antonym_beside, extrinsic_problems, in_slot, passage_form, predicates, slot_word
 from .reasons import renumber, unchecked_reason, whole_source_numbers
 from .crossings import crossing_note
 from .roles import anchors_reordered, role_swap, subject_swap, swap_shown
@@ -295,9 +295,9 @@ class LexicalJudge:
                 return [_antonym(claim, u, ev, x)], soft
         for u in sorted(claim.units - ev.found - ev.names_before):
             against = analyser.antonyms.get(u)
-            if not against or u.startswith("#") or u in claim.names or not in_slot(claim, u, ev):
+            if not against or u.startswith("#") or u in claim.names:
                 continue
-            there = slot_word(claim, u, ev)
+            there = slot_word(claim, u, ev) if in_slot(claim, u, ev) else antonym_beside(claim, u, ev, against)
             # "the driver was unhurt" where the passage has "the driver was injured"; "did not approve"
             # for "rejected" negates the antonym: the two agree
             if there in against and not negated_once(claim, u, ev.sentences, there, doc.lang):

@@ -29,7 +29,7 @@ import regex
 from ..language.analysis import Phrase, Sentence
 from ..language.passages import Evidence, Window
 from ..language.lexicon import DATE_WORDS, DETERMINERS_EN
-from ..language.polarity import ENDING_EN, SPANS_OF_TIME, is_negation, opposites_after
+from ..language.polarity import ENDING_EN, UNITS_OF_MEASURE, is_negation, opposites_after
 from ..language.segment import quote
 from ..language.tokens import WORD
 from .ellipsis import filled_phrases
@@ -389,9 +389,9 @@ def opposite_link(
             theirs = WORD.findall(s.text)
             tlow = [t.lower() for t in theirs]
             for k in range(1, len(tlow)):
-                # a span of time after the same count may also be led by the same word ("at least six
-                # months after" for "at least six weeks while")
-                led = k > 1 and i > 1 and tlow[k - 2] == low[i - 2] and low[i] in SPANS_OF_TIME
+                # a unit after the same count may also be led by the same word ("at least six months
+                # after" for "at least six weeks while")
+                led = k > 1 and i > 1 and tlow[k - 2] == low[i - 2] and low[i] in UNITS_OF_MEASURE
                 if tlow[k] in others and tlow[k - 1] == low[i - 1] and (led or _next_word(tlow, k) == after):
                     if not any(tlow[j] == low[i] and tlow[j - 1] == low[i - 1] for j in range(1, len(tlow))):
                         return words[i], theirs[k], s
