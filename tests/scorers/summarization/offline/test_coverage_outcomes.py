@@ -104,6 +104,24 @@ def test_a_spelled_ordinal_is_no_key_number() -> None:
     assert "lacks the fact's number" not in v.reason and (v.answered or v.unchecked), v.reason
 
 
+@pytest.mark.parametrize(
+    ("summary", "missing"),
+    [
+        # when, counted from another event, is detail: the sacking is there without "two days after"
+        ("Harlow United fired manager Pete Dunn after a 4-0 home defeat by Castleford.", False),
+        # a duration is the fact's own number
+        ("Harlow United fired manager Pete Dunn after a 3-0 home defeat by Castleford.", True),
+    ],
+)
+def test_a_count_of_time_from_another_event_is_no_key_number(summary: str, missing: bool) -> None:
+    q = "Is it true that Harlow United sacked manager Pete Dunn two days after a 4-0 home defeat by Castleford?"
+    v = _verdict(summary, q)
+    assert ("lacks the fact's number" in v.reason or "contradicts" in v.reason) is missing, v.reason
+    dur = _verdict("The speed camera has not worked since every device was switched off.",
+                   "Is it true that the speed camera has not worked for two years after every device was switched off?")
+    assert "lacks the fact's number 'two'" in dur.reason, dur.reason
+
+
 def test_a_summary_without_the_main_event_scores_below_one_with_it() -> None:
     source = (
         "The Grenshaw city council voted 7 to 2 on Tuesday to reject a plan for 240 apartments at the old mill. "

@@ -89,15 +89,23 @@ def dated(fact: Sentence, summary_units: frozenset[str], summary_numbers: frozen
 
 def missing_numbers(fact: Sentence, summary_units: frozenset[str], summary_numbers: frozenset[str]) -> list[str]:
     """The fact's numbers that the summary holds in no form; a spelled ordinal ("a second heart
-    attack") or "one" ("one kilogram of fin fetches £180") is not a number a summary must repeat."""
+    attack"), "one" ("one kilogram of fin fetches £180") or a count of time from another event ("two
+    days after") is not a number a summary must repeat."""
+    relative = {m.lower() for m in _RELATIVE_TIME.findall(fact.text)} if fact.numbers else set()
     return [
         n for n in fact.numbers
         if "#" + n not in summary_units and not fact.number_keys[n] & summary_numbers
-        and fact.number_forms[n].lower() not in _NO_KEY_NUMBERS
+        and fact.number_forms[n].lower() not in _NO_KEY_NUMBERS | relative
     ]
 
 
 _NO_KEY_NUMBERS = ORDINAL_WORDS | {"one"}
+_RELATIVE_TIME = regex.compile(
+    r"(?i)(?<!\bfor\s)\b([\w,.]+)\s+(?:minutes?|hours?|days?|weeks?|months?|years?)\s+(?:after|before|later|earlier|ago)\b"
+)
+"""A count of time from another event ("two days after a 4-0 defeat", "three weeks later"; not a
+duration: "for two years after"): when, relative to something else, is detail; a summary that leaves
+it out has not left out the fact."""
 
 
 def key_fact_missing(
