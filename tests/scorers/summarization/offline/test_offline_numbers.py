@@ -266,3 +266,18 @@ def test_a_number_joined_with_its_own_words_is_no_number_moved(summary: str, sup
 def test_a_share_or_a_count_of_decades_in_words_is_its_number(source: str, summary: str, supported: bool) -> None:
     [v] = LexicalJudge().align(source, summary).alignment
     assert v.supported is supported, v.reason
+
+
+@pytest.mark.parametrize(
+    ("source", "summary"),
+    [
+        ("Ash reached a height of 11 kilometres over the mountain.", "Ash reached a height of 11 km over the mountain."),
+        ("The ice lies about 40 centimetres down in a crater.", "The ice lies about 40 cm down in a crater."),
+        ("The tower is 300 meters tall.", "The tower is 300 metres tall."),
+    ],
+)
+def test_a_unit_abbreviated_or_spelled_the_american_way_is_the_same_unit(source: str, summary: str) -> None:
+    [v] = LexicalJudge().align(source, summary).alignment
+    assert v.supported and not v.unchecked, v.reason  # stated: no word is missing
+    [q] = LexicalJudge().cover([f"Is it true that {source[0].lower()}{source[1:-1]}?"], summary).coverage
+    assert q.answered, q.reason

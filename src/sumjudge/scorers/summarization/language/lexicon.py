@@ -231,6 +231,14 @@ IRREGULAR_PLURALS: dict[str, str] = {
 }
 """Nouns with an irregular plural: in :data:`IRREGULAR_EN` for stemming, but no verb forms."""
 IRREGULAR_EN.update(IRREGULAR_PLURALS)
+UNIT_SPELLINGS: dict[str, str] = {
+    "km": "kilometre", "kms": "kilometre", "kilometer": "kilometre", "kilometers": "kilometre",
+    "cm": "centimetre", "centimeter": "centimetre", "centimeters": "centimetre", "mm": "millimetre",
+    "millimeter": "millimetre", "millimeters": "millimetre", "meter": "metre", "meters": "metre",
+    "kg": "kilogram", "kgs": "kilogram", "kilo": "kilogram", "kilos": "kilogram", "ft": "foot",
+}
+"""Abbreviations and American spellings of units, read as one word ("11 km" is "11 kilometres");
+"m" is left alone (it is also "million")."""
 AMBIGUOUS_PASTS = frozenset({"found", "lay", "left", "ground", "wound", "saw", "bound", "rose"})
 """Past forms that are also common words of their own ("found" a company, "left" wing, a "rose"): not
 read as a verb form by themselves; a rule reads them by the words around them, as
