@@ -302,3 +302,8 @@ def test_a_noun_of_the_same_form_is_no_verb() -> None:
 def test_a_fact_whose_verb_is_an_irregular_compound_past_is_asked(sentence: str) -> None:
     [question] = LexicalJudge().questions(sentence, 1).questions
     assert sentence.rstrip(".").split()[2] in question, question
+
+
+def test_rose_to_is_the_verb_of_what_was_said_so_who_said_it_is_cut() -> None:
+    sentence = "The World Health Organization said on Thursday that measles cases in Europe rose to 127,000 last year."
+    assert atomic_facts(sentence, "en", 20)[0] == "measles cases in Europe rose to 127,000 last year"

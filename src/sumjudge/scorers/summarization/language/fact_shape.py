@@ -55,6 +55,8 @@ _OBJECT_OPENERS = frozenset(
 
 
 _READ_BY_ITS_OBJECT = SAME_FORM_PASTS | AMBIGUOUS_PASTS
+_CHANGE_LINKS = frozenset({"to", "by", "from"})
+"""After "rose", what a change of level leads with ("cases rose to 127,000", "rose by 3%")."""
 
 
 def shows_a_verb(fact: str, in_s: bool = True) -> bool:
@@ -63,12 +65,14 @@ def shows_a_verb(fact: str, in_s: bool = True) -> bool:
     none. Without ``in_s`` a plural noun ("euros") is not taken for a verb. A past the same as its base
     ("cut", "hit", "put"), or one that is also a word of its own ("found", "left", "rose"), counts
     between a word that is no determiner nor preposition and the opening of an object ("The drug cut
-    the risk", "cut 200 jobs", "A jury found the mayor guilty"; not "a sharp cut in rates")."""
+    the risk", "cut 200 jobs", "A jury found the mayor guilty"; not "a sharp cut in rates"), and "rose"
+    before "to", "by" or "from"."""
     words = fact.split()
     low = [w.lower() for w in words]
     return _has_verb(words, in_s) or any(w in {"won", "wins", "win", "leads", "led"} for w in low) or any(
         w in _READ_BY_ITS_OBJECT and 0 < i < len(low) - 1 and low[i - 1] not in _DETERMINERS
-        and low[i - 1] not in _NOT_A_START and (low[i + 1] in _OBJECT_OPENERS or low[i + 1][:1].isdigit())
+        and low[i - 1] not in _NOT_A_START
+        and (low[i + 1] in _OBJECT_OPENERS or low[i + 1][:1].isdigit() or (w == "rose" and low[i + 1] in _CHANGE_LINKS))
         for i, w in enumerate(low)
     )
 
