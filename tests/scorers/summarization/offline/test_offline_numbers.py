@@ -281,3 +281,12 @@ def test_a_unit_abbreviated_or_spelled_the_american_way_is_the_same_unit(source:
     assert v.supported and not v.unchecked, v.reason  # stated: no word is missing
     [q] = LexicalJudge().cover([f"Is it true that {source[0].lower()}{source[1:-1]}?"], summary).coverage
     assert q.answered, q.reason
+
+
+def test_a_months_abbreviation_is_the_month() -> None:
+    source = "The company said like-for-like sales fell 3.2% in the 12 weeks to Jan. 26."
+    [v] = LexicalJudge().align(source, "Like-for-like sales fell 3.2% in the 12 weeks to late January.").alignment
+    assert v.supported and "does not occur" not in v.reason, v.reason
+    [q] = LexicalJudge().cover(["Is it true that like-for-like sales fell 3.2% in the 12 weeks to Jan. 26?"],
+                               "Like-for-like sales dropped 3.2% in the 12 weeks to late January.").coverage
+    assert q.answered, q.reason

@@ -239,6 +239,12 @@ UNIT_SPELLINGS: dict[str, str] = {
 }
 """Abbreviations and American spellings of units, read as one word ("11 km" is "11 kilometres");
 "m" is left alone (it is also "million")."""
+MONTH_ABBREVIATIONS: dict[str, str] = {
+    "jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june", "jul": "july",
+    "aug": "august", "sep": "september", "sept": "september", "oct": "october", "nov": "november",
+    "dec": "december",
+}
+"""A month's abbreviation is the month ("Jan. 26" dates what "late January" dates)."""
 AMBIGUOUS_PASTS = frozenset({"found", "lay", "left", "ground", "wound", "saw", "bound", "rose"})
 """Past forms that are also common words of their own ("found" a company, "left" wing, a "rose"): not
 read as a verb form by themselves; a rule reads them by the words around them, as

@@ -19,7 +19,7 @@ from typing import Any
 import regex
 
 from ....errors import ConfigurationError
-from .lexicon import CORE, IRREGULAR_EN, SNOWBALL, UNIT_SPELLINGS, WORDFREQ
+from .lexicon import CORE, IRREGULAR_EN, MONTH_ABBREVIATIONS, SNOWBALL, UNIT_SPELLINGS, WORDFREQ
 from .polarity import antonym_map
 from .weights import Informativeness
 
@@ -54,12 +54,13 @@ def stem(lang: str, word: str) -> str:
 @lru_cache(maxsize=MAX_WORDS)
 def lemma(lang: str, word: str, data: str = CORE) -> str:
     """The dictionary form of ``word`` (lower case) in ``lang``: English irregular forms from the
-    core's own table ("sang" -> "sing", "fell" -> "fall") and units' other spellings ("km"); with ``data == WORDFREQ`` then
+    core's own table ("sang" -> "sing", "fell" -> "fall"), units' other spellings ("km") and months'
+    abbreviations ("Jan"); with ``data == WORDFREQ`` then
     simplemma's lists for every language it has. The word itself otherwise."""
     if lang == "en" and word in IRREGULAR_EN:
         return IRREGULAR_EN[word]
-    if lang == "en" and word in UNIT_SPELLINGS:
-        return UNIT_SPELLINGS[word]
+    if lang == "en" and (word in UNIT_SPELLINGS or word in MONTH_ABBREVIATIONS):
+        return UNIT_SPELLINGS.get(word) or MONTH_ABBREVIATIONS[word]
     if data != WORDFREQ:
         return word
     import simplemma  # checked when the judge is made (:func:`require`)
