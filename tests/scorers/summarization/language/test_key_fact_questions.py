@@ -307,3 +307,16 @@ def test_a_fact_whose_verb_is_an_irregular_compound_past_is_asked(sentence: str)
 def test_rose_to_is_the_verb_of_what_was_said_so_who_said_it_is_cut() -> None:
     sentence = "The World Health Organization said on Thursday that measles cases in Europe rose to 127,000 last year."
     assert atomic_facts(sentence, "en", 20)[0] == "measles cases in Europe rose to 127,000 last year"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "second"),
+    [
+        ("The company will close its plant in May and move production to Spain.", "The company will move production to Spain"),
+        ("Halford's said it would close 45 of its 310 stores and cut about 2,100 jobs.", "Halford's said it would cut about 2,100 jobs"),
+        # a second predicate in the past keeps no modal: never "would called"
+        ("The union said it would fight the closure and called a strike for next Monday.", "The union said it called a strike"),
+    ],
+)
+def test_a_second_predicate_keeps_the_modal_of_the_first(sentence: str, second: str) -> None:
+    assert atomic_facts(sentence, "en", 20)[1] == second

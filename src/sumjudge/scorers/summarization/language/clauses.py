@@ -73,6 +73,9 @@ def en_subject(words: list[str]) -> tuple[str, str] | None:
     return None
 
 
+_MODALS_EN = frozenset({"will", "would", "can", "could", "may", "might", "shall", "should", "must"})
+
+
 def _join_en(left: str, right: str) -> str | None:
     words, rwords = left.split(), right.split()
     if len(words) < 3 or len(rwords) < 2:
@@ -94,6 +97,8 @@ def _join_en(left: str, right: str) -> str | None:
             return None
         if verb in _BE_HAVE and head.endswith(("ed", "en")) and head not in EN_AUX:
             subject = f"{subject} {verb}"  # "She was injured and taken to hospital"; never "would called"
+        elif verb in _MODALS_EN and head not in EN_AUX and not ed_verb(head):
+            subject = f"{subject} {verb}"  # "will close the plant and move production": "will move"
         return f"{subject} {right}"
     return None
 
