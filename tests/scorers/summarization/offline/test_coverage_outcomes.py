@@ -242,3 +242,10 @@ def test_a_level_answered_as_a_change_contradicts_the_question() -> None:
     assert not v.answered and not v.unchecked and "it says 'by 3.2%' where the source has 'to 3.2%'" in v.reason, v.reason
     [w] = judge.cover(question, "Inflation rose to 3.2% in March.").coverage
     assert w.answered, w.reason
+
+
+@pytest.mark.parametrize(("summary", "named"), [("the WHO said", True), ("the UN said", False)])
+def test_a_name_the_summary_gives_by_its_initials_is_there(summary: str, named: bool) -> None:
+    q = "Is it true that the World Health Organization said measles cases in Europe rose to 127,000 last year?"
+    v = _verdict(f"Measles cases in Europe hit 127,000 last year, {summary}.", q)
+    assert v.answered is named and ("lacks the fact's name 'World'" in v.reason) is not named, v.reason

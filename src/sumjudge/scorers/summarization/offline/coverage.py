@@ -32,6 +32,8 @@ class SummaryRead:
     facts: list[Sentence]
     numbers: frozenset[str] = frozenset()
     """Every value the summary's numbers may stand for (:attr:`.analysis.Sentence.number_keys`)."""
+    acronyms: frozenset[str] = frozenset()
+    """The summary's words in capitals ("WHO"), each of which may stand for a fact's name."""
 
     def closest(self, fact: Sentence) -> Sentence | None:
         """The summary sentence that carries most of ``fact``."""
@@ -46,7 +48,23 @@ def read_summary(analyser_of: Callable[[str], TextAnalyzer], questions: list[str
     units: frozenset[str] = frozenset().union(*(s.units for s in sentences))
     facts = [analyser.analyse(fact_of_question(q), capitalised_elsewhere=caps) for q in questions]
     numbers = frozenset().union(*(all_keys(s.number_keys) for s in sentences))
-    return SummaryRead(analyser, sentences, units, facts, numbers)
+    return SummaryRead(analyser, sentences, units, facts, numbers, frozenset(_ACRONYM.findall(summary)))
+
+
+_ACRONYM = regex.compile(r"\b\p{Lu}{2,6}\b")
+_NAME_RUN = regex.compile(r"\p{Lu}[\p{L}'’-]*(?:\s+(?:(?:of|the|and|for)\s+)?\p{Lu}[\p{L}'’-]*)+")
+
+
+def named_by_acronym(fact: Sentence, read: SummaryRead) -> frozenset[str]:
+    """The fact's name units that a capitalised run of it holds where the summary writes the run's
+    initials ("World Health Organization" where the summary says "the WHO")."""
+    if not read.acronyms:
+        return frozenset()
+    out: set[str] = set()
+    for m in _NAME_RUN.finditer(fact.text):
+        if "".join(w[0] for w in m.group().split() if w[:1].isupper()) in read.acronyms:
+            out |= read.analyser.analyse(m.group()).units & set(fact.names)
+    return frozenset(out)
 
 
 def point_of(fact: Sentence) -> frozenset[str]:
@@ -194,14 +212,15 @@ def judge_fact(
     if not fact.content:
         return CoverageVerdict(question=question, answered=False, reason="the question names no fact to look for")
     point = point_of(fact)
-    held = read.units | _matched_numbers(fact, read)
+    units = read.units | named_by_acronym(fact, read)
+    held = units | _matched_numbers(fact, read)
     found = point & held
     when = date_parts(fact)
     if when & held:
         found |= point & when  # one part of a date dates the fact
     share = fact.weight_of(found) / fact.weight_of(point)
     best = read.closest(fact)
-    key = key_fact_missing(fact, read.units, best, read.numbers)
+    key = key_fact_missing(fact, units, best, read.numbers)
     if best is not None and key is not None and key[1]:
         return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {key[1]}")
     if best is not None and key is None and found:
@@ -253,7 +272,7 @@ def judge_fact(
         )
     if key is not None:
         return CoverageVerdict(question=question, answered=False, reason=f"the summary lacks the fact's {key[0]}")
-    lacking = [x for x in names if x not in read.units]
+    lacking = [x for x in names if x not in units]
     lacks = " or names" if not lacking else f" and {len(lacking)} of its {len(names)} names"
     return _unchecked(
         question, best, unsettled_presence,
