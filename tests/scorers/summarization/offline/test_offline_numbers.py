@@ -255,6 +255,8 @@ def test_a_number_joined_with_its_own_words_is_no_number_moved(summary: str, sup
         ("The council expects the ban to cut air pollution by a quarter.", "The ban should cut pollution by 25%.", True),
         ("Two-thirds of the members voted for the merger.", "67% of the members voted for the merger.", True),
         ("Sales halved after the recall.", "Sales fell 50% after the recall.", True),
+        ("The bank raised its rate by a quarter of a percentage point to 4.5%.", "The bank raised its rate by 0.25 points to 4.5%.", True),
+        ("The bank raised its rate by a quarter of a percentage point to 4.5%.", "The bank raised its rate by 0.2 points to 4.5%.", False),
         ("The council expects the ban to cut air pollution by a quarter.", "The ban should cut pollution by 40%.", False),
         # a fraction says a share, not a count: "half" is no 50 people
         ("About half of the staff were sent home.", "About 50 staff were sent home.", False),

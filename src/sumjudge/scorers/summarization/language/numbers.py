@@ -315,13 +315,15 @@ _SHARES = {"quarter": 25, "third": Decimal(100) / 3, "fifth": 20, "tenth": 10, "
 
 
 def fraction_shares(text: str) -> frozenset[str]:
-    """The percentages that ``text``'s fractions in words say ("by a quarter": 25, "two-thirds": 67
-    and 66.7, "half of": 50), so that a summary's "25%" retells "a quarter"."""
+    """The percentages and parts of one that ``text``'s fractions in words say ("by a quarter": 25 and
+    0.25, "two-thirds": 67, 66.7 and 0.67, "half of": 50 and 0.5), so that a summary's "25%" or "0.25
+    points" retells "a quarter"."""
     out: set[str] = set()
     for m in _FRACTION.finditer(text):
         word = (m.group(1) or (m.group(2) or "") + (m.group(3) or "") or m.group(4) or m.group(5) or m.group(6)).lower()
         share = Decimal(_SHARES[word])
         out |= {_fmt(share.quantize(Decimal("0.1"))), _fmt(share.quantize(Decimal("1")))}
+        out.add(_fmt((share / 100).quantize(Decimal("0.01"))))
     return frozenset(out)
 
 

@@ -97,7 +97,7 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
             continue
         if passage_keys is None:
             passage_keys = frozenset().union(*(all_keys(s.number_keys) for s in ev.sentences))
-        if keys & passage_keys or (n.endswith("%") and keys & fraction_shares(ev.text)):
+        if keys & passage_keys or ((n.endswith("%") or value.startswith("0.")) and keys & fraction_shares(ev.text)):
             continue  # the passage's number in another form: "ten thousand" for "10,000", "25%" for "a quarter"
         shown = claim.number_forms[n]
         others = [
