@@ -19,7 +19,8 @@ from ..verdicts import CoverageVerdict
 from .extrinsic import passage_form
 from .roles import swap_shown
 from .support import opposite_link, polarity_conflict, slot_match
-from .wrong_numbers import number_role_changed, same_kind_of
+from .number_roles import number_role_changed
+from .wrong_numbers import same_kind_of
 
 
 @dataclass(frozen=True)

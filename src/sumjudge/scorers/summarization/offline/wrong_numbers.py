@@ -5,8 +5,7 @@ The judge calls a claim unsupported only when it can show the error (names, date
 source lacks it, or has it only outside the passage that holds the rest of the claim and the passage
 has another number in its place (unless the number keeps its own words: a fact joined); also when the
 passage has it, but where the claim puts it the passage has another number's words, or gives it another
-role: a change for a level ("fell by 4.1%" for "fell ... to 4.1%"), all for a part ("all 40" for
-"three of the 40"). A number the source has only elsewhere is otherwise a note: a summary may join
+role (:mod:`.number_roles`: a change for a level, all for a part). A number the source has only elsewhere is otherwise a note: a summary may join
 distant facts. "one" is a number only before a unit, and is checked against that unit's count alone.
 
 Forms count as the same: "two-year" and "two years", "43" and "forty-three" (:mod:`..language.analysis`),
@@ -22,10 +21,11 @@ import regex
 from ..language.analysis import Document, Sentence
 from ..language.passages import Evidence
 from ..language.lexicon import NUMBER_WORDS, ORDINAL_WORDS, past_form
-from ..language.number_kinds import change_link, led_by, number_kind
+from ..language.number_kinds import number_kind
 from ..language.numbers import all_keys, fraction_shares
 from ..language.segment import quote
 from .extrinsic import passage_form, where_in_source
+from .number_roles import all_for_part, change_for_level
 from .support import Shown, side_match, slot_match
 
 INTRINSIC_SLOT = 2
@@ -71,7 +71,7 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
         value = n.rstrip("%")
         keys = claim.number_keys.get(n, frozenset({value}))
         if value in held:
-            linked = _change_for_level(claim, n, ev) or _all_for_part(claim, n, ev)
+            linked = change_for_level(claim, n, ev) or all_for_part(claim, n, ev)
             if linked:
                 errors.append(_shown(ev, f"the claim says {linked[0]!r} where the passage says {linked[1]!r}", *linked))
                 continue
@@ -302,64 +302,6 @@ def _verb_before(s: Sentence, at: int) -> str:
         if s.forms.get(unit, "").lower() not in {"since", "till"}:
             return ""
     return ""
-
-
-def number_role_changed(claim: Sentence, sentences: list[Sentence]) -> tuple[str, str] | None:
-    """A number that ``claim`` and ``sentences`` share in another role, a change for a level or all
-    for a part, either way round: (the claim's phrase, the sentences'), as written, or ``None``.
-    Coverage asks it of a question's fact against the summary sentence closest to it."""
-    window = Evidence(0, len(sentences), tuple(sentences), frozenset())
-    for n in claim.numbers:
-        if any(n in s.number_forms for s in sentences):
-            found = _change_for_level(claim, n, window) or _all_for_part(claim, n, window)
-            if found:
-                return found
-    for s in sentences:  # "all 40" in the sentences for "three of the 40" in the claim
-        for n in s.numbers:
-            if n in claim.number_forms and (part := _all_for_part(s, n, Evidence(0, 1, (claim,), frozenset()))):
-                return part[1], part[0]
-    return None
-
-
-def _change_for_level(claim: Sentence, n: str, ev: Evidence) -> tuple[str, str] | None:
-    """The claim gives ``n`` as a change where the passage gives it only as a level, or the other way
-    round ("fell by 4.1%" where the passage says "fell by 0.2 points to 4.1%"): the claim's and the
-    passage's phrases, as written; ``None`` where they agree or either says neither
-    (:func:`..language.number_kinds.change_link`)."""
-    form = claim.number_forms[n]
-    mine = change_link(claim.text, form)
-    if mine is None:
-        return None
-    theirs = {change_link(s.text, s.number_forms[n]) for s in ev.sentences if n in s.number_forms}
-    theirs.discard(None)
-    if not theirs or mine in theirs:
-        return None
-    return f"{mine} {form}", f"{sorted(theirs)[0]} {form}"
-
-
-_ALL_OF = regex.compile(r"(?i)\b(?:all|each of|every one of)\s+(?:the\s+)?")
-_PART_OF = regex.compile(
-    r"(?i)\b(?:\d+|none|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|half|most|some|few|several"
-    r"|many)\s+of\s+(?:(?:the|its|their|his|her)\s+)?"
-)
-
-
-def _phrase_of(pattern: regex.Pattern[str], text: str, form: str) -> str | None:
-    """The first phrase of ``pattern`` and the number written ``form`` after it, as written."""
-    return next((text[m.start() : m.end() + len(form)] for m in led_by(pattern, text, form)), None)
-
-
-def _all_for_part(claim: Sentence, n: str, ev: Evidence) -> tuple[str, str] | None:
-    """The claim says all of ``n`` where the passage says a part of them ("All 40 students passed"
-    where it says "Only three of the 40 students passed"): the two phrases, as written."""
-    whole = _phrase_of(_ALL_OF, claim.text, claim.number_forms[n])
-    if whole is None or any(_phrase_of(_ALL_OF, s.text, s.number_forms.get(n, "~")) for s in ev.sentences):
-        return None
-    for s in ev.sentences:
-        part = _phrase_of(_PART_OF, s.text, s.number_forms.get(n, "~"))
-        if part:
-            return whole, part
-    return None
 
 
 _COUNT_WORDS = "|".join(NUMBER_WORDS)
