@@ -292,3 +292,18 @@ def test_a_months_abbreviation_is_the_month() -> None:
     [q] = LexicalJudge().cover(["Is it true that like-for-like sales fell 3.2% in the 12 weeks to Jan. 26?"],
                                "Like-for-like sales dropped 3.2% in the 12 weeks to late January.").coverage
     assert q.answered, q.reason
+
+
+@pytest.mark.parametrize(
+    ("summary", "supported"),
+    [
+        ("The earthquake killed at least 300 people and injured over 23.", False),
+        ("The earthquake killed at least 23 people and injured over 300.", True),
+    ],
+)
+def test_two_numbers_swapped_between_their_places_are_shown(summary: str, supported: bool) -> None:
+    source = "The earthquake struck early on Tuesday, killing at least 23 people and injuring more than 300."
+    [v] = LexicalJudge().align(source, summary).alignment
+    assert v.supported is supported, v.reason
+    if not supported:
+        assert "where the claim puts it the passage says '23'" in v.reason, v.reason

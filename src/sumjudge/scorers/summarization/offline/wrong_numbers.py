@@ -82,7 +82,7 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
                     *scaled,
                 ))
                 continue
-            moved = _moved_number(claim, n, ev, passage)
+            moved = _moved_number(claim, n, ev, passage) or _swapped_number(claim, n, ev, passage)
             if moved and _alike_form(claim, n, ev, moved):
                 errors.append(_shown(
                     ev, f"{claim.number_forms[n]!r} is in the passage, but where the claim puts it the passage says {moved!r}",
@@ -271,6 +271,18 @@ def _moved_number(claim: Sentence, n: str, ev: Evidence, passage: list[str]) -> 
         return None
     there, score = side_match(claim, unit, ev, theirs)
     return passage_form(ev, there) if there and score >= max(MOVED_NUMBER, own + 1) else None
+
+
+def _swapped_number(claim: Sentence, n: str, ev: Evidence, passage: list[str]) -> str | None:
+    """Another number of the claim that the passage has where the claim puts ``n``, and ``n`` where
+    the claim puts it: the two swapped ("killed 300 and injured 23" for "killing 23 and injuring 300")."""
+    unit = "#" + n
+    own = side_match(claim, unit, ev, [unit])[1]
+    for m in (w for w in passage if w != n and w in claim.numbers and w.endswith("%") == n.endswith("%")):
+        there, back = side_match(claim, unit, ev, ["#" + m])[1], side_match(claim, "#" + m, ev, [unit])[1]
+        if min(there, back) >= MOVED_NUMBER and there > own and back > side_match(claim, "#" + m, ev, ["#" + m])[1]:
+            return passage_form(ev, "#" + m)
+    return None
 
 
 def _verb_of_another(claim: Sentence, unit: str, ev: Evidence, theirs: list[str]) -> str | None:
