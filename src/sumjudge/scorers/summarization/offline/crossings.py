@@ -11,10 +11,12 @@ unchecked with a note (English only).
   :func:`coordinate_crossed`);
 - across the passage's two sentences, a word of one set where the other, which holds the rest of the
   claim, has a word of its own (:func:`sentence_crossed`);
+- a weekday or month of one sentence given to the verb of another, which dates it otherwise
+  (:func:`date_crossed`);
 - a name the source gives only before the passage, set where the passage has another name
   (:func:`name_from_before`).
 
-:func:`crossing_note` asks all five and words the note.
+:func:`crossing_note` asks all six and words the note.
 """
 
 from __future__ import annotations
@@ -276,7 +278,8 @@ def date_crossed(claim: Sentence, window: Window) -> tuple[str, str] | None:
     sentence that has the verb gives it a date of the same kind ("The fire started on Tuesday" where
     one sentence says "arrested a man on Tuesday" and the next "The blaze started late on Monday").
     The verb: the unit just before the claim's date; the sentence's date within two units after it,
-    where no sentence of the window has the claim's date there. Returns the claim's date and the sentence's, as written, or ``None``."""
+    where no sentence of the window has the claim's date there. Returns the claim's date and the
+    sentence's, as written, or ``None``."""
     if len(window.sentences) < 2:
         return None
     seq = claim.sequence
@@ -301,11 +304,10 @@ def date_crossed(claim: Sentence, window: Window) -> tuple[str, str] | None:
 def name_from_before(claim: Sentence, window: Window) -> tuple[str, str] | None:
     """The claim gives a name that the source has only before the passage to a slot where the
     passage has another name ("Spain led at half-time" where the passage says "Portugal had led at
-    half-time" and "Spain" stands in an earlier sentence; "Costa was sent off" for "Spain's coach,
-    Luis Ortega, was sent off"). A name from before stands in for a pronoun or a title ("the
-    minister said"), not for another name. The slot: the name's neighbouring units, both where it
-    has two, around a name of a passage sentence that the claim does not give, a date aside. Returns the claim's
-    name and the passage's, as written, or ``None``."""
+    half-time" and "Spain" stands in an earlier sentence). A name from before stands in for a
+    pronoun or a title ("the minister said"), not for another name. The slot: the name's neighbouring
+    units, both where it has two, around a name of a passage sentence that the claim does not give,
+    a date aside. Returns the claim's name and the passage's, as written, or ``None``."""
     before = getattr(window, "names_before", frozenset())
     seq = claim.sequence
     for i, u in enumerate(seq):
@@ -353,5 +355,6 @@ def crossing_note(claim: Sentence, window: Window, analyser: TextAnalyzer) -> st
 
 
 __all__ = [
-    "clause_crossed", "coordinate_crossed", "crossing_note", "name_from_before", "object_crossed", "sentence_crossed",
+    "clause_crossed", "coordinate_crossed", "crossing_note", "date_crossed", "name_from_before", "object_crossed",
+    "sentence_crossed",
 ]
