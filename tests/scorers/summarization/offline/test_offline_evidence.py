@@ -176,3 +176,18 @@ def test_a_source_word_put_in_another_words_slot_is_unchecked_with_the_word_it_d
     assert "'choir' (the passage has 'town' there)" in reason, reason
     [(supported, reason)] = _verdicts(judge, "Keefe grew up in a quiet small town.")
     assert supported, reason
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "supported"),
+    [
+        ("The French president met workers at the plant on Monday.", "France's president met workers at the plant on Monday.", True),
+        ("The Danish shipping group Maersen reported a profit.", "Denmark's Maersen reported a profit.", True),
+        ("Britain's prime minister visited the plant.", "The British prime minister visited the plant.", True),
+        # another country is still another country
+        ("The French president met workers at the plant on Monday.", "Germany's president met workers at the plant on Monday.", False),
+    ],
+)
+def test_a_country_and_its_peoples_adjective_name_the_same_place(source: str, summary: str, supported: bool) -> None:
+    [v] = LexicalJudge().align(source, summary).alignment
+    assert v.supported is supported, v.reason

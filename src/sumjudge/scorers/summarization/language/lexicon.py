@@ -239,6 +239,17 @@ UNIT_SPELLINGS: dict[str, str] = {
 }
 """Abbreviations and American spellings of units, read as one word ("11 km" is "11 kilometres");
 "m" is left alone (it is also "million")."""
+DEMONYMS_EN = tuple(
+    pair.split(":") for pair in """america:american britain:british england:english france:french
+    germany:german spain:spanish italy:italian portugal:portuguese netherlands:dutch holland:dutch
+    belgium:belgian switzerland:swiss austria:austrian sweden:swedish norway:norwegian denmark:danish
+    finland:finnish poland:polish russia:russian ukraine:ukrainian greece:greek turkey:turkish
+    ireland:irish scotland:scottish wales:welsh china:chinese japan:japanese korea:korean india:indian
+    pakistan:pakistani iran:iranian iraq:iraqi israel:israeli egypt:egyptian canada:canadian
+    mexico:mexican brazil:brazilian argentina:argentine argentina:argentinian australia:australian
+    kenya:kenyan nigeria:nigerian ethiopia:ethiopian uganda:ugandan""".split()
+)
+"""Countries and the adjectives of their people: "France's president" is "the French president"."""
 MONTH_ABBREVIATIONS: dict[str, str] = {
     "jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june", "jul": "july",
     "aug": "august", "sep": "september", "sept": "september", "oct": "october", "nov": "november",

@@ -17,11 +17,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import regex
 
 from .analysis import Document, Sentence
-from .lexicon import DATE_WORDS, LIGHT_WORDS, PRONOUNS
+from .lexicon import DATE_WORDS, DEMONYMS_EN, LIGHT_WORDS, PRONOUNS
+from .memo import stem
 from .words import CONTENT, NUMBER, word_info
 
 _NAME_RUN = regex.compile(r"\p{Lu}[\p{L}\p{M}'’\-]+(?:\s+\p{Lu}[\p{L}\p{M}'’\-.]*)+")
@@ -94,11 +96,29 @@ def name_aliases(text: str, sentences: list[Sentence], lang: str, data: str) -> 
     return tuple(out)
 
 
+@lru_cache(maxsize=1)
+def _demonyms() -> dict[str, frozenset[str]]:
+    """English: each country's stem with its people's adjective's, both ways (:data:`.lexicon.DEMONYMS_EN`)."""
+    out: dict[str, set[str]] = {}
+    for country, people in DEMONYMS_EN:
+        a, b = stem("en", country), stem("en", people)
+        out.setdefault(a, set()).add(b)
+        out.setdefault(b, set()).add(a)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
 def derived_forms(claim: Sentence, doc: Document) -> dict[str, str]:
-    """Claim units the source lacks as such but has in a derived form: unit -> the source's unit."""
+    """Claim units the source lacks as such but has in a derived form: unit -> the source's unit
+    (a country for its people's adjective too: "France's" for "French")."""
     out: dict[str, str] = {}
     for u in claim.units:
-        if u in doc.units or u.startswith("#") or len(u) < MIN_BASE or not u.isalpha():
+        if u in doc.units or u.startswith("#"):
+            continue
+        people = _demonyms().get(u, frozenset()) & doc.units if doc.lang == "en" else frozenset()
+        if people:
+            out[u] = min(people)
+            continue
+        if len(u) < MIN_BASE or not u.isalpha():
             continue
         best = None
         for t in doc.units:
