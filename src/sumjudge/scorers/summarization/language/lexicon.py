@@ -256,6 +256,8 @@ MONTH_ABBREVIATIONS: dict[str, str] = {
     "dec": "december",
 }
 """A month's abbreviation is the month ("Jan. 26" dates what "late January" dates)."""
+SPELLINGS_EN: dict[str, str] = UNIT_SPELLINGS | MONTH_ABBREVIATIONS
+"""Other spellings of one English word, read as that word (:func:`.memo.lemma`)."""
 AMBIGUOUS_PASTS = frozenset({"found", "lay", "left", "ground", "wound", "saw", "bound", "rose"})
 """Past forms that are also common words of their own ("found" a company, "left" wing, a "rose"): not
 read as a verb form by themselves; a rule reads them by the words around them, as

@@ -19,7 +19,7 @@ from typing import Any
 import regex
 
 from ....errors import ConfigurationError
-from .lexicon import CORE, IRREGULAR_EN, MONTH_ABBREVIATIONS, SNOWBALL, UNIT_SPELLINGS, WORDFREQ
+from .lexicon import CORE, IRREGULAR_EN, SNOWBALL, SPELLINGS_EN, WORDFREQ
 from .polarity import antonym_map
 from .weights import Informativeness
 
@@ -59,8 +59,8 @@ def lemma(lang: str, word: str, data: str = CORE) -> str:
     simplemma's lists for every language it has. The word itself otherwise."""
     if lang == "en" and word in IRREGULAR_EN:
         return IRREGULAR_EN[word]
-    if lang == "en" and (word in UNIT_SPELLINGS or word in MONTH_ABBREVIATIONS):
-        return UNIT_SPELLINGS.get(word) or MONTH_ABBREVIATIONS[word]
+    if lang == "en" and word in SPELLINGS_EN:
+        return SPELLINGS_EN[word]
     if data != WORDFREQ:
         return word
     import simplemma  # checked when the judge is made (:func:`require`)

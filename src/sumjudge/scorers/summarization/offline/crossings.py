@@ -27,7 +27,7 @@ from ..language.analysis import Sentence, TextAnalyzer
 from ..language.clauses import EN_AUX
 from ..language.fact_shape import _NOT_A_START, shows_a_verb, verb_at
 from ..language.lexicon import DATE_WORDS, DETERMINERS_EN, NUMBER_WORDS, STOPWORDS, WEEKDAYS, past_form
-from ..language.passages import Window
+from ..language.passages import Evidence, Window
 from ..language.tokens import WORD_OR_MARK
 
 _NOT_A_PAST = EN_AUX | {"been", "being", "be", "said", "told", "added", "claimed", "stated", "wrote", "asked"}
@@ -301,17 +301,16 @@ def date_crossed(claim: Sentence, window: Window) -> tuple[str, str] | None:
     return None
 
 
-def name_from_before(claim: Sentence, window: Window) -> tuple[str, str] | None:
+def name_from_before(claim: Sentence, window: Evidence) -> tuple[str, str] | None:
     """The claim gives a name that the source has only before the passage to a slot where the
     passage has another name ("Spain led at half-time" where the passage says "Portugal had led at
     half-time" and "Spain" stands in an earlier sentence). A name from before stands in for a
     pronoun or a title ("the minister said"), not for another name. The slot: the name's neighbouring
     units, both where it has two, around a name of a passage sentence that the claim does not give,
     a date aside. Returns the claim's name and the passage's, as written, or ``None``."""
-    before = getattr(window, "names_before", frozenset())
     seq = claim.sequence
     for i, u in enumerate(seq):
-        if u not in before or u in window.found:
+        if u not in window.names_before or u in window.found:
             continue
         left, right = (seq[i - 1] if i else None), (seq[i + 1] if i + 1 < len(seq) else None)
         if left is None and right is None:
@@ -328,7 +327,7 @@ def name_from_before(claim: Sentence, window: Window) -> tuple[str, str] | None:
     return None
 
 
-def crossing_note(claim: Sentence, window: Window, analyser: TextAnalyzer) -> str | None:
+def crossing_note(claim: Sentence, window: Evidence, analyser: TextAnalyzer) -> str | None:
     """The note of an unchecked claim whose words all stand in the window but join parts of
     different clauses (object, relative clause or coordinated clause crossed), or ``None``."""
     taken = object_crossed(claim, window.sentences)

@@ -138,11 +138,16 @@ def in_slot(claim: Sentence, unit: str, ev: Evidence) -> bool:
     return False
 
 
+def _near(claim: Sentence, unit: str, reach: int) -> set[str]:
+    """The claim's units within ``reach`` of ``unit``, wherever it stands."""
+    seq = claim.sequence
+    return {x for i, u in enumerate(seq) if u == unit for x in seq[max(0, i - reach) : i + reach + 1] if x != unit}
+
+
 def slot_word(claim: Sentence, unit: str, ev: Evidence, reach: int = 2) -> str | None:
     """The passage's content word standing where ``unit`` stands in the claim: the one (not in the
     claim) with the most of ``unit``'s claim neighbours within ``reach`` of it; none when no word has any."""
-    seq = claim.sequence
-    near = {x for i, u in enumerate(seq) if u == unit for x in seq[max(0, i - reach) : i + reach + 1] if x != unit}
+    near = _near(claim, unit, reach)
     best, best_score = None, 0
     for s in ev.sentences:
         for p, x in enumerate(s.sequence):
@@ -161,8 +166,7 @@ def antonym_beside(claim: Sentence, unit: str, ev: Evidence, against: frozenset[
     in one slot. ``None`` where there is none, or where the claim has the antonym too."""
     if against & claim.units:
         return None
-    seq = claim.sequence
-    near = {x for i, u in enumerate(seq) if u == unit for x in seq[max(0, i - 2) : i + 3] if x != unit}
+    near = _near(claim, unit, 2)
     for s in ev.sentences:
         ss = s.sequence
         for j, x in enumerate(ss):
