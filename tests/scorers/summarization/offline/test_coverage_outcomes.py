@@ -249,3 +249,26 @@ def test_a_name_the_summary_gives_by_its_initials_is_there(summary: str, named: 
     q = "Is it true that the World Health Organization said measles cases in Europe rose to 127,000 last year?"
     v = _verdict(f"Measles cases in Europe hit 127,000 last year, {summary}.", q)
     assert v.answered is named and ("lacks the fact's name 'World'" in v.reason) is not named, v.reason
+
+
+def test_a_fact_with_one_of_its_numbers_there_is_unchecked_and_with_none_missing() -> None:
+    q = "Is it true that Verhoef will pay 31 euros a share, a premium of 28 percent over Albrink's closing price?"
+    part = _verdict("Verhoef will pay 31 euros a share for its rival Albrink.", q)
+    assert part.unchecked and not part.answered and "lacks its number '28'" in part.reason, part.reason
+    none = _verdict("Verhoef will buy its rival Albrink for cash.", q)
+    assert not none.answered and not none.unchecked and "lacks the fact's number" in none.reason, none.reason
+    wrong = _verdict("Verhoef will pay 31 euros a share, a premium of 24 percent over Albrink's closing price.", q)
+    assert not wrong.answered and not wrong.unchecked and "contradicts" in wrong.reason, wrong.reason
+
+
+@pytest.mark.parametrize(
+    ("summary", "answered"),
+    [
+        ("The board voted five to four to keep both primary schools open.", True),
+        ("The board voted five to four to keep the primary schools open.", False),
+    ],
+)
+def test_both_is_a_count_of_two(summary: str, answered: bool) -> None:
+    q = "Is it true that the board voted 5 to 4 to keep the town's two smallest primary schools open?"
+    v = _verdict(summary, q)
+    assert v.answered is answered and ("number 'two'" not in v.reason) is answered, v.reason

@@ -49,9 +49,13 @@ def read_summary(analyser_of: Callable[[str], TextAnalyzer], questions: list[str
     units: frozenset[str] = frozenset().union(*(s.units for s in sentences))
     facts = [analyser.analyse(fact_of_question(q), capitalised_elsewhere=caps) for q in questions]
     numbers = frozenset().union(*(all_keys(s.number_keys) for s in sentences))
+    if analyser.lang == "en" and _BOTH.search(summary):
+        numbers |= {"2"}  # "keeping both open" counts the fact's "two schools"
     return SummaryRead(analyser, sentences, units, facts, numbers, frozenset(_ACRONYM.findall(summary)))
 
 
+_BOTH = regex.compile(r"(?i)\bboth\b")
+""""Both" is a count of two: a summary that says it holds a fact's "two"."""
 _ACRONYM = regex.compile(r"\b\p{Lu}{2,6}\b")
 _NAME_RUN = regex.compile(r"\p{Lu}[\p{L}'’-]*(?:\s+(?:(?:of|the|and|for)\s+)?\p{Lu}[\p{L}'’-]*)+")
 
@@ -271,6 +275,13 @@ def judge_fact(
             f"the summary carries {share:.0%} of this fact but not its name "
             f"{fact.name_forms.get(names[0], names[0])!r}; words cannot tell whether it means the same one",
         )
+    if key is not None and key[0].startswith("number") and _holds_another_number(fact, held, read.numbers):
+        # "31 euros a share" for "31 euros a share, a premium of 28 percent": part of the fact is there
+        return _unchecked(
+            question, best, unsettled_presence,
+            f"the summary carries part of this fact, one of its numbers among it, but lacks its {key[0]}; "
+            "words cannot tell whether it gives the fact or another",
+        )
     if key is not None:
         return CoverageVerdict(question=question, answered=False, reason=f"the summary lacks the fact's {key[0]}")
     lacking = [x for x in names if x not in units]
@@ -280,6 +291,13 @@ def judge_fact(
         f"the summary carries {share:.0%} of this fact and lacks none of its numbers{lacks}, but not "
         f"{shown}; words cannot tell a paraphrase from another fact",
     )
+
+
+def _holds_another_number(fact: Sentence, held: frozenset[str], summary_numbers: frozenset[str]) -> bool:
+    """Whether the summary holds one of the fact's key numbers while it lacks another."""
+    missing = set(missing_numbers(fact, held, summary_numbers))
+    key = [n for n in fact.numbers if fact.number_forms[n].lower() not in _NO_KEY_NUMBERS]
+    return any(n not in missing for n in key)
 
 
 def _unchecked(question: str, best: Sentence | None, presence: float, why: str) -> CoverageVerdict:
