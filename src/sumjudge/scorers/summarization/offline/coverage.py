@@ -18,7 +18,8 @@ from ..language.segment import detect_language, quote, split_sentences
 from ..verdicts import CoverageVerdict
 from .extrinsic import passage_form
 from .roles import swap_shown
-from .support import opposite_link, polarity_conflict, slot_match
+from .links import opposite_link
+from .support import polarity_conflict, slot_match
 from .number_roles import number_role_changed
 from .wrong_numbers import same_kind_of
 

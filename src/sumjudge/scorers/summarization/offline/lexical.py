@@ -42,10 +42,11 @@ from .coverage import coverage_gaps, judge_fact, read_summary
 from .extrinsic import additions, antonym_beside, extrinsic_problems, in_slot, passage_form, predicates, slot_word
 from .reasons import renumber, unchecked_reason, whole_source_numbers
 from .crossings import crossing_note
+from .links import opposite_link
 from .roles import anchors_reordered, role_swap, subject_swap, swap_shown
 from .tense import planned_as_done
 from .support import (
-    Shown, loose_pairs, negated_once, negation_unstated, opposite_link, polarity_conflict, substitutions,
+    Shown, loose_pairs, negated_once, negation_unstated, polarity_conflict, substitutions,
 )
 from .wrong_names import name_errors
 from .wrong_numbers import number_errors
