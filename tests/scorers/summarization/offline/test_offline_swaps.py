@@ -1,4 +1,4 @@
-"""Issue 30, rules 30.2 and 30.3: a name or number the source has, put where the passage has another; a number inside a hyphenated word.
+"""A name or number the source has, put where the passage has another; a number inside a hyphenated word.
 
 A name the source has only outside the passage that states the rest of the claim is an error when
 a passage name the claim lacks stands in its place: at least two of the claim name's neighbouring
@@ -191,3 +191,39 @@ def test_the_one_a_loser_lost_to_named_as_the_loser_is_unsupported_and_contradic
     assert same.supported, same.reason
     [q] = LexicalJudge().cover(["Is it true that the mayor lost the election to her rival, Tom Reed?"], "Tom Reed lost the election.").coverage
     assert not q.answered and not q.unchecked and "'Reed' lost" in q.reason, q.reason
+
+
+TRANSFER = (
+    "Norland striker Emil Sandvik has joined Italian club Fiorenza from Bergen City for a fee of 38 million "
+    "euros, both clubs said on Thursday. The 23-year-old signed a five-year contract."
+)
+
+
+@pytest.mark.parametrize(
+    ("summary", "supported"),
+    [
+        # the source's club he came from, given as where he went
+        ("Emil Sandvik has moved to Bergen City for 38 million euros.", False),
+        ("Emil Sandvik has moved to Fiorenza for 38 million euros.", True),
+        ("Emil Sandvik has left Bergen City for Fiorenza.", True),
+    ],
+)
+def test_a_place_given_as_where_one_went_that_the_source_gives_as_where_one_came_from_is_unsupported(
+    summary: str, supported: bool
+) -> None:
+    [v] = _align(TRANSFER, summary)
+    assert v.supported is supported, v.reason
+    if not supported:
+        assert "'to' contradicts the source's 'from'" in v.reason, v.reason
+
+
+def test_a_direction_the_source_also_gives_the_claims_way_is_no_contradiction() -> None:
+    source = "The firm moved its offices from Boston to Denver in 2019, and moved back to Boston in 2023."
+    [v] = _align(source, "The firm moved its offices back to Boston in 2023.")
+    assert v.supported, v.reason
+
+
+def test_a_summary_that_turns_a_direction_around_does_not_answer_the_question() -> None:
+    q = "Is it true that Emil Sandvik has joined Fiorenza from Bergen City for a fee of 38 million euros?"
+    [v] = LexicalJudge().cover([q], "Fiorenza striker Emil Sandvik has moved to Bergen City for 38 million euros.").coverage
+    assert not v.answered and "contradicts" in v.reason, v.reason

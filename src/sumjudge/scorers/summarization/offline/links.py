@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..language.analysis import Sentence
 from ..language.lexicon import DETERMINERS_EN
-from ..language.polarity import UNITS_OF_MEASURE, opposites_after
+from ..language.polarity import MOVING, UNITS_OF_MEASURE, opposites_after
 from ..language.tokens import WORD
 
 
@@ -44,7 +44,54 @@ def opposite_link(
                 if tlow[k] in others and tlow[k - 1] == low[i - 1] and (led or _next_word(tlow, k) == after):
                     if not any(tlow[j] == low[i] and tlow[j - 1] == low[i - 1] for j in range(1, len(tlow))):
                         return words[i], theirs[k], s
+    return direction_turned(claim, sentences) if lang == "en" else None
+
+
+_JOINING_EN = frozenset(
+    f"{stem}{end}" for stem, ends in (("join", ("", "s", "ed", "ing")), ("sign", ("", "s", "ed", "ing")),
+                                      ("arriv", ("e", "es", "ed", "ing")), ("leav", ("e", "es", "ing")))
+    for end in ends
+) | {"left"}
+"""Verbs of joining, leaving and arriving, in full ("joined Fiorenza from Bergen City"): with the
+verbs of moving, the verbs that take a person or thing from one place to another."""
+
+
+def _coming(word: str) -> bool:
+    return word.startswith(MOVING["en"]) or word in _JOINING_EN
+
+
+def _direction_at(words: list[str], low: list[str]) -> list[tuple[int, str]]:
+    """Where "to" or "from" leads a name within four words after a verb of moving or joining
+    (:data:`_JOINING_EN`), with the name's first word in lower case."""
+    return [
+        (i, low[i + 1]) for i in range(1, len(low) - 1)
+        if low[i] in ("to", "from") and words[i + 1][:1].isupper()
+        and any(_coming(w) for w in low[max(0, i - 4) : i])
+    ]
+
+
+def direction_turned(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence]) -> tuple[str, str, Sentence] | None:
+    """The claim moves something *to* a named place or party that one of ``sentences`` gives as where
+    it came *from*, or the other way round ("Sandvik has moved to Bergen City" where the source says
+    "has joined Fiorenza from Bergen City"), and no sentence has the claim's word before that name.
+    The verbs on the two sides may differ; both must be verbs of moving, joining or leaving. Returns
+    the claim's word and the sentence's, as written, and the sentence; ``None`` otherwise."""
+    words = WORD.findall(claim.text)
+    mine = _direction_at(words, [w.lower() for w in words])
+    if not mine:
+        return None
+    theirs: list[tuple[str, str, Sentence]] = []  # (link word as written, name, sentence)
+    for s in sentences:
+        tw = WORD.findall(s.text)
+        theirs.extend((tw[k], name, s) for k, name in _direction_at(tw, [w.lower() for w in tw]))
+    for i, name in mine:
+        link = words[i].lower()
+        if any(n == name and t.lower() == link for t, n, _ in theirs):
+            continue  # the source also has the claim's word before the name
+        for t, n, s in theirs:
+            if n == name and t.lower() != link:
+                return words[i], t, s
     return None
 
 
-__all__ = ["opposite_link"]
+__all__ = ["direction_turned", "opposite_link"]
