@@ -227,3 +227,28 @@ def test_a_summary_that_turns_a_direction_around_does_not_answer_the_question() 
     q = "Is it true that Emil Sandvik has joined Fiorenza from Bergen City for a fee of 38 million euros?"
     [v] = LexicalJudge().cover([q], "Fiorenza striker Emil Sandvik has moved to Bergen City for 38 million euros.").coverage
     assert not v.answered and "contradicts" in v.reason, v.reason
+
+
+FIRE = (
+    "A wildfire near Pine Hollow had burned about 3,200 hectares by Saturday. No deaths have been reported, but "
+    "14 homes and a primary school were destroyed in the village of Cresswell, on the fire's eastern edge. "
+    "About 400 firefighters were battling the blaze. Evacuees are being housed at the Pine Hollow sports centre. "
+    "The main highway between Pine Hollow and Dunmore remains closed."
+)
+
+
+@pytest.mark.parametrize(
+    ("summary", "supported"),
+    [
+        # the place of the passage's fact, moved to another place the source names
+        ("The fire destroyed 14 homes and a school in Dunmore.", False),
+        ("The fire destroyed 14 homes and a school in Cresswell.", True),
+        # a place within a place says where the first one is, not where the fact happened
+        ("The fire destroyed 14 homes and a school in Cresswell in Dunmore.", True),
+    ],
+)
+def test_a_fact_moved_to_another_place_the_source_names_is_unsupported(summary: str, supported: bool) -> None:
+    verdicts = _align(FIRE, summary)
+    assert all(v.supported for v in verdicts) is supported, [v.reason for v in verdicts]
+    if not supported:
+        assert any("which puts it in 'Cresswell'" in v.reason for v in verdicts), [v.reason for v in verdicts]

@@ -2,7 +2,9 @@
 :mod:`.wrong_numbers` does for its numbers.
 
 An error is a name or date the source lacks; a name of the source put where the passage that holds
-the rest of the claim names someone else; a capitalised first word the source lacks where
+the rest of the claim names someone else, or (English) that puts the fact "in" a place of the source
+other than the one the passage names ("a school in Dunmore" for "destroyed in the village of
+Cresswell"); a capitalised first word the source lacks where
 the passage has a name (a sentence start hides a name's capital); (English) a pronoun of the other
 gender than all of the passage's. Any other name the source has only outside the passage
 is a note, or nothing when the sentences just before the passage name it: a summary may join distant
@@ -77,6 +79,12 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
                 f'rest, which names {swapped!r} in its place ({ev.where}: "{quote(ev.text, 100)}")',
                 shown, swapped,
             ))
+        elif name in doc.units and (moved := _place_moved(claim, name, ev, theirs)):
+            errors.append(Shown(
+                f"{shown!r} is in the source ({where_in_source(doc, name)}) but not in the passage that states the "
+                f'rest, which puts it in {moved!r} ({ev.where}: "{quote(ev.text, 100)}")',
+                shown, moved,
+            ))
         elif name in doc.units:  # a summary joins facts of distant sentences: a note unless swapped
             notes.append(f"{shown!r} is in the source ({where_in_source(doc, name)}) but not in the passage that states the rest")
     opener = _opening_name(claim, doc, ev, derived)
@@ -98,6 +106,31 @@ def _swapped_name(claim: Sentence, name: str, ev: Evidence, theirs: list[str]) -
         return None
     shown = passage_form(ev, there)
     return None if same_name(claim.name_forms.get(name, name), shown) else shown
+
+
+_COMPASS = ("north", "south", "east", "west", "central", "upper", "lower", "greater")
+"""Beginnings of the words that name part of a place ("East Thailand", "Northern Ireland")."""
+_PLACE_OF = r"(?:(?:the\s+)?(?:village|town|city|county|region|province|district|port|island)\s+of\s+)?"
+
+
+def _place_moved(claim: Sentence, name: str, ev: Evidence, theirs: list[str]) -> str | None:
+    """(English) The claim sets what the passage states "in" one named place "in" another place of
+    the source ("a school in Dunmore" where the passage says "a primary school were destroyed in the
+    village of Cresswell"): the passage holds the rest of the claim, and after the same preposition
+    names a place the claim lacks. Returns that place as written, or ``None``."""
+    shown = claim.name_forms.get(name, name)
+    mine = regex.search(rf"(?<!\p{{Lu}}[\p{{L}}'’-]*,?\s+)\b(in|at|near)\s+{_PLACE_OF}{regex.escape(shown)}\b", claim.text)
+    if not mine or claim.weight_of(ev.found) < 0.85 * (claim.mass - claim.weight_of(frozenset({name}))):
+        return None  # "streets of Banglamung in Thailand": a place within a place says where that one is
+    for m in regex.finditer(rf"\b{mine.group(1)}\s+{_PLACE_OF}(\p{{Lu}}[\p{{L}}'’-]*)", ev.text):
+        other = m.group(1)
+        if other.lower().startswith(_COMPASS):
+            continue  # "in East Thailand", "in Northern Ireland": a part of a place, not another
+        if other.lower() in {x.lower() for x in (claim.name_forms.get(t, t) for t in claim.names)}:
+            return None  # the passage also puts it where the claim does
+        if any(same_name(other, passage_form(ev, t)) for t in theirs) and not same_name(shown, other):
+            return other  # a name of the passage that the claim lacks
+    return None
 
 
 def _opening_name(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str, str]) -> Shown | None:
