@@ -320,3 +320,19 @@ def test_rose_to_is_the_verb_of_what_was_said_so_who_said_it_is_cut() -> None:
 )
 def test_a_second_predicate_keeps_the_modal_of_the_first(sentence: str, second: str) -> None:
     assert atomic_facts(sentence, "en", 20)[1] == second
+
+
+@pytest.mark.parametrize(
+    ("sentence", "second"),
+    [
+        (
+            "A wildfire that started near Pine Hollow on Friday had burned about 3,200 hectares by Saturday and "
+            "forced roughly 1,800 residents to leave their homes.",
+            "A wildfire had forced roughly 1,800 residents to leave their homes",
+        ),
+        ("The man who was arrested on Monday was charged and released on bail.", "The man was released on bail"),
+    ],
+)
+def test_a_second_predicate_takes_the_subject_without_its_relative_clause(sentence: str, second: str) -> None:
+    # never "a wildfire that forced ...": a question with a subject and no verb
+    assert atomic_facts(sentence, "en", 20)[1] == second

@@ -73,6 +73,7 @@ def en_subject(words: list[str]) -> tuple[str, str] | None:
     return None
 
 
+_RELATIVE_EN = frozenset({"that", "which", "who"})
 _MODALS_EN = frozenset({"will", "would", "can", "could", "may", "might", "shall", "should", "must"})
 
 
@@ -95,6 +96,12 @@ def _join_en(left: str, right: str) -> str | None:
         subject, verb = found
         if subject.lower() in {"it", "this", "that", "there"} and len(words) < 4:
             return None
+        own = subject.split()
+        if len(own) > 1 and own[-1].lower() in _RELATIVE_EN:
+            # "A wildfire that started ... had burned ... and forced ...": the verb found is the
+            # relative clause's; the subject is what it describes, the verb the main clause's
+            subject = " ".join(own[:-1]).rstrip(",")
+            verb = next((w.lower() for w in reversed(words[len(own):]) if w.lower() in EN_AUX), "")
         if verb in _BE_HAVE and head.endswith(("ed", "en")) and head not in EN_AUX:
             subject = f"{subject} {verb}"  # "She was injured and taken to hospital"; never "would called"
         elif verb in _MODALS_EN and head not in EN_AUX and not ed_verb(head):
