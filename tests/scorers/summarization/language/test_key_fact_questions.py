@@ -178,6 +178,12 @@ def test_a_cut_fact_does_not_end_on_the_word_that_led_into_the_cut() -> None:
         assert fact.split()[-1].lower() not in {"played", "for", "to", "the", "and", "of", "by"}, fact
 
 
+def test_a_cut_comparison_loses_the_words_whose_object_was_cut() -> None:
+    sentence = ("People who walk at least 7,000 steps a day have a 47% lower risk of dying early than those who walk "
+                "fewer than 4,000, according to a study published on Monday.")
+    assert atomic_facts(sentence, "en", 20)[0].endswith("lower risk of dying early"), atomic_facts(sentence, "en", 20)
+
+
 def test_a_long_fact_is_cut_after_its_main_verb_not_one_of_a_clause_before_it() -> None:
     sentence = ("A dress worn by Vivien Leigh when she played Scarlett O'Hara in the classic 1939 film Gone With the Wind "
                 "has fetched $ 137,000 at auction .")

@@ -204,7 +204,7 @@ _RUN_ON = 5
 
 _DANGLING = frozenset(
     "the a an and or but nor to of in on at for with from by as than that if into onto over under about "
-    "between among without through during whose which who whom where when while formerly".split()
+    "between among without through during whose which who whom where when while formerly those these".split()
 )
 """Words a cut fact may not end on: what they begin was cut off ("the first actor to be nominated for")."""
 
