@@ -275,12 +275,15 @@ def _moved_number(claim: Sentence, n: str, ev: Evidence, passage: list[str]) -> 
 
 def _swapped_number(claim: Sentence, n: str, ev: Evidence, passage: list[str]) -> str | None:
     """Another number of the claim that the passage has where the claim puts ``n``, and ``n`` where
-    the claim puts it: the two swapped ("killed 300 and injured 23" for "killing 23 and injuring 300")."""
+    the claim puts it: the two swapped ("killed 300 and injured 23" for "killing 23 and injuring 300").
+    One of the two places shows :data:`MOVED_NUMBER` neighbouring words, the other at least one: a
+    summary may paraphrase one side ("museum funding by 4 percent" for "funding for the city's
+    museums by 12 percent")."""
     unit = "#" + n
     own = side_match(claim, unit, ev, [unit])[1]
     for m in (w for w in passage if w != n and w in claim.numbers and w.endswith("%") == n.endswith("%")):
         there, back = side_match(claim, unit, ev, ["#" + m])[1], side_match(claim, "#" + m, ev, [unit])[1]
-        if min(there, back) >= MOVED_NUMBER and there > own and back > side_match(claim, "#" + m, ev, ["#" + m])[1]:
+        if max(there, back) >= MOVED_NUMBER and min(there, back) >= 1 and there > own and back > side_match(claim, "#" + m, ev, ["#" + m])[1]:
             return passage_form(ev, "#" + m)
     return None
 
