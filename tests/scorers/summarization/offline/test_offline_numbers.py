@@ -322,3 +322,34 @@ def test_two_numbers_swapped_are_shown_where_one_keeps_a_single_neighbour(summar
               "while cutting funding for the city's museums by 12 percent.")
     [v] = LexicalJudge().align(source, summary).alignment
     assert v.supported is supported, v.reason
+
+
+DINOSAUR = (
+    "Palaeontologists in Argentina have found the fossil of a long-necked dinosaur about 30 metres long. "
+    "The remains were dug up over three years near the town of Zapala. "
+    "The species lived about 95 million years ago. "
+    "Team leader Lucia Ferreyra said the bones suggested the animal weighed between 55 and 70 tonnes."
+)
+
+
+@pytest.mark.parametrize(
+    ("summary", "supported"),
+    [
+        # the weight's number with another unit of weight, in a claim whose passage is the first sentence
+        ("Palaeontologists in Argentina found a long-necked dinosaur that was about 30 metres long and weighed 55 to 70 kilograms.", False),
+        ("Palaeontologists in Argentina found a long-necked dinosaur that was about 30 metres long and weighed 55 to 70 tonnes.", True),
+    ],
+)
+def test_a_length_or_weight_in_another_unit_than_the_sources_is_shown_wherever_the_source_gives_it(
+    summary: str, supported: bool
+) -> None:
+    verdicts = LexicalJudge().align(DINOSAUR, summary).alignment
+    assert all(v.supported for v in verdicts) is supported, [v.reason for v in verdicts]
+    if not supported:
+        assert any("'kilograms' contradicts the source's 'tonnes'" in v.reason for v in verdicts), [v.reason for v in verdicts]
+
+
+def test_a_number_the_source_gives_in_both_units_is_no_contradiction() -> None:
+    source = "The bridge is 40 metres long. Its deck sits 40 feet above the river."
+    [v] = LexicalJudge().align(source, "The bridge is 40 feet above the river and 40 metres long.").alignment
+    assert v.supported, v.reason

@@ -18,7 +18,7 @@ from ..language.segment import detect_language, quote, split_sentences
 from ..verdicts import CoverageVerdict
 from .extrinsic import passage_form
 from .roles import swap_shown
-from .links import opposite_link
+from .links import opposite_link, unit_changed
 from .support import polarity_conflict, slot_match
 from .number_roles import number_role_changed
 from .wrong_numbers import same_kind_of
@@ -237,7 +237,7 @@ def judge_fact(
                 question=question, answered=False,
                 reason=f"the summary contradicts it: it says {swapped[1]!r} {swapped[2]} where the source has {swapped[0]!r}",
             )
-        order = opposite_link(fact, [best], read.analyser.lang)
+        order = opposite_link(fact, [best], read.analyser.lang) or unit_changed(fact, read.sentences, read.analyser.lang)
         if order:  # "before the vote" where the source has "after the vote"
             return CoverageVerdict(
                 question=question, answered=False,

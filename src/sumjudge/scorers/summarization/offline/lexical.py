@@ -42,7 +42,7 @@ from .coverage import coverage_gaps, judge_fact, read_summary
 from .extrinsic import additions, antonym_beside, extrinsic_problems, in_slot, passage_form, predicates, slot_word
 from .reasons import renumber, unchecked_reason, whole_source_numbers
 from .crossings import crossing_note
-from .links import opposite_link
+from .links import opposite_link, unit_changed
 from .roles import anchors_reordered, role_swap, subject_swap, swap_shown
 from .tense import planned_as_done
 from .support import (
@@ -321,7 +321,7 @@ class LexicalJudge:
         swap = role_swap(claim, ev, cfg.pair_distance, PASSIVE.get(doc.lang), doc.lang)
         if swap:
             return [swap], soft
-        order = opposite_link(claim, ev.sentences, doc.lang)
+        order = opposite_link(claim, ev.sentences, doc.lang) or unit_changed(claim, doc.sentences, doc.lang)
         if order:  # "resigned before the vote" where the source has "resigned after the vote"
             mine, theirs, s = order
             return [Shown(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..language.analysis import Sentence
 from ..language.lexicon import DETERMINERS_EN
-from ..language.polarity import MOVING, UNITS_OF_MEASURE, opposites_after
+from ..language.polarity import MOVING, SPANS_OF_TIME, UNITS_OF_MEASURE, opposites_after
 from ..language.tokens import WORD
 
 
@@ -24,27 +24,57 @@ def opposite_link(
     has its opposite between the same two words ("The minister resigned before the vote" for "...
     resigned after the vote", "voted for the bill" for "voted against the bill", "six months in
     prison" for "six years in prison"), and
-    that sentence does not also have the claim's word after the same word. Symmetric: a coverage fact
+    no sentence of them also has the claim's word after the same word. Symmetric: a coverage fact
     against the summary works the same way. Returns the claim's word and the sentence's, as written,
     and the sentence; ``None`` otherwise."""
     words = WORD.findall(claim.text)
     low = [w.lower() for w in words]
+    read = [(WORD.findall(s.text), s) for s in sentences]
     for i in range(1, len(low)):
         others = opposites_after(low[i], low[:i], lang)
         if not others:
             continue
         after = _next_word(low, i)
-        for s in sentences:
-            theirs = WORD.findall(s.text)
+        if any(t[j].lower() == low[i] and t[j - 1].lower() == low[i - 1] for t, _ in read for j in range(1, len(t))):
+            continue  # the passage also has the claim's word after the same word
+        for theirs, s in read:
             tlow = [t.lower() for t in theirs]
             for k in range(1, len(tlow)):
                 # a unit after the same count may also be led by the same word ("at least six months
                 # after" for "at least six weeks while")
                 led = k > 1 and i > 1 and tlow[k - 2] == low[i - 2] and low[i] in UNITS_OF_MEASURE
                 if tlow[k] in others and tlow[k - 1] == low[i - 1] and (led or _next_word(tlow, k) == after):
-                    if not any(tlow[j] == low[i] and tlow[j - 1] == low[i - 1] for j in range(1, len(tlow))):
-                        return words[i], theirs[k], s
+                    return words[i], theirs[k], s
     return direction_turned(claim, sentences) if lang == "en" else None
+
+
+_MEASURES = frozenset(UNITS_OF_MEASURE) - frozenset(SPANS_OF_TIME)
+"""Lengths and weights: a span of time ("3 years") recurs with other meanings in a source ("3 years
+ago"), a length or weight with its number rarely does."""
+
+
+def unit_changed(claim: Sentence, sentences: list[Sentence], lang: str) -> tuple[str, str, Sentence] | None:
+    """(English) The claim gives a number a length or weight that one of ``sentences`` (all the
+    source's) gives the same number in another unit of its kind, and no sentence gives the number the
+    claim's unit ("weighed 55 to 70 kilograms" where the source says "weighed between 55 and 70
+    tonnes" in another sentence than the claim's passage): a number with its unit is one fact wherever
+    it stands. Returns the claim's unit and the source's, as written, and the sentence."""
+    if lang != "en":
+        return None
+    words = WORD.findall(claim.text)
+    low = [w.lower() for w in words]
+    mine = [(i, low[i - 1]) for i in range(1, len(low)) if low[i] in _MEASURES and low[i - 1][:1].isdigit()]
+    if not mine:
+        return None
+    theirs: list[tuple[str, str, str, Sentence]] = []  # (number, unit in lower case, unit as written, sentence)
+    for s in sentences:
+        tw = WORD.findall(s.text)
+        theirs.extend((tw[k - 1], tw[k].lower(), tw[k], s) for k in range(1, len(tw)) if tw[k].lower() in _MEASURES)
+    for i, number in mine:
+        same = [(unit, written, s) for n, unit, written, s in theirs if n == number]
+        if same and not any(unit == low[i] or unit not in UNITS_OF_MEASURE[low[i]] for unit, _, _ in same):
+            return words[i], same[0][1], same[0][2]
+    return None
 
 
 _JOINING_EN = frozenset(
@@ -94,4 +124,4 @@ def direction_turned(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sen
     return None
 
 
-__all__ = ["direction_turned", "opposite_link"]
+__all__ = ["direction_turned", "opposite_link", "unit_changed"]
