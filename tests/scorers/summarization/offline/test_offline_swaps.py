@@ -252,3 +252,18 @@ def test_a_fact_moved_to_another_place_the_source_names_is_unsupported(summary: 
     assert all(v.supported for v in verdicts) is supported, [v.reason for v in verdicts]
     if not supported:
         assert any("which puts it in 'Cresswell'" in v.reason for v in verdicts), [v.reason for v in verdicts]
+
+
+@pytest.mark.parametrize(
+    ("summary", "supported"),
+    [
+        ("A Nordair flight from Lisbon to Oslo was diverted to Bordeaux.", False),
+        ("A Nordair flight from Oslo to Lisbon was diverted to Bordeaux.", True),
+    ],
+)
+def test_a_route_turned_around_is_unsupported_and_contradicts_the_question(summary: str, supported: bool) -> None:
+    source = "A Nordair flight from Oslo to Lisbon was diverted to Bordeaux on Wednesday after smoke was reported."
+    [v] = _align(source, summary)
+    assert v.supported is supported, v.reason
+    [q] = LexicalJudge().cover(["Is it true that a Nordair flight from Oslo to Lisbon was diverted to Bordeaux?"], summary).coverage
+    assert q.answered is supported, q.reason

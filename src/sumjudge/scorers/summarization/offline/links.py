@@ -92,12 +92,19 @@ def _coming(word: str) -> bool:
 
 def _direction_at(words: list[str], low: list[str]) -> list[tuple[int, str]]:
     """Where "to" or "from" leads a name within four words after a verb of moving or joining
-    (:data:`_JOINING_EN`), with the name's first word in lower case."""
+    (:data:`_JOINING_EN`), or as an end of a route (:func:`_route`), with the name's first word in
+    lower case."""
     return [
         (i, low[i + 1]) for i in range(1, len(low) - 1)
         if low[i] in ("to", "from") and words[i + 1][:1].isupper()
-        and any(_coming(w) for w in low[max(0, i - 4) : i])
+        and (any(_coming(w) for w in low[max(0, i - 4) : i]) or _route(low, i))
     ]
+
+
+def _route(low: list[str], i: int) -> bool:
+    """``low[i]`` is one end of a route, "from" with a "to" within four words after it, or "to" with a
+    "from" within four words before it ("a flight from Oslo to Lisbon")."""
+    return "to" in low[i + 2 : i + 6] if low[i] == "from" else "from" in low[max(0, i - 4) : i - 1]
 
 
 def direction_turned(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence]) -> tuple[str, str, Sentence] | None:
