@@ -199,6 +199,9 @@ def test_a_long_fact_is_cut_after_its_main_verb_not_one_of_a_clause_before_it() 
         ("Mayor Helen Ortiz opened the bridge", "Is it true that Mayor Helen Ortiz opened the bridge?"),
         ("Police closed the road", "Is it true that police closed the road?"),
         ("Mr Lawler worked at Clarence House", "Is it true that Mr Lawler worked at Clarence House?"),
+        # a possessor that opens a sentence is a name, unless it is a common word
+        ("Harwick's city council approved a budget", "Is it true that Harwick's city council approved a budget?"),
+        ("Today's vote was close", "Is it true that today's vote was close?"),
     ],
 )
 def test_a_question_keeps_the_capital_of_a_name_or_a_people_and_drops_that_of_a_function_word(fact: str, question: str) -> None:

@@ -84,6 +84,10 @@ _TITLE = regex.compile(r"^\S+\s+\p{Lu}")
 _OPENING_CONJUNCTION = regex.compile(r"^(?:but|and|so|yet|however|also|meanwhile)\b,?\s+(?=\S)", regex.I)
 _HONORIFICS = frozenset({"mr", "mrs", "ms", "dr"})
 _FIRST_WORD = regex.compile(r"^\p{Lu}[\p{Ll}\p{M}]*\b")
+_POSSESSIVE = regex.compile(r"^['’]s\b")
+_COMMON_POSSESSORS = frozenset("today yesterday tomorrow children women men people everyone nobody".split())
+"""Common words that open a sentence as possessors ("Today's vote"); any other capitalised word with
+"'s" there is a name ("Harwick's city council")."""
 
 
 def _open_syllable(ch: str) -> bool:
@@ -94,8 +98,9 @@ def _open_syllable(ch: str) -> bool:
 
 def phrase_question(fact: str, lang: str, names: frozenset[str] = frozenset()) -> str:
     """A closed question about ``fact``. In English the fact follows "Is it true that", so its first
-    word loses its capital unless it is a name (one of ``names``, lower-cased, or "I") or a people
-    ("Kenyan"); a function word ("The", "An") always loses it."""
+    word loses its capital unless it is a name (one of ``names``, lower-cased, "I", or a possessor
+    other than a common one: "Harwick's") or a people ("Kenyan"); a function word ("The", "An") always
+    loses it."""
     fact = fact.strip().rstrip(".!?。！？;,").strip()
     if lang == "en":
         fact = _OPENING_CONJUNCTION.sub("", fact, count=1)  # "But she said ..." -> "she said ..."
@@ -105,7 +110,8 @@ def phrase_question(fact: str, lang: str, names: frozenset[str] = frozenset()) -
         # "The", "An": never a name's capital at the head; "Mr", "Dr" before a name are the name's
         function_word = first in STOPWORDS["en"] and first not in _HONORIFICS
         title = _TITLE.match(fact) and not function_word
-        if m and (function_word or (first not in names and first not in PEOPLES_EN and not title)) and m.group() != "I":
+        owner = m is not None and bool(_POSSESSIVE.match(fact[m.end():])) and first not in _COMMON_POSSESSORS
+        if m and (function_word or (first not in names and first not in PEOPLES_EN and not title and not owner)) and m.group() != "I":
             fact = fact[:1].lower() + fact[1:]
         return _PHRASINGS["en"][0][0].format(fact=fact)
     if lang == "ko":
