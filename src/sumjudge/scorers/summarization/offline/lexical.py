@@ -324,9 +324,10 @@ class LexicalJudge:
         order = opposite_link(claim, ev.sentences, doc.lang) or unit_changed(claim, doc.sentences, doc.lang)
         if order:  # "resigned before the vote" where the source has "resigned after the vote"
             mine, theirs, s = order
+            where = ev.where if s in ev.sentences else f"sentence {doc.sentences.index(s) + 1}"  # a unit elsewhere
             return [Shown(
                 f"{mine!r} contradicts the source's {theirs!r}: the claim says \"{quote(claim.text, 100)}\", "
-                f"the source says \"{quote(s.text, 100)}\" ({ev.where})", mine, theirs,
+                f"the source says \"{quote(s.text, 100)}\" ({where})", mine, theirs,
             )], soft
         subject = swap_shown(claim, ev.sentences) if doc.lang == "en" else None
         if subject:

@@ -2,7 +2,9 @@
 between the same two words ("resigned before the vote" for "resigned after the vote", "voted for
 the bill" for "voted against", "moved to Boston" for "moved from Boston"), or another unit of the
 same kind after the same count ("six months" for "six years"). Such words are no content units, so
-the antonym pairs cannot hold them."""
+the antonym pairs cannot hold them. Two more of the kind: a name given as where something went that
+the passage gives as where it came from, or a route's two ends swapped (:func:`direction_turned`);
+a length or weight whose number the source gives in another unit anywhere (:func:`unit_changed`)."""
 
 from __future__ import annotations
 
@@ -110,9 +112,10 @@ def _route(low: list[str], i: int) -> bool:
 def direction_turned(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence]) -> tuple[str, str, Sentence] | None:
     """The claim moves something *to* a named place or party that one of ``sentences`` gives as where
     it came *from*, or the other way round ("Sandvik has moved to Bergen City" where the source says
-    "has joined Fiorenza from Bergen City"), and no sentence has the claim's word before that name.
-    The verbs on the two sides may differ; both must be verbs of moving, joining or leaving. Returns
-    the claim's word and the sentence's, as written, and the sentence; ``None`` otherwise."""
+    "has joined Fiorenza from Bergen City"; "a flight from Lisbon to Oslo" for "from Oslo to Lisbon"),
+    and no sentence has the claim's word before that name. The verbs on the two sides may differ;
+    each word must follow a verb of moving, joining or leaving, or end a route. Returns the claim's
+    word and the sentence's, as written, and the sentence; ``None`` otherwise."""
     words = WORD.findall(claim.text)
     mine = _direction_at(words, [w.lower() for w in words])
     if not mine:
