@@ -267,3 +267,26 @@ def test_a_route_turned_around_is_unsupported_and_contradicts_the_question(summa
     assert v.supported is supported, v.reason
     [q] = LexicalJudge().cover(["Is it true that a Nordair flight from Oslo to Lisbon was diverted to Bordeaux?"], summary).coverage
     assert q.answered is supported, q.reason
+
+
+@pytest.mark.parametrize(
+    ("summary", "supported"),
+    [
+        ("Estavia won the Nations Cup by beating Norland 27-24 on Saturday.", False),
+        ("Norland won the Nations Cup by beating Estavia 27-24 on Saturday.", True),
+    ],
+)
+def test_the_beaten_side_named_as_the_winner_is_unsupported_and_contradicts_the_question(summary: str, supported: bool) -> None:
+    source = "Norland beat Estavia 27-24 in Halvik on Saturday to win the Nations Cup."
+    [v] = _align(source, summary)
+    assert v.supported is supported, v.reason
+    if not supported:
+        assert "the source says 'Estavia' was beaten, not 'Norland'" in v.reason, v.reason
+    [q] = LexicalJudge().cover(["Is it true that Norland beat Estavia 27-24 to win the Nations Cup?"], summary).coverage
+    assert q.answered is supported, q.reason
+
+
+def test_a_result_the_source_gives_both_ways_round_is_no_swap() -> None:
+    source = "Estavia beat Norland in the group stage. Norland beat Estavia 27-24 in the final."
+    [v] = _align(source, "Estavia beat Norland in the group stage.")
+    assert v.supported, v.reason

@@ -301,18 +301,47 @@ def loser_swap(
     return None
 
 
+_BEATING = frozenset("beat beats beating defeated defeats defeating".split())
+
+
+def _winner(tokens: list[str], k: int) -> set[str]:
+    """The name that beats at ``tokens[k]``: the verb's subject, or for "by beating" the name that
+    opens the sentence ("Estavia won the cup by beating Norland")."""
+    run = _subject_before(tokens, k) or (_subject_before(tokens, 1) if tokens[k].endswith("ing") else None)
+    return set(run or ())
+
+
+def beaten_swap(claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence]) -> tuple[str, str, str] | None:
+    """The beaten side named as the winner ("Estavia won the cup by beating Norland" where the source
+    says "Norland beat Estavia"): after a verb of :data:`_BEATING` each side names the other's winner
+    (:func:`_winner`), and no sentence has the claim's way round. Symmetric, as :func:`winner_swap`.
+    Returns the claim's beaten name, the sentence's, and "was beaten", or ``None``."""
+    words = WORD_OR_MARK.findall(claim.text)
+    found = None
+    for j in (j for j in range(1, len(words) - 1) if words[j].lower() in _BEATING and words[j + 1][:1].isupper()):
+        mine, beaten = _winner(words, j), words[j + 1].lower()
+        for other in (WORD_OR_MARK.findall(s.text) for s in sentences):
+            for k in (k for k in range(1, len(other) - 1) if other[k].lower() in _BEATING):
+                theirs = _winner(other, k)
+                if other[k + 1].lower() == beaten and mine & theirs:
+                    return None  # a sentence has the claim's way round
+                if other[k + 1].lower() in mine and beaten in theirs:
+                    found = found or (words[j + 1], other[k + 1], "was beaten")
+    return found
+
+
 def swap_shown(
     claim: Sentence, sentences: tuple[Sentence, ...] | list[Sentence], summary_is_claim: bool = True
 ) -> tuple[str, str, str] | None:
     """The swaps the words show, asked the same way in alignment and in coverage: the same people in
     swapped roles (:func:`subject_swap`), another winner of the same contest (:func:`winner_swap`), a
     comparison turned around (:func:`comparison_swap`), the one a loser lost to named as the loser
-    (:func:`loser_swap`). Returns (the claim's word, the sentence's, how
-    they relate), or ``None``."""
+    (:func:`loser_swap`), the beaten side as the winner (:func:`beaten_swap`). Returns (the claim's
+    word, the sentence's, how they relate), or ``None``."""
     return (
         subject_swap(claim, sentences, summary_is_claim=summary_is_claim)
         or winner_swap(claim, sentences) or comparison_swap(claim, sentences)
-        or loser_swap(claim, sentences, summary_is_claim)
+        or loser_swap(claim, sentences, summary_is_claim) or beaten_swap(claim, sentences)
     )
 
 
@@ -334,4 +363,4 @@ def anchors_reordered(claim: Sentence, window: Window) -> tuple[str, str] | None
     return None
 
 
-__all__ = ["anchors_reordered", "loser_swap", "role_swap", "subject_swap", "swap_shown", "winner_swap"]
+__all__ = ["anchors_reordered", "beaten_swap", "loser_swap", "role_swap", "subject_swap", "swap_shown", "winner_swap"]
