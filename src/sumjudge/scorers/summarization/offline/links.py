@@ -31,12 +31,13 @@ def opposite_link(
     and the sentence; ``None`` otherwise."""
     words = WORD.findall(claim.text)
     low = [w.lower() for w in words]
-    read = [(WORD.findall(s.text), s) for s in sentences]
+    read: list[tuple[list[str], Sentence]] = []
     for i in range(1, len(low)):
         others = opposites_after(low[i], low[:i], lang)
         if not others:
             continue
         after = _next_word(low, i)
+        read = read or [(WORD.findall(s.text), s) for s in sentences]
         if any(t[j].lower() == low[i] and t[j - 1].lower() == low[i - 1] for t, _ in read for j in range(1, len(t))):
             continue  # the passage also has the claim's word after the same word
         for theirs, s in read:
