@@ -345,3 +345,18 @@ def test_a_second_predicate_keeps_the_modal_of_the_first(sentence: str, second: 
 def test_a_second_predicate_takes_the_subject_without_its_relative_clause(sentence: str, second: str) -> None:
     # never "a wildfire that forced ...": a question with a subject and no verb
     assert atomic_facts(sentence, "en", 20)[1] == second
+
+
+@pytest.mark.parametrize(
+    ("sentence", "facts"),
+    [
+        # the speaker's second verb of saying: what follows is said too, not done by the first fact's subject
+        ("The minister said the economy was growing, but warned that inflation could rise again.",
+         ["the economy was growing", "inflation could rise again"]),
+        # without the comma the verb may be the first fact's subject's own: it stays with it
+        ("Witnesses told reporters that Bieber argued with security and said he could not stand in the crowd.",
+         ["Bieber argued with security and said he could not stand in the crowd"]),
+    ],
+)
+def test_a_second_thing_a_speaker_said_is_a_fact_of_its_own(sentence: str, facts: list[str]) -> None:
+    assert atomic_facts(sentence, "en", 20) == facts

@@ -46,6 +46,14 @@ _ATTRIBUTION_HEAD = regex.compile(
     regex.I,
 )
 """"According to police, ...", "Officials said (that) ...": who says it is not the fact."""
+_SAID_TOO = regex.compile(
+    r"^(?P<first>.+?),\s+(?:but|and)\s+(?:also\s+)?(?:said|added|warned|cautioned|noted|insisted|admitted|"
+    r"stressed|conceded|acknowledged|argued)\s+(?:that\s+)?(?P<second>\S.+)$",
+    regex.I | regex.S,
+)
+"""What is left of "X said A, but warned that B" once "X said" is gone: a second thing said. The comma
+marks the speaker's second verb; without it the verb may be A's subject's ("Witnesses said Bieber argued
+with security and said he ...")."""
 _IMPERSONAL = regex.compile(
     r"^\s*it\s+(?:has|had|is|was|have)\s+(?:also\s+)?(?:now\s+)?(?:been\s+)?\p{L}+ed\s+that\s+(?=\S)", regex.I
 )
@@ -291,7 +299,12 @@ def atomic_facts(sentence: str, lang: str, max_words: int = 16, speech: bool = F
     text = _DASHES.sub(" ", text)
     text = _WEEKDAY_PHRASE.sub("", text)
     text = _ATTRIBUTION_TAIL.sub("", text)
-    text = _unattributed(text)
+    said = _unattributed(text)
+    two = _SAID_TOO.match(said) if said != text else None
+    if two and not opens_with_pronoun(two.group("second")):  # "X said A, but warned that B": B is what X said too, not something A's subject did
+        said = two.group("first")
+        extra.append(two.group("second"))
+    text = said
     for _ in range(2):
         text = _INTRO_ADVERB.sub("", text, count=1)
     when = _INTRO_PHRASE.match(text)
