@@ -360,3 +360,16 @@ def test_a_second_predicate_takes_the_subject_without_its_relative_clause(senten
 )
 def test_a_second_thing_a_speaker_said_is_a_fact_of_its_own(sentence: str, facts: list[str]) -> None:
     assert atomic_facts(sentence, "en", 20) == facts
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        # a phrase that points back to another sentence goes; a date moves to the end and stays
+        ("Until then, the company advised owners to limit charging to 80 percent.",
+         "the company advised owners to limit charging to 80 percent"),
+        ("In 1903, the museum was rebuilt after a fire.", "the museum was rebuilt after a fire in 1903"),
+    ],
+)
+def test_an_opening_phrase_that_points_back_is_dropped_and_a_date_kept(sentence: str, fact: str) -> None:
+    assert atomic_facts(sentence, "en", 20)[0] == fact

@@ -92,6 +92,7 @@ _INTRO_CLAUSE = regex.compile(
     r"following|amid|with)\b[^,]{3,120}?)\s*,\s+(?P<main>\S.*)$",
     regex.I | regex.S,
 )
+_POINTING_BACK = frozenset({"then", "that", "this", "it", "which"})
 _INTRO_PHRASE = regex.compile(
     r"^\s*(?P<phrase>(?:in|on|at|by|during|since|until|for|last|this|next|earlier|later)\s+[^,]{1,40}?)\s*,\s+(?=\S)",
     regex.I,
@@ -310,7 +311,8 @@ def atomic_facts(sentence: str, lang: str, max_words: int = 16, speech: bool = F
     when = _INTRO_PHRASE.match(text)
     if when:  # "In 1903, the museum was rebuilt" -> "the museum was rebuilt in 1903": the date stays
         rest, phrase = text[when.end():].rstrip(" .!;"), when.group("phrase")
-        text = f"{rest} {phrase[:1].lower()}{phrase[1:]}"
+        # "Until then, ..." points back to another sentence: it goes, as it would say nothing alone
+        text = rest if phrase.split()[-1].lower() in _POINTING_BACK else f"{rest} {phrase[:1].lower()}{phrase[1:]}"
     m = _INTRO_CLAUSE.match(text)
     if m:
         sub = _FIRST_WORD_SPACE.sub("", m.group("sub"))
