@@ -302,7 +302,8 @@ def atomic_facts(sentence: str, lang: str, max_words: int = 16, speech: bool = F
     text = _ATTRIBUTION_TAIL.sub("", text)
     said = _unattributed(text)
     two = _SAID_TOO.match(said) if said != text else None
-    if two and not opens_with_pronoun(two.group("second")):  # "X said A, but warned that B": B is what X said too, not something A's subject did
+    if two and not opens_with_pronoun(two.group("second")):
+        # "X said A, but warned that B": B is what X said too, not something A's subject did
         said = two.group("first")
         extra.append(two.group("second"))
     text = said
