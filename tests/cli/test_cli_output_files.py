@@ -6,6 +6,7 @@ data file, its reply cache and another store; a store of another schema is one l
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import resource
@@ -64,9 +65,19 @@ class FifoReader:
             self.data = fh.read()
 
     def finish(self) -> bytes:
-        if self.thread.is_alive():  # never opened by the command: open it once, so the reader ends
-            os.close(os.open(self.path, os.O_WRONLY | os.O_NONBLOCK))
-        self.thread.join(timeout=60)
+        # A reader still blocked in open() (the command never opened the FIFO) is released by opening the
+        # write end once. ENXIO means no reader holds the FIFO at that instant: either the reader already
+        # saw the command's end of file and is returning, or it has not reached open() yet; the join decides
+        # which, and the open is tried again only while the thread lives.
+        for _ in range(600):
+            if not self.thread.is_alive():
+                break
+            try:
+                os.close(os.open(self.path, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError as error:
+                if error.errno != errno.ENXIO:
+                    raise
+            self.thread.join(timeout=0.1)
         assert not self.thread.is_alive()
         return self.data
 
