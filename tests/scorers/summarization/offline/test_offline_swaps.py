@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
-from sumjudge.scorers.summarization.verdicts import AlignmentVerdict
+from sumjudge.scorers.summarization.verdicts import AlignmentVerdict, CoverageVerdict
 
 RACE = (
     "On Sunday Smith won the race in Leeds. "
@@ -25,6 +25,13 @@ RACE = (
 
 def _align(source: str, summary: str) -> list[AlignmentVerdict]:
     return LexicalJudge().align(source, summary).alignment
+
+
+def _claim_and_question(source: str, summary: str, question: str) -> tuple[AlignmentVerdict, CoverageVerdict]:
+    """The one claim of a one-sentence summary, and the verdict on one question answered from it."""
+    [v] = _align(source, summary)
+    [q] = LexicalJudge().cover([question], summary).coverage
+    return v, q
 
 
 def test_a_name_swapped_in_from_elsewhere_is_shown_with_the_name_it_replaces() -> None:
@@ -262,10 +269,10 @@ def test_a_fact_moved_to_another_place_the_source_names_is_unsupported(summary: 
     ],
 )
 def test_a_route_turned_around_is_unsupported_and_contradicts_the_question(summary: str, supported: bool) -> None:
-    source = "A Nordair flight from Oslo to Lisbon was diverted to Bordeaux on Wednesday after smoke was reported."
-    [v] = _align(source, summary)
+    v, q = _claim_and_question(
+        "A Nordair flight from Oslo to Lisbon was diverted to Bordeaux on Wednesday after smoke was reported.", summary,
+        "Is it true that a Nordair flight from Oslo to Lisbon was diverted to Bordeaux?")
     assert v.supported is supported, v.reason
-    [q] = LexicalJudge().cover(["Is it true that a Nordair flight from Oslo to Lisbon was diverted to Bordeaux?"], summary).coverage
     assert q.answered is supported, q.reason
 
 
@@ -277,12 +284,11 @@ def test_a_route_turned_around_is_unsupported_and_contradicts_the_question(summa
     ],
 )
 def test_the_beaten_side_named_as_the_winner_is_unsupported_and_contradicts_the_question(summary: str, supported: bool) -> None:
-    source = "Norland beat Estavia 27-24 in Halvik on Saturday to win the Nations Cup."
-    [v] = _align(source, summary)
+    v, q = _claim_and_question("Norland beat Estavia 27-24 in Halvik on Saturday to win the Nations Cup.", summary,
+                               "Is it true that Norland beat Estavia 27-24 to win the Nations Cup?")
     assert v.supported is supported, v.reason
     if not supported:
         assert "the source says 'Estavia' was beaten, not 'Norland'" in v.reason, v.reason
-    [q] = LexicalJudge().cover(["Is it true that Norland beat Estavia 27-24 to win the Nations Cup?"], summary).coverage
     assert q.answered is supported, q.reason
 
 
