@@ -135,6 +135,52 @@ def test_a_claim_is_the_summarys_as_a_reader_reads_it() -> None:
         assert not held_by(summary, claim), claim
 
 
+def test_a_claim_with_the_summarys_words_in_swapped_roles_is_not_the_summarys() -> None:
+    from sumjudge.scorers.summarization.held import held_by
+
+    for summary, claim in (("Alice paid Bob 5 dollars on Monday.", "Bob paid Alice 5 dollars on Monday."),
+                           ("Alice paid Bob 5 dollars on Monday.", "Alice was paid by Bob 5 dollars."),
+                           ("Shares fell after they rose.", "Shares rose after they fell."),
+                           ("Flights go from Rome to Paris.", "Flights go from Paris to Rome.")):
+        assert not held_by(summary, claim), claim
+    # a passive, a fronted phrase, a clause moved, a verb of saying keep who does what
+    for summary, claim in (("Alice paid Bob 5 dollars on Monday.", "Bob was paid 5 dollars by Alice."),
+                           ("The bridge, designed by Ada Lind, opened in 1932.", "Ada Lind designed the bridge."),
+                           ("The council approved 120 homes on Tuesday.", "On Tuesday, the council approved 120 homes."),
+                           ("The road was closed, police said.", "Police said the road was closed.")):
+        assert held_by(summary, claim), claim
+
+
+def test_a_claim_that_drops_a_denial_other_than_not_is_not_the_summarys() -> None:
+    from sumjudge.scorers.summarization.held import held_by
+
+    for summary, claim in (("The council refused to approve the homes.", "The council approved the homes."),
+                           ("The council failed to approve the homes.", "The council approved the homes."),
+                           ("It is false that the bridge opened in 1932.", "The bridge opened in 1932."),
+                           ("It is not true that the bridge opened in 1932.", "The bridge opened in 1932."),
+                           ("The toy is not safe for children, but safe for adults.", "The toy is safe for children."),
+                           ("Critics claimed the bridge opened in 1932, but it opened in 1935.", "The bridge opened in 1932.")):
+        assert not held_by(summary, claim), claim
+    for summary, claim in (("The toy is not safe for children, but safe for adults.", "The toy is safe for adults."),
+                           ("The council refused to approve the homes.", "The council refused to approve the homes."),
+                           ("The bridge opened in 1932. It is false that it cost 4 million.", "The bridge opened in 1932.")):
+        assert held_by(summary, claim), claim
+
+
+def test_a_claim_that_is_the_summarys_text_however_spaced_is_the_summarys() -> None:
+    """SummEval's tokenised summaries: a denial in one sentence does not cover the next, and the
+    summary's own words spaced otherwise are its own."""
+    from sumjudge.scorers.summarization.held import held_by
+
+    summary = ("Japan 's military has never seen an alien , and apparently never will . Image : AP This article "
+               "originally published at The Daily Dot here")
+    for claim in ("Image : AP This article originally published at The Daily Dot here",
+                  "Image: AP This article originally published at The Daily Dot here",
+                  "Japan's military has never seen an alien"):
+        assert held_by(summary, claim), claim
+    assert held_by("The fee is 4 , 000 dollars .", "The fee is 4,000 dollars.")
+
+
 async def test_a_claim_the_summary_does_not_make_is_asked_again_then_fails_the_step() -> None:
     source = "The council approved 120 homes on Tuesday. Building starts in May."
     taken = claims(("The council approved 120 homes on Tuesday.", True), ("Building starts in May.", True))

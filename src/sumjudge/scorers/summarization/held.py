@@ -10,11 +10,13 @@ or another form of a word of the summary (a character similarity of at least
 :data:`~.quotes.WORD_THRESHOLD`, or the same beginning: "approves" for "approved", "열었다" for
 "열었고"), and the small words a claim needs to
 stand alone ("the", "was", "by", ...) may be added. Every number of the claim is a number of the
-summary, and every other word of the claim is in the summary. A word changed or added ("rejected"
-for "approved", "not"), a number changed, is another claim; so is a denial dropped: a claim without
-"not" whose word the summary only ever denies ("The council approved the homes" from "The council did
-not approve the homes"). A key hidden in the claim
-(:data:`~sumjudge.guards.redact.MASK`) stands for the key the summary holds.
+summary, and every other word of the claim is in the summary (or the claim is the summary's text
+however spaced: "Image : AP" for "Image: AP"). A word changed or added ("rejected" for "approved",
+"not"), a number changed, is another claim; so are the same words with their sides swapped ("Bob
+paid Alice" for "Alice paid Bob": :mod:`.word_order`), and a denial dropped: a claim with no denial
+of its own that says what the summary denies ("The council approved the homes" from "The council did
+not approve" or "refused to approve the homes", "It is false that ...": :mod:`.denials`). A key
+hidden in the claim (:data:`~sumjudge.guards.redact.MASK`) stands for the key the summary holds.
 
 A reply with such a claim is invalid: the scorer asks once more, saying which claims are not the
 summary's, and a reply that holds one again fails the step with
@@ -32,8 +34,10 @@ from typing import Any
 from ...errors import ContextOverflowError, JudgeOutputError
 from ...judges.base import ChatMessage, JudgeReply, JudgeRequest
 from ...guards.redact import MASK
-from .asked import _NUMBER, _folded, _words
+from .asked import _NUMBER, _folded
+from .denials import DENYING_WORDS, HEARSAY, Clauses, clauses, denied_from_outside, negation
 from .quotes import WORD_THRESHOLD
+from .word_order import swapped
 
 _SHOWN = 3  # claims quoted in a re-ask or an error
 _ECHO_LIMIT = 2000
@@ -70,21 +74,45 @@ def _kept(word: str, have: set[str], text: str) -> bool:
                for h in have)
 
 
-NEGATIONS = frozenset({"not", "no", "never", "nor", "neither", "none", "nobody", "nothing", "without", "cannot"})
-"""Words that deny what follows them (and any word ending in "n't")."""
+FRAME_WORDS = frozenset({"true", "case", "correct", "accurate", "so"})
+"""Words of a denying frame, not of what it denies ("It is not true that ...", "not the case that ...")."""
 
 
-def _negation(word: str) -> bool:
-    return word in NEGATIONS or word.endswith("n't")
+def _same(a: str, b: str) -> bool:
+    """Two forms of one word, or one misspelt (the tolerance of :func:`_kept`)."""
+    return a == b or _same_stem(a, b) or SequenceMatcher(None, a, b, autojunk=False).ratio() >= WORD_THRESHOLD
 
 
-def _denied_everywhere(word: str, words: list[str]) -> bool:
-    """Whether every place ``words`` (the summary's) has ``word`` (or a form of it) is denied: right after
-    a negation, or after a negation and one joining word ("did not approve", "was never built")."""
-    at = [i for i, h in enumerate(words) if h == word or _same_stem(word, h)]
-    return bool(at) and all(
-        (i >= 1 and _negation(words[i - 1]))
-        or (i >= 2 and _negation(words[i - 2]) and words[i - 1] in JOINING_WORDS) for i in at)
+def _content(word: str) -> bool:
+    return word not in JOINING_WORDS and any(ch.isalnum() for ch in word)
+
+
+def _drops_a_denial(claimed: list[str], cut: Clauses) -> bool:
+    """Whether the claim (no denial of its own) says what the summary denies: for some denial, the
+    claim holds the first word it covers and no clause of the summary holds that word undenied
+    together with every other word of the claim that the denial covers ("safe for children" from "not
+    safe for children, but safe for adults"; "The plan was popular" from "which was not popular")."""
+    words = cut.words
+    for scope in cut.scopes():
+        said = words[scope[0] - 1]
+        if (said in HEARSAY or said in DENYING_WORDS) and any(_same(w, said) for w in claimed):
+            continue  # the claim keeps the word: "Inoki has claimed to have seen a UFO"
+        key = [j for j in scope if _content(words[j]) and words[j] not in FRAME_WORDS]
+        if not key or not any(_same(w, words[key[0]]) for w in claimed):
+            continue
+        shared = [w for w in claimed if _content(w) and any(_same(w, words[j]) for j in key)]
+        head = words[key[0]]
+        held = any(
+            not cut.denied[i] and _same(words[i], head)
+            and all(any(_same(w, words[k]) for k in range(len(words)) if cut.clause[k] == cut.clause[i]) for w in shared)
+            for i in range(len(words)))
+        if not held:
+            return True
+    return False
+
+
+def _squeezed(text: str) -> str:
+    return "".join(text.split())
 
 
 def held_by(summary: str, claim: str) -> bool:
@@ -92,18 +120,25 @@ def held_by(summary: str, claim: str) -> bool:
     text, said = _folded(summary), _folded(claim)
     if not said:
         return True
+    cut, own = clauses(text), clauses(said)
+    claimed = [w for w in own.words if any(ch.isalnum() for ch in w) or w == MASK]
+    squeezed, whole = _squeezed(said), _squeezed(text)
+    if squeezed in whole:  # the summary's own text, however spaced: its own unless a denial before it covers it
+        at = whole.find(squeezed)
+        while at >= 0:
+            if not denied_from_outside(cut, at, at + len(squeezed)):
+                return True
+            at = whole.find(squeezed, at + 1)
+        return False
     if not set(_NUMBER.findall(said)) <= set(_NUMBER.findall(text)):
         return False
-    words = _words(text)
-    have = set(words)
-    if MASK in summary:
-        have.add(MASK)
-    claimed = [w for w in _words(said) if any(ch.isalnum() for ch in w) or w == MASK]
+    have = set(cut.words) | ({MASK} if MASK in summary else set())
     if not all(w == MASK or _kept(w, have, text) for w in claimed):
         return False
-    # a denial dropped ("did not approve" -> "approved"): the claim's word is only ever denied there
-    return any(_negation(w) for w in claimed) or not any(
-        _denied_everywhere(w, words) for w in claimed if w not in JOINING_WORDS)
+    kept = [i for i, w in enumerate(own.words) if any(ch.isalnum() for ch in w) or w == MASK]
+    if swapped(claimed, cut.words, _content, _same, ([own.clause[i] for i in kept], cut.clause)):
+        return False
+    return any(negation(w) for w in claimed) or not _drops_a_denial(claimed, cut)
 
 
 def not_held(summaries: Sequence[str], claims: Sequence[str]) -> list[int]:
@@ -165,4 +200,4 @@ async def summary_claims(
     return reply
 
 
-__all__ = ["JOINING_WORDS", "NEGATIONS", "held_by", "not_held", "not_held_error", "not_held_feedback", "summary_claims"]
+__all__ = ["FRAME_WORDS", "JOINING_WORDS", "held_by", "not_held", "not_held_error", "not_held_feedback", "summary_claims"]
