@@ -57,3 +57,36 @@ def test_brackets_inside_strings_do_not_count_as_depth(tmp_path: Path) -> None:
             "correct": True}
     r = c.post("/api/label", json=body, headers={"X-Sumjudge-Token": settings.token})
     assert r.status_code == 200 and r.json()["ok"] is True
+
+
+@pytest.mark.parametrize("reviewer", [{"a": 1}, ["ann"], 7, None])
+def test_a_reviewer_that_is_not_a_string_is_400_and_never_stored_as_text(tmp_path: Path, reviewer: object) -> None:
+    c, settings, a = client(tmp_path)
+    body = {"run": a, "item": "doc-1", "reviewer": reviewer, "target": "claim", "index": 0, "correct": True}
+    r = c.post("/api/label", json=body, headers={"X-Sumjudge-Token": settings.token})
+    assert r.status_code == 400 and "string" in r.json()["error"]
+    _nothing_written(settings, a)
+
+
+@pytest.mark.parametrize("name", ["ghp_Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr78", "hf_AbCdEfGhIjKlMnOpQrStUvWxYz012345"])
+def test_a_reviewer_name_that_is_a_key_is_refused_in_every_write(tmp_path: Path, name: str) -> None:
+    c, settings, a = client(tmp_path)
+    body = {"run": a, "item": "doc-1", "reviewer": name, "target": "claim", "index": 0, "correct": True}
+    r = c.post("/api/label", json=body, headers={"X-Sumjudge-Token": settings.token})
+    assert r.status_code == 400 and "key" in r.json()["error"] and name not in r.text
+    form = {"run": a, "item": "doc-1", "reviewer": name, "rating": "4", "note": "fine", "token": settings.token}
+    r = c.post("/rate", data=form, follow_redirects=False)
+    assert r.status_code == 400
+    with RunStore(settings.store, readonly=True) as store:
+        book = LabelBook(store)
+        assert book.verdict_labels(a) == [] and book.item_labels(a) == []
+
+
+def test_a_key_pasted_into_a_note_is_stored_hidden(tmp_path: Path) -> None:
+    c, settings, a = client(tmp_path)
+    key = "ghp_Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr78"
+    form = {"run": a, "item": "doc-1", "reviewer": "ann", "rating": "4", "note": f"see {key}", "token": settings.token}
+    c.post("/rate", data=form, follow_redirects=False)
+    with RunStore(settings.store, readonly=True) as store:
+        (label,) = LabelBook(store).item_labels(a)
+    assert key not in label.note and label.note.startswith("see ")

@@ -22,6 +22,10 @@ environment) adds its password and ``user:password`` (:func:`url_secrets`), so t
 that a gateway echoes back is hidden too. :func:`secrets_of` gathers what a judge holds (its key, its
 base URL's credentials, its headers), through every wrapper.
 
+A key in the texts being scored is hidden in what the product writes about them as well, cut up or
+not (:func:`shaped_secrets`: a judge that splits "ghp_Ab12..." into words would otherwise print
+"Ab12..." in a reason, which no pattern knows).
+
 Who calls it: the text a judge returns (:func:`sumjudge.judges.structured.generate_structured`, before
 it is stored, cached or shown: :func:`redact_strings`), the CLI's error lines (:func:`sumjudge.cli.common.fail`), the error text recorded with a
 failed item (:func:`describe_failure`: run store, ``--out``, reports, JUnit), every
@@ -130,6 +134,28 @@ def secrets_of(judge: Any) -> list[str]:
             found.extend(str(v) for v in headers.values())
         judge = getattr(judge, "inner", None)
     return [s for s in found if s and len(s) >= MIN_SECRET]
+
+
+_KEY_PARTS = re.compile(r"[_\-]+")
+_RUNS = re.compile(r"[A-Za-z]+|[0-9]+")
+
+
+def shaped_secrets(*texts: str) -> list[str]:
+    """The key-shaped strings in ``texts`` (:data:`_KEY_SHAPED`), and each part of one that a tokenizer
+    may cut it into (at ``_`` and ``-``: "ghp", "Ab12Cd34..."; what a judge's reason would print of a key
+    in the summary once the key's prefix is gone, so no pattern would know it), each part without its
+    leading or trailing digits, and each run of letters or of digits ("11ABC..." read as "11" and
+    "ABC..."), as written and lowercased, where at least :data:`MIN_SECRET` long. The scorer hides
+    these in every text it writes."""
+    found: list[str] = []
+    for text in texts:
+        for m in _KEY_SHAPED.finditer(text or ""):
+            key = m.group()
+            parts = [key, *_KEY_PARTS.split(key)]
+            parts += [cut for part in parts for cut in (part.lstrip("0123456789"), part.rstrip("0123456789"))]
+            parts += _RUNS.findall(key)
+            found += [form for part in parts for form in (part, part.lower()) if len(part) >= MIN_SECRET]
+    return list(dict.fromkeys(found))
 
 
 def _is_credential(token: str) -> bool:
@@ -286,5 +312,5 @@ def describe_failure(exc: BaseException, secrets: Iterable[str | None] = ()) -> 
 
 __all__ = [
     "MASK", "Redactor", "describe_failure", "environment_secrets", "redact", "redact_strings", "scrub_exception",
-    "secret_forms", "secret_spans", "secrets_of", "url_secrets",
+    "secret_forms", "secret_spans", "secrets_of", "shaped_secrets", "url_secrets",
 ]

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from ..errors import InputError
+from ..guards.redact import redact
 from .database import RunStore, store_error
 
 Target = Literal["claim", "answer"]
@@ -88,7 +89,10 @@ class ItemLabel:
 
 
 def check_reviewer(name: str) -> str:
-    """The reviewer name, trimmed; :class:`InputError` when empty, too long or holding control characters."""
+    """The reviewer name, trimmed; :class:`InputError` when not a string, empty, too long, holding control
+    characters or a key (what :func:`~sumjudge.guards.redact.redact` would hide: a name is stored and shown)."""
+    if not isinstance(name, str):
+        raise InputError(f"a reviewer name is text, not {type(name).__name__}")
     name = name.strip()
     if not name:
         raise InputError("a reviewer name is needed to label")
@@ -96,6 +100,8 @@ def check_reviewer(name: str) -> str:
         raise InputError(f"a reviewer name has at most {MAX_REVIEWER} characters")
     if any(unicodedata.category(ch).startswith("C") for ch in name):
         raise InputError("a reviewer name cannot hold control characters")
+    if redact(name) != name:
+        raise InputError("a reviewer name cannot hold a key or token: use your name")
     return name
 
 
@@ -150,8 +156,9 @@ class LabelBook:
         reviewer = check_reviewer(reviewer)
         if rating is not None and not 1 <= rating <= 5:
             raise InputError(f"a rating is 1 to 5, not {rating}")
-        if len(note) > MAX_NOTE:
-            raise InputError(f"a note has at most {MAX_NOTE} characters")
+        if not isinstance(note, str) or len(note) > MAX_NOTE:
+            raise InputError(f"a note is text of at most {MAX_NOTE} characters")
+        note = redact(note)  # a key pasted into a note is never stored
         self._write(
             "INSERT OR REPLACE INTO item_labels (run_id, item_id, reviewer, rating, note, labelled_at)"
             " VALUES (?,?,?,?,?,?)",

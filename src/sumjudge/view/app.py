@@ -275,8 +275,10 @@ class View:
             index = body["index"]
             if isinstance(index, bool) or not isinstance(index, int):  # 1e400 is inf, 1.5 is no claim
                 raise InputError("index is a whole number")
-            self._label(str(body["run"]), str(body["item"]), str(body["reviewer"]), str(body["target"]),
-                        index, correct)
+            texts = [body[k] for k in ("run", "item", "reviewer", "target")]
+            if not all(isinstance(t, str) for t in texts):  # {"a": 1} is no name: never stored as its text
+                raise InputError("run, item, reviewer and target are strings")
+            self._label(*texts, index, correct)
         except (KeyError, TypeError, ValueError, AttributeError, SumjudgeError) as exc:
             text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
             return JSONResponse({"ok": False, "error": text}, 413 if isinstance(exc, BodyTooLarge) else 400)

@@ -37,7 +37,7 @@ from ...judges.structured import redacted_output
 from ...judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, resolve_judge
 from ...data.text_in import as_read
 from ...messages import select_source, select_summary
-from ...guards.redact import redact, secrets_of
+from ...guards.redact import redact, secrets_of, shaped_secrets
 from ...tracing import evaluation_span, traced
 from . import prompts
 from .asked import stray_error, stray_feedback, strays
@@ -87,6 +87,9 @@ class Evaluation:
     """Claims the judge found in the summary; more than were judged when ``max_claims`` cut them."""
     draw: int | None = None
     """Which draw of the questions this sample sits (``question_draws``); ``None``: its own (``sample``)."""
+    secrets: tuple[str, ...] = ()
+    """Keys in the source and summary, and the parts a judge may cut them into
+    (:func:`~sumjudge.guards.redact.shaped_secrets`): hidden in every text of the result, reasons included."""
 
 
 class SummarizationScorer:
@@ -130,16 +133,17 @@ class SummarizationScorer:
         source = as_read(select_source(input, output, source=self.options.source,
                                        source_extractor=self.options.source_extractor))
         summary = as_read(select_summary(output))
+        shaped = tuple(shaped_secrets(source, summary))
         k = self.options.samples
         if k == 1:
-            return await self._evaluate(Evaluation(run_id=run_id, source=source, summary=summary))
+            return await self._evaluate(Evaluation(run_id=run_id, source=source, summary=summary, secrets=shaped))
         temperature = self._sample_temperature()
         draws = self.options.question_draws  # samples share draws of the questions: the spread can be split
         results = await gather_or_cancel(
             *(
                 self._evaluate(
                     Evaluation(run_id=run_id, source=source, summary=summary, sample=i, temperature=temperature,
-                               draw=i % draws if draws else None)
+                               draw=i % draws if draws else None, secrets=shaped)
                 )
                 for i in range(k)
             )
@@ -166,8 +170,10 @@ class SummarizationScorer:
             )
         # every quote located in the texts as they are (where it lies, whether it holds its verdict up:
         # quotes.py), then the verdicts' secrets hidden
-        alignment = [redacted_output(verify_alignment(v, ev.source, ev.summary), self._secrets) for v in alignment]
-        coverage = [redacted_output(verify_coverage(v, ev.summary), self._secrets) for v in coverage]
+        secrets = (*self._secrets, *ev.secrets)
+        alignment = [redacted_output(verify_alignment(v, ev.source, ev.summary), secrets) for v in alignment]
+        coverage = [redacted_output(verify_coverage(v, ev.summary), secrets) for v in coverage]
+        questions = [redact(q, secrets) for q in questions]
         strict = self.options.strict_evidence
         if strict:
             alignment, coverage = [_strict_claim(v) for v in alignment], [_strict_answer(v) for v in coverage]
@@ -179,8 +185,9 @@ class SummarizationScorer:
             run_id=ev.run_id,
             model=self.judge.model_id,
             score=score,
-            reason=explain(ev.source, ev.summary, pre, ana, score, graded) + _cut_note(ev, pre, self.options.max_claims)
-            + (_strict_note(pre, ana) if strict else ""),
+            reason=redact(explain(ev.source, ev.summary, pre, ana, score, graded)
+                          + _cut_note(ev, pre, self.options.max_claims) + (_strict_note(pre, ana) if strict else ""),
+                          secrets),
             scale=self.options.scale,
             graded=graded,
             preprocess_step_result=pre,
@@ -238,7 +245,8 @@ class SummarizationScorer:
         """The questions the judge draws for ``source`` (step B alone), and what drawing them cost:
         what ``sumjudge questions`` keeps as an exam. ``sample``: which sample's draw (the exam's seed)."""
         ev = Evaluation(run_id=uuid.uuid4().hex, source=source, summary="", sample=sample,
-                        temperature=self._sample_temperature() if sample else None)
+                        temperature=self._sample_temperature() if sample else None,
+                        secrets=tuple(shaped_secrets(source)))
         return (await self.draw_questions(ev) if source.strip() else []), ev.usage
 
     async def draw_questions(self, ev: Evaluation) -> list[str]:
@@ -313,7 +321,7 @@ class SummarizationScorer:
         # every judge's texts with the secrets hidden (an offline judge copies claims from the summary, a
         # key in it too), before anything stores or shows them; then the verdicts' probabilities, where
         # the judge returned token logprobs
-        hidden = redacted_output(reply.output, self._secrets) if hide else reply.output
+        hidden = redacted_output(reply.output, (*self._secrets, *ev.secrets)) if hide else reply.output
         return with_probabilities(reply if hidden is reply.output else replace(reply, output=hidden))
 
 
