@@ -15,7 +15,7 @@ $(BIN)/python:
 
 # Re-install when the project's metadata changes.
 $(VENV)/.demo-installed: pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[wordfreq,lemmas,speed,view]'
+	$(PIP) install -e '.[wordfreq,lemmas,speed,korean,view]'
 	@touch $@
 
 # llama.cpp (llama-cpp-python, the `local` extra) is compiled here, portably: a build tuned to the
@@ -41,7 +41,7 @@ PORTABLE_BUILD    := CMAKE_ARGS="$(PORTABLE_CMAKE_ARGS)" PIP_CACHE_DIR="$(PORTAB
 # the set is huggingface-hub 1.16 and datasets 5.0 (the same set pip installs given 'huggingface-hub<1.17',
 # in 1091 s here).
 UV := $(BIN)/uv
-TEST_EXTRAS := test,local,reader,anthropic,agreement,wordfreq,lemmas,speed,prices,tokens,pandas,parquet,hf,ray,otel,mlflow,pydantic-evals,inspect,deepeval
+TEST_EXTRAS := test,local,reader,anthropic,agreement,wordfreq,lemmas,speed,korean,prices,tokens,pandas,parquet,hf,ray,otel,mlflow,pydantic-evals,inspect,deepeval
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 	$(PORTABLE_BUILD) $(PIP) install --force-reinstall --no-deps 'llama-cpp-python==$(LLAMA_CPP_VERSION)'
 	$(PIP) install 'uv>=0.9,<1'

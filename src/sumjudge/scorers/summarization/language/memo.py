@@ -118,4 +118,9 @@ def data_version(data: str) -> str:
             out.append(f"{dist}={version(dist)}")
         except PackageNotFoundError:
             out.append(f"{dist}=?")
+    if importlib.util.find_spec("kiwipiepy") is not None:  # Korean is read by its model: part of the verdicts
+        try:
+            out.append(f"kiwipiepy={version('kiwipiepy')}")
+        except PackageNotFoundError:
+            pass
     return ",".join(out)

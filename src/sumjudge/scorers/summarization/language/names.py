@@ -164,7 +164,28 @@ def common_opener(unit: str, text: str, lang: str) -> bool:
     return lang == "en" and (unit in _OPENING_STEMS or bool(_ADVERB_OPENER.match(text)))
 
 
+def foreign_name(shown: str, doc: Document) -> bool:
+    """Korean: whether a proper noun the source lacks is a name of its own, not a rare word the
+    analyser took for one: fewer than half of its syllables occur anywhere in the source (서울 in an
+    article about 경주; not 고습, "high humidity", beside the source's 습도)."""
+    syllables = [c for c in shown if "\uac00" <= c <= "\ud7a3"]
+    if not syllables:
+        return True
+    text = " ".join(s.text for s in doc.sentences)
+    return sum(c in text for c in syllables) * 2 < len(syllables)
+
+
+def built_from_source(shown: str, doc: Document) -> bool:
+    """German: whether a capitalised word the source lacks is a noun built from the source's words
+    ("Baukosten" beside "Bauarbeiten ... kosteten", "Brückeneröffnung" beside "eröffnete die Brücke"),
+    a form the judge cannot read, not a name: it holds one of the source's stems of four letters or more."""
+    low = squash(shown)  # Snowball's German stems drop the umlauts: "Brücke" is "bruck"
+    return any(len(u) >= 4 and u.isalpha() and squash(u) in low for u in doc.units if squash(u) != low)
+
+
 __all__ = [
+    "built_from_source",
+    "foreign_name",
     "DEMONYMS", "acronyms", "common_opener", "joined_in_source", "known_name", "same_name", "shouted",
     "spelled_out",
 ]

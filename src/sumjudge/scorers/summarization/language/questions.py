@@ -9,13 +9,15 @@ source's order; near-duplicates are skipped (:func:`select_facts`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import regex
 
 from .analysis import Document, Sentence, TextAnalyzer
 from .fact_shape import first_person, shows_a_verb
 from .facts import atomic_facts, caption_text
+from .korean_facts import KoreanFacts
+from .korean_units import KoreanAnalyzer
 from .lexicon import PEOPLES_EN, STOPWORDS
 
 # Question phrasings per language: (template, pattern that recovers the fact).
@@ -195,6 +197,9 @@ def select_facts(doc: Document, analyser: TextAnalyzer, limit: int, ranking: Fac
     event, the first fact of the first sentence that states one, is always asked first, and a
     source gets no more facts than its length calls for (:func:`question_budget`)."""
     candidates: list[tuple[int, float, int, Sentence]] = []
+    if isinstance(analyser, KoreanAnalyzer) and analyser.by_morphemes:
+        # each part of a compound and each verb is a unit of its own: what recurs counts a fifth as much
+        ranking = replace(ranking, centrality_weight=ranking.centrality_weight / 5)
     quoted = _in_quotation(doc.sentences)
     df: dict[str, int] = {}
     for s in doc.sentences:
@@ -206,7 +211,7 @@ def select_facts(doc: Document, analyser: TextAnalyzer, limit: int, ranking: Fac
         text = clean_fact(s.text if caption is None else caption)
         if text is None:
             continue
-        pieces = [] if quoted[i] else atomic_facts(text, doc.lang, ranking.max_fact_words)
+        pieces = [] if quoted[i] else _facts_of(text, doc.lang, analyser, ranking.max_fact_words)
         tier = int(caption is not None)
         if not pieces:
             continue  # quoted speech is what someone said, not a fact the article states
@@ -229,6 +234,13 @@ def select_facts(doc: Document, analyser: TextAnalyzer, limit: int, ranking: Fac
             continue
         chosen.append(p)
     return chosen
+
+
+def _facts_of(text: str, lang: str, analyser: TextAnalyzer, max_words: int) -> list[str]:
+    """The atomic facts of a source sentence; Korean, read by morphemes, cut at its clause endings."""
+    if isinstance(analyser, KoreanAnalyzer) and analyser.by_morphemes:
+        return KoreanFacts(analyser.morphology).facts(text)
+    return atomic_facts(text, lang, max_words)
 
 
 def question_budget(doc: Document, ranking: FactRanking) -> int:

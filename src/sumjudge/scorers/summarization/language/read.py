@@ -16,6 +16,7 @@ import regex
 from . import memo
 from .analysis import Document, Sentence, TextAnalyzer, analyse_document, capitalised_words
 from .clauses import split_clauses
+from .korean_units import KoreanAnalyzer
 from .passages import derived_forms, name_aliases, passages
 from .lexicon import CORE
 from .names import acronyms
@@ -64,7 +65,8 @@ class Reading:
     def analyser(self, lang: str) -> TextAnalyzer:
         a = self._analysers.get(lang)
         if a is None:
-            a = self._analysers[lang] = TextAnalyzer(lang, self.data)
+            # Korean is read by morphemes (kiwipiepy, loaded on its first text); every other language by words
+            a = self._analysers[lang] = KoreanAnalyzer(lang, self.data) if lang == "ko" else TextAnalyzer(lang, self.data)
         return a
 
     def document(self, source: str) -> Document:

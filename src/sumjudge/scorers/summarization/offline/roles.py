@@ -35,9 +35,11 @@ def role_swap(
     middle word must be a verb and the two its participants (:func:`_english_roles`)."""
     for s in window.sentences:
         flipped = [w for w, r in claim.case_roles.items() if s.case_roles.get(w, r) != r]
-        if len(flipped) >= 2 or (flipped and len(claim.case_roles) == 1):
+        if len(flipped) >= 2:  # one particle alone (은/는 for 이/가) is a change of focus as often as of role
             shown = " and ".join(repr(w) for w in flipped[:2])
             return f'{shown} swap roles (subject and object): the source says "{quote(s.text, 100)}"'
+    if lang == "ko" and (crossed := _roles_across(claim, window)):
+        return crossed
     seq = claim.sequence
     for i in range(len(seq) - 2):
         a, v, b = seq[i : i + 3]
@@ -145,6 +147,22 @@ def _english_roles(claim: Sentence, source: Sentence, a: str, v: str, b: str) ->
         if any(w in _LIST_WORDS or not w[0].isalnum() for w in before + after):
             return False
     return {w for w in mine[1] if w in _PREPOSITIONS_EN} == {w for w in theirs[1] if w in _PREPOSITIONS_EN}
+
+
+def _roles_across(claim: Sentence, window: Window) -> str | None:
+    """Korean: two named participants whose case roles the passage, read as one, gives the other way
+    round ("박정민 후보가 ... 제치고" and "이창호 후보를 따돌렸고" in the next sentence, where the claim
+    has 이창호 as subject and 박정민 as object)."""
+    theirs: dict[str, str] = {}
+    for s in window.sentences:
+        for w, r in s.case_roles.items():
+            theirs.setdefault(w, r)
+    flipped = [w for w, r in claim.case_roles.items() if theirs.get(w, r) != r]
+    if len(flipped) < 2:
+        return None
+    text = " ".join(s.text for s in window.sentences)
+    shown = " and ".join(repr(w) for w in flipped[:2])
+    return f'{shown} swap roles (subject and object): the source says "{quote(text, 140)}"'
 
 
 def _passive_at(sentence: Sentence, unit: str, passive: regex.Pattern[str] | None) -> bool:

@@ -21,7 +21,7 @@ import regex
 
 from ..language.analysis import Document, Sentence
 from ..language.passages import Evidence, subject_names
-from ..language.names import common_opener, joined_in_source, known_name, same_name, shouted, spelled_out
+from ..language.names import built_from_source, common_opener, foreign_name, joined_in_source, known_name, same_name, shouted, spelled_out
 from ..language.segment import quote
 from ..language.tokens import squash
 from .extrinsic import passage_form, where_in_source
@@ -69,7 +69,9 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
             continue
         there, score = slot_match(claim, name, ev, theirs)
         instead = passage_form(ev, there) if there and score else None
-        if not known_name(name, shown, doc, derived) and not joined_in_source(claim.text, shown, doc):
+        if not known_name(name, shown, doc, derived) and not joined_in_source(claim.text, shown, doc) and (
+            doc.lang != "ko" or instead or foreign_name(shown, doc) or (instead := _korean_slot(claim, name, doc))
+        ) and not (doc.lang == "de" and built_from_source(shown, doc)):
             said = f"; the passage names {instead!r}" if instead else ""
             errors.append(Shown(f'{shown!r} does not occur in the source{said} ({ev.where}: "{quote(ev.text, 100)}")',
                                 shown, instead or ""))
@@ -94,6 +96,20 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
     if gender:
         errors.append(gender)
     return errors, notes
+
+
+def _korean_slot(claim: Sentence, name: str, doc: Document) -> str | None:
+    """Korean: a source name the claim lacks that stands before the same word as the claim's name
+    does ("한지수 교수" where the source has "윤하린 교수"): the name in its place."""
+    at = claim.sequence.index(name)
+    after = claim.sequence[at + 1] if at + 1 < len(claim.sequence) else None
+    if after is None or after in claim.names:
+        return None
+    for s in doc.sentences:
+        for i, u in enumerate(s.sequence[:-1]):
+            if s.sequence[i + 1] == after and u in s.names and u not in claim.units:
+                return s.name_forms[u]
+    return None
 
 
 def _swapped_name(claim: Sentence, name: str, ev: Evidence, theirs: list[str]) -> str | None:

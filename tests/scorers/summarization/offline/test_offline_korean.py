@@ -1,0 +1,122 @@
+"""The offline judge on Korean, read by morphemes: a faithful retelling in other endings is never
+called unsupported, while a wrong number, name, negation, reversed decision or swapped winner is
+shown; without the analyser one line says what to install and what it cannot read stays unchecked.
+In a language it has no lexicon for, a word form it cannot read is unchecked, never unsupported."""
+
+from __future__ import annotations
+
+import pytest
+
+from sumjudge.scorers.summarization.language import korean
+from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
+from sumjudge.scorers.summarization.verdicts import AlignmentVerdict
+
+ELECTION = (
+    "지난 16일 치러진 통영시장 보궐선거에서 무소속 박정민 후보가 정당 후보들을 큰 표 차로 제치고 당선됐다. "
+    "박 당선인은 유효투표의 47.3%인 2만 628표를 얻어 미래연합당 이창호 후보를 4,500여 표 차로 따돌렸다. "
+    "최종 투표율은 41.6%로 지난 선거보다 13.6%포인트 낮았다."
+)
+RECALL = (
+    "대성전자는 화재 위험이 확인된 전기레인지 12만 4천여 대를 자발적으로 리콜한다고 3일 밝혔다. "
+    "세진대학교 윤하린 교수 연구팀이 부품을 시험했다. 법원은 주민들의 집행정지 신청을 인용했다. "
+    "노동자들은 2일 0시를 기해 파업에 돌입했다."
+)
+
+
+def _align(source: str, summary: str) -> list[AlignmentVerdict]:
+    return LexicalJudge().align(source, summary).alignment
+
+
+def _one(source: str, summary: str) -> AlignmentVerdict:
+    verdicts = _align(source, summary)
+    assert len(verdicts) == 1, verdicts
+    return verdicts[0]
+
+
+kiwi = pytest.mark.skipif(not korean.installed(), reason="needs sumjudge[korean] (kiwipiepy)")
+
+
+@kiwi
+def test_a_faithful_retelling_in_other_endings_is_not_unsupported() -> None:
+    summary = "16일 치러진 통영시장 보궐선거에서 무소속 박정민 후보가 이창호 후보를 4,500여 표 차로 제치고 당선됐다."
+    assert all(v.supported for v in _align(ELECTION, summary))
+    v = _one(ELECTION, "투표율은 41.6%로 13%포인트 넘게 낮았다.")
+    assert v.supported  # 13.6%포인트 retold as "more than 13 points"
+
+
+@kiwi
+def test_a_wrong_number_with_korean_units_is_shown() -> None:
+    v = _one(RECALL, "대성전자가 전기레인지 약 21만 4천 대를 자발적으로 리콜한다.")
+    assert not v.supported and "21만 4천 대" in v.reason and "12만 4천여 대" in v.reason
+    assert _one(RECALL, "대성전자가 전기레인지 약 12만 4천 대를 자발적으로 리콜한다.").supported
+    v = _one(RECALL, "노동자들은 12일 0시를 기해 파업에 돌입했다.")
+    assert not v.supported and "12일" in v.reason
+
+
+@kiwi
+def test_another_name_in_the_place_of_the_sources_is_shown() -> None:
+    v = _one(RECALL, "세진대학교 한지수 교수 연구팀이 부품을 시험했다.")
+    assert not v.supported and "한지수" in v.reason and "윤하린" in v.reason
+
+
+@kiwi
+def test_a_winner_named_as_the_loser_is_shown() -> None:
+    v = _one(ELECTION, "미래연합당 이창호 후보가 무소속 박정민 후보를 4,500여 표 차로 꺾었다.")
+    assert not v.supported and "swap roles" in v.reason
+
+
+@kiwi
+def test_a_reversed_decision_and_a_negation_are_shown() -> None:
+    v = _one(RECALL, "법원은 주민들의 집행정지 신청을 기각했다.")
+    assert not v.supported and "기각" in v.reason and "인용" in v.reason
+    v = _one(RECALL, "노동자들은 2일 0시를 기해 파업에 돌입하지 않았다.")
+    assert not v.supported and "negation" in v.reason
+
+
+@kiwi
+def test_a_key_fact_left_out_is_shown_missing() -> None:
+    judge = LexicalJudge()
+    questions = judge.questions(ELECTION, 10).questions
+    kept = judge.cover(questions, "무소속 박정민 후보가 16일 치러진 통영시장 보궐선거에서 정당 후보들을 큰 표 차로 제쳤다.")
+    left_out = judge.cover(questions, "최종 투표율은 41.6%로 지난 선거보다 13.6%포인트 낮았다.")
+    assert kept.coverage[0].answered and not left_out.coverage[0].answered
+
+
+def test_without_the_analyser_one_line_says_what_to_install_and_nothing_is_unsupported(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(korean, "_kiwi", lambda: None)
+    monkeypatch.setattr(korean, "_warned", False)
+    summary = "16일 실시된 보궐선거에서 무소속 박정민 후보가 득표율 47.3%로 시장에 뽑혔다. 투표율은 41.6%에 그쳤다."
+    verdicts = _align(ELECTION, summary) + _align(ELECTION, summary)
+    assert all(v.supported for v in verdicts)
+    assert any(v.unchecked for v in verdicts)
+    err = capsys.readouterr().err
+    assert err.count("sumjudge[korean]") == 1 and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("source", "summary"),
+    [
+        (
+            "Der Bürgermeister der Stadt eröffnete am Montag die neue Brücke über den Fluss. "
+            "Die Bauarbeiten hatten drei Jahre gedauert und kosteten 12 Millionen Euro.",
+            "Die Brückeneröffnung durch den Stadtbürgermeister fand am Montag statt. Die Baukosten betrugen 12 Millionen Euro.",
+        ),
+        (
+            "市長は月曜日に川に架かる新しい橋を開通させた。工事は三年かかり、費用は1200万ユーロだった。",
+            "新しい橋が月曜日に市長によって開通された。橋の工事には三年かかった。",
+        ),
+    ],
+    ids=["german-compounds", "japanese-endings"],
+)
+def test_word_forms_it_cannot_read_are_unchecked_never_unsupported(source: str, summary: str) -> None:
+    verdicts = _align(source, summary)
+    assert verdicts and all(v.supported for v in verdicts)
+    assert any(v.unchecked for v in verdicts)
+
+
+def test_a_wrong_german_name_or_number_is_still_shown() -> None:
+    source = "Der Bürgermeister Klaus Weber eröffnete am Montag die neue Brücke. Sie kostete 12 Millionen Euro."
+    assert not _one(source, "Der Bürgermeister Klaus Schmidt eröffnete am Montag die neue Brücke.").supported
+    assert not _one(source, "Die neue Brücke kostete 15 Millionen Euro.").supported
