@@ -14,6 +14,7 @@ from pydantic import BaseModel, computed_field
 
 from ...judges.base import Usage
 from .axes import alignment_value, coverage_value
+from .item_gates import unsupported_count
 from .verdicts import AlignmentVerdict, CoverageVerdict
 
 SCORER_ID = "summarization-scorer"
@@ -69,6 +70,13 @@ class AxisScores(BaseModel):
         """Share of the source's questions that the summary answers (0 when there are none); with
         ``graded``, the mean probability of the questions being answered."""
         return coverage_ratio(self.preprocess_step_result, self.analyze_step_result, self.graded)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def unsupported_claims(self) -> int:
+        """How many claims the judge showed unsupported (an unchecked claim is not one of them): what
+        ``max_unsupported`` bounds, whatever the coverage."""
+        return unsupported_count(self.preprocess_step_result.alignment)
 
 
 class SummarizationResult(AxisScores):
