@@ -26,8 +26,8 @@ from ..errors import JudgeError, SumjudgeError
 from .common import EXIT_BELOW, EXIT_OK, fail, say, stderr_console, stdout_console
 from .help import SectionedCommand
 from .options import (
-    Finite, cache_options, judge_extra, judge_option_option, model_option, scorer_options, scorer_options_decorator,
-    timeout_option,
+    Finite, cache_options, gate_flag, item_gate_options, item_gates, judge_extra, judge_option_option, model_option,
+    scorer_options, scorer_options_decorator, timeout_option,
 )
 
 _LOOKS_LIKE_A_PATH = re.compile(r"^\S+$")
@@ -70,11 +70,13 @@ def _text(value: str, option: str) -> str:
 @timeout_option
 @cache_options
 @click.option("--fail-under", type=Finite(), default=None, metavar="X", help="Exit 1 when the score is below X.")
+@item_gate_options
 @click.option("--json", "as_json", is_flag=True, help="Print the whole result as JSON.")
 def check(
     source_arg: str, summary_arg: str, model: str | None, judge_option: tuple[str, ...], max_questions: int, scale: float, samples: int,
     reducer: str, sample_temperature: float | None, graded: bool, timeout: float | None, use_cache: bool,
-    cache_path: str | None, fail_under: float | None, as_json: bool,
+    cache_path: str | None, fail_under: float | None, max_unsupported: int | None, min_alignment: float | None,
+    min_coverage: float | None, as_json: bool,
 ) -> None:
     """Score one SUMMARY against its SOURCE and print the verdicts behind the score."""
     from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, default_model_id
@@ -87,6 +89,10 @@ def check(
     extra = judge_extra(judge_id, judge_option)
     source, summary = _text(source_arg, "--source"), _text(summary_arg, "--summary")
     options = scorer_options(max_questions, scale, samples, reducer, sample_temperature, graded)
+    if fail_under is not None and not 0 <= fail_under <= scale:
+        fail(f"--fail-under must be from 0 to the scale ({scale:g}): outside it the gate can never pass or never "
+             f"fail, got {fail_under:g}")
+    gates = item_gates(max_unsupported, min_alignment, min_coverage)
     try:
         scorer = build_scorer(judge_id, options, concurrency=4, timeout=timeout, cache=cache_path or use_cache,
                               judge_options=extra)
@@ -103,10 +109,12 @@ def check(
         click.echo(json.dumps(result.model_dump(mode="json"), ensure_ascii=False, indent=2))
     else:
         _print(result)
+    broken = [f"sumjudge: {b.text(gate_flag(b.gate))}" for b in gates.breaks(result)]
     if fail_under is not None and result.score < fail_under:
-        say(f"sumjudge: the score {result.score:.4g} is below --fail-under {fail_under:g}")
-        sys.exit(EXIT_BELOW)
-    sys.exit(EXIT_OK)
+        broken.insert(0, f"sumjudge: the score {result.score:.4g} is below --fail-under {fail_under:g}")
+    for line in broken:
+        say(line)
+    sys.exit(EXIT_BELOW if broken else EXIT_OK)
 
 
 def _doubt(verdict: Any) -> str:

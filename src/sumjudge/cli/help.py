@@ -17,7 +17,8 @@ import click
 
 SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Gates (exit 1 when not met)", (
-        "fail_under", "gate_kind", "on_inconclusive", "min_item_score", "allow_errors", "pass_rate", "threshold",
+        "fail_under", "max_unsupported", "min_alignment", "min_coverage", "gate_kind", "on_inconclusive", "min_item_score",
+        "allow_errors", "pass_rate", "threshold",
         "min_detection", "max_false_alarm", "fail_if_worse", "margin", "detect", "junit",
     )),
     ("Input", (

@@ -202,6 +202,43 @@ def scorer_options(
     return options
 
 
+class Share(Finite):
+    """A finite number from 0 to 1 (an axis is a share of its claims or questions)."""
+
+    name = "share"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        number = super().convert(value, param, ctx)
+        if not 0 <= number <= 1:
+            self.fail(f"{value!r} is not from 0 to 1 (an axis is a share)", param, ctx)
+        return number
+
+
+item_gate_options = _stack(
+    click.option("--max-unsupported", type=click.IntRange(0, MAX_CLAIMS), default=None, metavar="N",
+                 help="Exit 1 when a summary has more than N claims shown unsupported (0: none), whatever its "
+                      "coverage: the gate that stops an invented claim the lower axis hides."),
+    click.option("--min-alignment", type=Share(), default=None, metavar="X",
+                 help="Exit 1 when a summary's alignment (claims supported) is below X."),
+    click.option("--min-coverage", type=Share(), default=None, metavar="X",
+                 help="Exit 1 when a summary's coverage (questions answered) is below X."),
+)
+"""``--max-unsupported``, ``--min-alignment``, ``--min-coverage``: one summary's gates beyond its score
+(:class:`~sumjudge.scorers.summarization.item_gates.ItemGates`), shared by ``check`` and ``score``."""
+
+
+def item_gates(max_unsupported: int | None, min_alignment: float | None, min_coverage: float | None) -> Any:
+    """The :class:`ItemGates` the three flags ask for (the scorer is imported only here, not with the flags)."""
+    from ..scorers.summarization.item_gates import ItemGates
+
+    return ItemGates(max_unsupported=max_unsupported, min_alignment=min_alignment, min_coverage=min_coverage)
+
+
+def gate_flag(gate: str) -> str:
+    """How the command line spells a gate: ``max_unsupported`` -> ``--max-unsupported``."""
+    return "--" + gate.replace("_", "-")
+
+
 def evidence_options(exam: Any, *, draw_missing: bool, strict_evidence: bool) -> dict[str, Any]:
     """The options a kept exam and strict evidence add to a run's (what the run store records and keys
     the run on): the exam by its digest, each only when set, so other runs keep their keys."""
@@ -217,8 +254,8 @@ def evidence_options(exam: Any, *, draw_missing: bool, strict_evidence: bool) ->
 
 __all__ = [
     "COUNT_MAXIMA", "MAX_CONCURRENCY", "MAX_PER_KIND", "MAX_POLL_INTERVAL", "MAX_WORKERS", "Finite", "PositiveNumber",
-    "Seconds", "Temperature", "batch_options", "cache_options", "concurrency_option", "count", "evidence_options",
-    "graded_option", "judge_extra", "judge_option_option", "max_claims_option", "max_questions_option", "model_option", "per_kind_option", "samples_option",
+    "Seconds", "Share", "Temperature", "batch_options", "cache_options", "concurrency_option", "count", "evidence_options",
+    "gate_flag", "graded_option", "item_gate_options", "item_gates", "judge_extra", "judge_option_option", "max_claims_option", "max_questions_option", "model_option", "per_kind_option", "samples_option",
     "scorer_options", "scorer_options_decorator", "timeout_option", "workers_option",
 ]
 

@@ -19,8 +19,8 @@ import click
 from ..errors import SumjudgeError
 from .help import SectionedCommand
 from .options import (
-    Finite, batch_options, cache_options, concurrency_option, evidence_options, judge_extra, judge_option_option,
-    model_option, scorer_options,
+    Finite, batch_options, cache_options, concurrency_option, evidence_options, item_gate_options, item_gates,
+    judge_extra, judge_option_option, model_option, scorer_options,
     scorer_options_decorator,
     timeout_option, workers_option,
 )
@@ -50,6 +50,7 @@ from .common import SCORE_EXIT_CODES, gate_exit, input_options, on_inconclusive_
 @on_inconclusive_option
 @click.option("--min-item-score", type=Finite(), default=None, metavar="Y",
               help="Exit 1 when any item scores below Y.")
+@item_gate_options
 @click.option("--allow-errors", default=None, metavar="N|SHARE",
               help="Failed items tolerated before the run fails (exit 1): a count (3), a share (0.1) or 10%. "
                    "Default: none.")
@@ -96,6 +97,9 @@ def score(
     gate_kind: str,
     on_inconclusive: str,
     min_item_score: float | None,
+    max_unsupported: int | None,
+    min_alignment: float | None,
+    min_coverage: float | None,
     allow_errors: str | None,
     pass_rate: str | None,
     threshold: float | None,
@@ -148,6 +152,7 @@ def score(
             min_item_score=min_item_score,
             on_inconclusive=on_inconclusive,  # type: ignore[arg-type]
             scale=scale,
+            item=item_gates(max_unsupported, min_alignment, min_coverage),
         )
         cache_file = cache_path or (str(DEFAULT_CACHE_PATH) if use_cache else None)
         check_paths(

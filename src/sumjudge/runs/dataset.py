@@ -268,16 +268,19 @@ async def _score_run(
     if interrupted:
         return DatasetResult(run=run, stats=stats, interrupted=True)
 
-    from .gates import Gates, decide_gates, inconclusive
+    from ..store.item_lookup import item_rows
+    from .gates import ITEM_GATE_FLAGS, Gates, decide_gates, inconclusive
 
     gates = gates or Gates(scale=scale)
     passing = store.count_at_least(run.id, gates.pass_rate.threshold) if gates.pass_rate else None
-    decisions = decide_gates(stats, info.count, gates, passing=passing)
+    rows = item_rows(store, run.id) if gates.item.active else None
+    decisions = decide_gates(stats, info.count, gates, passing=passing, rows=rows)
     failures = [d.text() for d in decisions if d.outcome == "fail"]
     unsure = inconclusive(decisions)
     spread = _spread(store, run)
     notes = _write_reports(store, run, stats, files, outputs, gates, failures, scale, plan, unsure, dataset, spread)
     notes += [f"gate inconclusive: {d.text()}" for d in decisions if d.resolved_by and d.outcome == "pass"]
+    notes += [f"gate {d.gate}: {d.text()}" for d in decisions if d.gate in ITEM_GATE_FLAGS and d.outcome == "pass"]
     return DatasetResult(run=run, stats=stats, interrupted=False, gate_failures=failures, gate_inconclusive=unsure,
                        notes=notes, spread=spread)
 

@@ -9,8 +9,10 @@ inconclusive when it crosses it (``--on-inconclusive pass|fail`` picks one of th
 ``--gate mean`` (the mean alone) is the older two-outcome rule, kept for teams that chose it;
 ``--gate lower-bound`` is the interval rule with inconclusive counted as a fail (the interval's
 lower end must clear the bar). Failed items,
-``--min-item-score`` and a ``--threshold`` every item must reach are facts about the items of this
-run, not estimates, so they pass or fail. Items whose evaluation failed count against the
+``--min-item-score``, a ``--threshold`` every item must reach, and each item's gates beyond its score
+(``--max-unsupported``, ``--min-alignment``, ``--min-coverage``: :class:`ItemGates`, held by every item
+as ``check`` holds one) are facts about the items of this run, not estimates, so they pass or fail;
+an item gate's line counts the items that broke it, with the Wilson interval of their share. Items whose evaluation failed count against the
 run: by default one error fails it, however good the items that did score were (a judge that
 answers 401 to 17 of 20 items must not let the other 3 pass a ``--fail-under``). ``--allow-errors``
 tolerates a number or a share of failed items; the other gates then judge the items that scored.
@@ -24,9 +26,13 @@ import math
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from ..figures.decide import ON_INCONCLUSIVE, Decision, OnInconclusive, decide, decide_proportion, resolve
+from ..figures.decide import (
+    ON_INCONCLUSIVE, Decision, OnInconclusive, decide, decide_proportion, proportion_interval, resolve,
+)
 from ..errors import ConfigurationError
+from ..scorers.summarization.item_gates import ItemGates
 from ..store.database import RunStats
+from ..store.item_lookup import ItemRow
 
 
 @dataclass(frozen=True)
@@ -122,8 +128,14 @@ class Gates:
     """What an inconclusive gate counts as: itself (exit 3), or ``pass`` / ``fail``."""
     scale: float = 1.0
     """The score's largest value (sizes the difference the "would settle it" line speaks of)."""
+    item: ItemGates = ItemGates()
+    """What every item that scored must meet beyond its score (``--max-unsupported`` and the axes)."""
 
     def __post_init__(self) -> None:
+        for flag, bound in (("--fail-under", self.fail_under), ("--min-item-score", self.min_item_score)):
+            if bound is not None and not 0 <= bound <= self.scale:
+                raise ConfigurationError(f"{flag} must be from 0 to the scale ({self.scale:g}): outside it the gate "
+                                         f"can never pass or never fail, got {bound:g}")
         if self.gate not in GATE_KINDS:
             raise ConfigurationError(f"--gate takes {', '.join(GATE_KINDS)}, got {self.gate!r}")
         if self.on_inconclusive not in ON_INCONCLUSIVE:
@@ -194,6 +206,37 @@ def pass_rate_interval_gate(
                              judged, pass_rate.rate, confidence=stats.confidence)
 
 
+ITEM_GATE_FLAGS = ("--max-unsupported", "--min-alignment", "--min-coverage")
+"""How the item gates are named in a run's decisions."""
+_NAMED_IDS = 3
+"""Items an item gate's failure names; the rest are counted."""
+
+
+def item_gate_decisions(rows: list[ItemRow], gates: ItemGates) -> list[Decision]:
+    """One decision per item gate that is on: fail when any item that scored broke it. ``rows``: the run's
+    items (:func:`sumjudge.store.item_lookup.item_rows`); a failed item is the errors gate's, not these."""
+    scored = [r for r in rows if not r.failed]
+    tests = {
+        "max_unsupported": lambda r, n: r.claims - r.supported > n,
+        "min_alignment": lambda r, x: (r.alignment or 0.0) < x,
+        "min_coverage": lambda r, x: (r.coverage or 0.0) < x,
+    }
+    what = {"max_unsupported": "more than {b:g} claims shown unsupported", "min_alignment": "alignment below {b:g}",
+            "min_coverage": "coverage below {b:g}"}
+    decisions = []
+    for gate, bound in gates.bounds().items():
+        broke = [r.item_id for r in scored if tests[gate](r, bound)]
+        flag = "--" + gate.replace("_", "-")
+        if not broke:
+            decisions.append(Decision(flag, "pass", f"no item of {len(scored)} has {what[gate].format(b=bound)}"))
+            continue
+        low, high = proportion_interval(len(broke), len(scored)) or (0.0, 1.0)
+        named = ", ".join(broke[:_NAMED_IDS]) + (f" and {len(broke) - _NAMED_IDS} more" if len(broke) > _NAMED_IDS else "")
+        decisions.append(Decision(flag, "fail", f"{len(broke)} of {len(scored)} items have {what[gate].format(b=bound)} "
+                                                f"({flag} {bound:g}; 95% interval of the share {low:.0%}-{high:.0%}): {named}"))
+    return decisions
+
+
 def _lower_bound(gates: Gates, d: Decision | None) -> Decision | None:
     """``--gate lower-bound``: the interval must clear the bar, so one that crosses it fails."""
     if d is None or gates.gate != "lower-bound" or d.outcome != "inconclusive":
@@ -205,9 +248,11 @@ def _fact(gate: str, why: str | None) -> Decision | None:
     return None if why is None else Decision(gate, "fail", why)
 
 
-def decide_gates(stats: RunStats, total_items: int, gates: Gates, *, passing: int | None = None) -> list[Decision]:
+def decide_gates(stats: RunStats, total_items: int, gates: Gates, *, passing: int | None = None,
+                 rows: list[ItemRow] | None = None) -> list[Decision]:
     """Every gate's decision (those with nothing to say left out), ``--on-inconclusive`` applied.
-    ``passing``: the items at or above the pass-rate threshold (``RunStore.count_at_least``)."""
+    ``passing``: the items at or above the pass-rate threshold (``RunStore.count_at_least``); ``rows``:
+    the run's items, for the item gates (needed when ``gates.item`` has one on)."""
     found: list[Decision | None] = [
         _fact("scored", nothing_scored_gate(stats)),
         _fact("--allow-errors", errors_gate(stats, total_items, gates.allow_errors)),
@@ -223,13 +268,19 @@ def decide_gates(stats: RunStats, total_items: int, gates: Gates, *, passing: in
     else:
         found.append(_fact("--pass-rate", pass_rate_gate(stats, total_items, gates.allow_errors, gates.pass_rate,
                                                           passing)))
+    if gates.item.active:
+        if rows is None:
+            raise ValueError("decide_gates: the item gates need the run's item rows")
+        found.extend(item_gate_decisions(rows, gates.item))
     return [resolve(d, gates.on_inconclusive) for d in found if d is not None]  # (lower-bound's are decided)
 
 
-def check_gates(stats: RunStats, total_items: int, gates: Gates, *, passing: int | None = None) -> list[str]:
+def check_gates(stats: RunStats, total_items: int, gates: Gates, *, passing: int | None = None,
+                rows: list[ItemRow] | None = None) -> list[str]:
     """Why the run fails its gates (an empty list: none failed; see :func:`decide_gates` for the
     inconclusive ones)."""
-    return [d.text() for d in decide_gates(stats, total_items, gates, passing=passing) if d.outcome == "fail"]
+    return [d.text() for d in decide_gates(stats, total_items, gates, passing=passing, rows=rows)
+            if d.outcome == "fail"]
 
 
 def inconclusive(decisions: list[Decision]) -> list[str]:
@@ -237,5 +288,5 @@ def inconclusive(decisions: list[Decision]) -> list[str]:
     return [d.text() for d in decisions if d.outcome == "inconclusive"]
 
 
-__all__ = ["GATE_KINDS", "ErrorAllowance", "GateKind", "Gates", "PassRate", "check_gates", "decide_gates",
-           "inconclusive"]
+__all__ = ["GATE_KINDS", "ErrorAllowance", "GateKind", "Gates", "ItemGates", "PassRate", "check_gates", "decide_gates",
+           "ITEM_GATE_FLAGS", "inconclusive", "item_gate_decisions"]
