@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import AsyncIterable, Callable, Iterable, Mapping
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -18,6 +18,9 @@ from .errors import ConfigurationError, InputError
 from .guards.redact import describe_failure
 from .figures.stats import MeanEstimate
 from .data.tables import result_row, rows_frame, table_items
+
+if TYPE_CHECKING:
+    from .scorers.summarization.item_gates import ItemGates
 
 
 class Scorer(Protocol):
@@ -49,11 +52,20 @@ class ItemResult(BaseModel):
     output: Any = None
     results: dict[str, Any] = Field(default_factory=dict)
     error: str | None = None
+    gate_failures: dict[str, list[str]] = Field(default_factory=dict)
+    """Per scorer id, the gates its result broke (``run_evals(gates=...)``), each naming what broke it."""
 
 
 class EvalSummary(BaseModel):
     total_items: int = 0
     failed_items: int = 0
+    gate_breaks: dict[str, int] = Field(default_factory=dict)
+    """With ``gates``: per gate that is on (``max_unsupported``, ...), the items whose result broke it."""
+
+    @property
+    def gates_passed(self) -> bool:
+        """No item failed and no item broke a gate."""
+        return self.failed_items == 0 and not any(self.gate_breaks.values())
 
 
 class EvalResult(BaseModel):
@@ -135,6 +147,7 @@ async def run_evals(
     *,
     on_error: Literal["raise", "record"] = "raise",
     keep_items: bool = True,
+    gates: ItemGates | None = None,
 ) -> EvalResult:
     """Score every item with every scorer, ``concurrency`` items at a time.
 
@@ -142,7 +155,10 @@ async def run_evals(
     also be a pandas DataFrame or a Hugging Face ``Dataset`` with those columns (checked before
     the first judge call: a missing column or an empty cell raises ``InputError``). With
     ``on_error="record"`` an item whose target or scorer fails is recorded with its error and
-    the others go on; with ``"raise"`` (default) the first failure is raised.
+    the others go on; with ``"raise"`` (default) the first failure is raised. ``gates``
+    (:class:`~sumjudge.scorers.summarization.item_gates.ItemGates`: ``max_unsupported``, ``min_alignment``,
+    ``min_coverage``) holds each summarization result to them: each item's ``gate_failures`` name what broke,
+    ``summary.gate_breaks`` counts the items per gate, ``summary.gates_passed`` says whether all held.
     """
     if not scorers:
         raise ConfigurationError("run_evals needs at least one scorer")
@@ -156,6 +172,8 @@ async def run_evals(
     totals = {sid: 0.0 for sid in ids}
     counts = {sid: 0 for sid in ids}
     result = EvalResult()
+    if gates is not None and gates.active:
+        result.summary.gate_breaks = dict.fromkeys(gates.bounds(), 0)
     source = _aiter(data)
     next_index = 0
     lock = asyncio.Lock()
@@ -191,6 +209,8 @@ async def run_evals(
             result.summary.total_items += 1
             if done.error:
                 result.summary.failed_items += 1
+            if gates is not None and gates.active:
+                _hold_to_gates(done, gates, result.summary)
             for sid, res in done.results.items():
                 totals[sid] += float(getattr(res, "score", res))
                 counts[sid] += 1
@@ -205,6 +225,20 @@ async def run_evals(
     if keep_items:
         result.intervals = {sid: _intervals(sid, result.items) for sid in ids}
     return result
+
+
+def _hold_to_gates(done: ItemResult, gates: ItemGates, summary: EvalSummary) -> None:
+    """Each summarization result of ``done`` against ``gates``; the broken ones recorded and counted."""
+    broken_gates: set[str] = set()
+    for sid, res in done.results.items():
+        if not hasattr(res, "preprocess_step_result"):  # another kind of scorer: nothing to hold it to
+            continue
+        broken = gates.breaks(res)
+        if broken:
+            done.gate_failures[sid] = [b.text() for b in broken]
+            broken_gates.update(b.gate for b in broken)
+    for gate in broken_gates:
+        summary.gate_breaks[gate] += 1
 
 
 def _describe(exc: BaseException) -> str:

@@ -146,11 +146,15 @@ def test_each_check_is_recorded_on_the_running_test(request):
         ("sumjudge_coverage", 0.5),
         ("sumjudge_judge", "scripted/judge"),
         ("sumjudge_passed", True),
+        ("sumjudge_scale", 1),
+        ("sumjudge_unsupported_claims", 1),
         ("sumjudge_score", 0.5),
         ("sumjudge_alignment", 0.5),
         ("sumjudge_coverage", 0.5),
         ("sumjudge_judge", "scripted/judge"),
         ("sumjudge_passed", False),
+        ("sumjudge_scale", 1),
+        ("sumjudge_unsupported_claims", 1),
     ]
 
 

@@ -90,6 +90,8 @@ def test_junit_xml_carries_score_axes_and_judge_of_each_scored_test(pytester):
         "sumjudge_coverage": ["1.0"],
         "sumjudge_judge": ["offline/lexical"],
         "sumjudge_passed": ["True"],
+        "sumjudge_scale": ["1.0"],
+        "sumjudge_unsupported_claims": ["0"],
     }
     invented = props["test_invented_number"]
     assert invented["sumjudge_score"] == ["0.5"] and invented["sumjudge_passed"] == ["False"]
@@ -310,7 +312,7 @@ def test_the_scores_section_labels_each_summary_by_its_tests_outcome(pytester):
     section = result.stdout.str().split("sumjudge scores", 1)[1].split("short test summary info", 1)[0]
     rows = {line.split("::")[1].split()[0]: line for line in section.splitlines() if "test_outcomes.py::" in line}
     assert "  ok  " in rows["test_expects_the_check_to_fail"] and "FAILED" not in rows["test_expects_the_check_to_fail"]
-    assert "(the check failed its bounds)" in rows["test_expects_the_check_to_fail"]
+    assert "(its check failed its bounds, as the test expected)" in rows["test_expects_the_check_to_fail"]
     assert "FAILED" in rows["test_fails_after_a_passing_check"]
-    assert "(the check met its bounds)" in rows["test_fails_after_a_passing_check"]
+    assert "(its check met its bounds; the test failed otherwise)" in rows["test_fails_after_a_passing_check"]
     assert "xfail" in rows["test_xfail_on_the_bounds"] and "(the check" not in rows["test_xfail_on_the_bounds"]

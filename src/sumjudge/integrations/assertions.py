@@ -15,15 +15,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from ..figures.decide import ON_INCONCLUSIVE, Decision, OnInconclusive, decide, resolve
+from ..figures.decide import ON_INCONCLUSIVE, OnInconclusive
 from ..errors import ConfigurationError, InputError
 from ..judges.base import JudgeModel, ModelConfig
+from ..scorers.summarization.item_gates import ItemGates
 from ..scorers.summarization import (
     SummarizationOptions,
     SummarizationResult,
     SummarizationScorer,
     create_summarization_scorer,
 )
+from .bounds import Bound, Ceiling, sample_interval
 from .scopes import ScoringScope, close_scope, current_scope, open_scope, scoring_scope
 
 DEFAULT_MIN_SCORE = 0.5
@@ -76,76 +78,11 @@ class SummaryInconclusive(AssertionError):
 
 
 @dataclass(frozen=True)
-class Bound:
-    """One figure of a result against its lower bound (``None``: no bound).
-
-    With ``samples=k > 1`` the figure carries the 95% Student interval of its k sample values
-    (``interval``) and is held to the bound by the shared rule (:func:`sumjudge.figures.decide.decide`):
-    pass, fail, or inconclusive when the interval crosses it. One evaluation has no spread to read:
-    its value is held to the bound as it is (pass or fail)."""
-
-    name: str
-    value: float
-    minimum: float | None
-    default: bool = False
-    """The bound is ``DEFAULT_MIN_SCORE``, not one the caller gave."""
-    interval: tuple[float, float] | None = None
-    samples: int = 1
-    on_inconclusive: OnInconclusive = "inconclusive"
-
-    @property
-    def decision(self) -> Decision | None:
-        if self.minimum is None:
-            return None
-        interval = self.interval if self.interval is not None else (self.value, self.value)
-        return resolve(decide(f"min_{self.name}", self.name, self.value, interval, self.minimum, n=self.samples,
-                              unit="samples"), self.on_inconclusive)
-
-    @property
-    def outcome(self) -> str:
-        d = self.decision
-        return "pass" if d is None else d.outcome
-
-    @property
-    def ok(self) -> bool:
-        return self.outcome == "pass"
-
-    def line(self) -> str:
-        label = f"{self.name:<10}{self.value:.2f}"
-        if self.interval is not None:
-            label += f" [{self.interval[0]:.2f}, {self.interval[1]:.2f}]"
-        if self.minimum is None:
-            return f"{label}  (no bound)"
-        bound = f"min_{self.name} {self.minimum:g}" + (" (default)" if self.default else "")
-        mark = {"pass": "ok", "fail": "FAILED", "inconclusive": "INCONCLUSIVE"}[self.outcome]
-        op = ">=" if self.ok else "~ " if self.outcome == "inconclusive" else "< "
-        line = f"{label}  {op} {bound:<24}{mark}"
-        d = self.decision
-        if d is not None and self.outcome == "inconclusive" and d.settle:
-            line += f" ({d.settle})"
-        return line
-
-
-def sample_interval(values: list[float]) -> tuple[float, float] | None:
-    """The 95% Student interval of the mean of k sample values (``None`` under two)."""
-    k = len(values)
-    if k < 2:
-        return None
-    import statistics
-
-    from scipy.stats import t
-
-    mean, sd = statistics.fmean(values), statistics.stdev(values)
-    half = float(t.ppf(0.975, k - 1)) * sd / math.sqrt(k)
-    return mean - half, mean + half
-
-
-@dataclass(frozen=True)
 class SummaryCheck:
     """A scored summary and the bounds it was held to."""
 
     result: SummarizationResult
-    bounds: tuple[Bound, ...]
+    bounds: tuple[Bound | Ceiling, ...]
 
     @property
     def judge(self) -> str:
@@ -212,6 +149,7 @@ class _Call:
     default_score: bool
     scope: ScoringScope | None
     on_inconclusive: OnInconclusive = "inconclusive"
+    max_unsupported: int | None = None
 
     @classmethod
     def checked(
@@ -224,6 +162,7 @@ class _Call:
         model: Any,
         options: dict[str, Any],
         on_inconclusive: Any = None,
+        max_unsupported: Any = None,
     ) -> _Call:
         for name, text in (("source", source), ("summary", summary)):
             if not isinstance(text, str):
@@ -232,7 +171,7 @@ class _Call:
         if unknown:
             raise ConfigurationError(
                 f"assert_summary: unknown option(s) {', '.join(unknown)}; known: {', '.join(ALLOWED_OPTIONS)}"
-                " (and min_score, min_alignment, min_coverage, model)"
+                " (and min_score, min_alignment, min_coverage, max_unsupported, model)"
             )
         if isinstance(model, SummarizationScorer):
             if options:
@@ -257,10 +196,16 @@ class _Call:
             scorer = create_summarization_scorer(model, options)
         if on_inconclusive is None:  # the session's choice (the pytest plugin's option), else inconclusive
             on_inconclusive = getattr(scope, "on_inconclusive", "inconclusive")
+        if max_unsupported is None:  # the session's choice (--sumjudge-max-unsupported), else no bound
+            max_unsupported = getattr(scope, "max_unsupported", None)
+        try:
+            ItemGates(max_unsupported=max_unsupported)
+        except ConfigurationError as exc:
+            raise ConfigurationError(f"assert_summary: {exc}") from None
         if on_inconclusive not in ON_INCONCLUSIVE:
             raise ConfigurationError(
                 f"assert_summary: on_inconclusive takes {', '.join(ON_INCONCLUSIVE)}, got {on_inconclusive!r}")
-        return cls(source, summary, scorer, minimums, default_score, scope, on_inconclusive)
+        return cls(source, summary, scorer, minimums, default_score, scope, on_inconclusive, max_unsupported)
 
     def conclude(self, result: SummarizationResult) -> SummaryCheck:
         low_score, low_alignment, low_coverage = self.minimums
@@ -281,6 +226,7 @@ class _Call:
                 Bound("coverage", result.coverage_score, low_coverage,
                       interval=ci([x.coverage_score for x in samples]), samples=k,
                       on_inconclusive=self.on_inconclusive),
+                Ceiling("unsupported", result.unsupported_claims, self.max_unsupported),
             ),
         )
         if self.scope is not None:
@@ -305,6 +251,7 @@ def assert_summary(
     min_score: float | None = None,
     min_alignment: float | None = None,
     min_coverage: float | None = None,
+    max_unsupported: int | None = None,
     model: Model = None,
     on_inconclusive: OnInconclusive | None = None,
     **options: Any,
@@ -312,7 +259,9 @@ def assert_summary(
     """Score ``summary`` against ``source`` and raise ``AssertionError`` unless it meets every bound.
 
     ``min_score`` is in ``[0, scale]``, ``min_alignment`` and ``min_coverage`` in ``[0, 1]``; with
-    none given the score must reach half the scale. ``model``: a ``"provider/model"`` string, a
+    none of the three given the score must reach half the scale. ``max_unsupported``: at most this many
+    claims shown unsupported (``0``: none), whatever the coverage, the bound that stops an invented claim
+    which the lower axis hides (under pytest, ``--sumjudge-max-unsupported`` sets it for the session). ``model``: a ``"provider/model"`` string, a
     ``ModelConfig``, a judge object or a ready scorer (such as the ``sumjudge_scorer`` fixture);
     omitted, the session's judge. ``options``: the scorer's (``max_questions``, ``scale``,
     ``samples``, ``reducer``, ``sample_temperature``). With ``samples=k > 1`` each bound is held
@@ -323,7 +272,8 @@ def assert_summary(
     Returns the result, so a test can look further.
     """
     __tracebackhide__ = True
-    call = _Call.checked(source, summary, min_score, min_alignment, min_coverage, model, options, on_inconclusive)
+    call = _Call.checked(source, summary, min_score, min_alignment, min_coverage, model, options, on_inconclusive,
+                         max_unsupported)
     check = call.conclude(call.scorer.run_sync(input=call.source, output=call.summary))
     check.raise_unless_passed()
     return check.result
@@ -336,13 +286,15 @@ async def assert_summary_async(
     min_score: float | None = None,
     min_alignment: float | None = None,
     min_coverage: float | None = None,
+    max_unsupported: int | None = None,
     model: Model = None,
     on_inconclusive: OnInconclusive | None = None,
     **options: Any,
 ) -> SummarizationResult:
     """:func:`assert_summary` for async tests: ``await assert_summary_async(source, summary, ...)``."""
     __tracebackhide__ = True
-    call = _Call.checked(source, summary, min_score, min_alignment, min_coverage, model, options, on_inconclusive)
+    call = _Call.checked(source, summary, min_score, min_alignment, min_coverage, model, options, on_inconclusive,
+                         max_unsupported)
     check = call.conclude(await call.scorer.run(input=call.source, output=call.summary))
     check.raise_unless_passed()
     return check.result
@@ -351,6 +303,7 @@ async def assert_summary_async(
 __all__ = [
     "DEFAULT_MIN_SCORE",
     "Bound",
+    "Ceiling",
     "ScorerPool",
     "ScoringScope",
     "SummaryCheck",

@@ -14,7 +14,9 @@
 A drop-in beside or instead of DeepEval's ``SummarizationMetric``: the same test case fields (the
 source is ``input``, the summary ``actual_output``), a ``BaseMetric`` with ``measure``/``a_measure``,
 ``score`` (sumjudge's score), ``reason`` (sumjudge's reason), ``success`` (``score >= threshold``;
-``strict_mode``: the full scale), ``threshold``, and ``score_breakdown``
+``strict_mode``: the full scale; and the gates ``max_unsupported``, ``min_alignment``, ``min_coverage``
+met when given, so ``max_unsupported=0`` fails a case with an invented claim whatever its coverage),
+``threshold``, and ``score_breakdown``
 (``{"alignment": ..., "coverage": ...}``). The verdicts are in ``verbose_logs`` (one line per
 claim and per question, with the judge's reasons), which DeepEval keeps with each test result;
 ``metric.result`` holds the whole :class:`~sumjudge.SummarizationResult`.
@@ -32,7 +34,8 @@ from typing import Any
 
 from ..errors import ConfigurationError
 from ..scorers.summarization import SummarizationOptions, SummarizationResult, SummarizationScorer
-from .frameworks import Model, import_framework, make_scorer, text
+from ..scorers.summarization.item_gates import ItemGates
+from .frameworks import Model, gate_outcome, import_framework, make_scorer, text
 
 EXTRA = "deepeval"
 _built: dict[str, type] = {}
@@ -84,8 +87,14 @@ def _metric_class() -> type:
             async_mode: bool = True,
             verbose_mode: bool = False,
             include_reason: bool = True,
+            max_unsupported: int | None = None,
+            min_alignment: float | None = None,
+            min_coverage: float | None = None,
             **option_kwargs: Any,
         ) -> None:
+            # kept as attributes of the keywords' names: DeepEval copies a metric by its constructor's parameters
+            self.max_unsupported, self.min_alignment, self.min_coverage = max_unsupported, min_alignment, min_coverage
+            self.gates = ItemGates(max_unsupported=max_unsupported, min_alignment=min_alignment, min_coverage=min_coverage)
             if scorer is not None and (model is not None or options is not None or option_kwargs):
                 raise ConfigurationError("give either scorer= or the model and its options, not both")
             self.scorer = scorer if scorer is not None else make_scorer(model, options, option_kwargs)
@@ -121,7 +130,7 @@ def _metric_class() -> type:
             if self.error is not None or self.score is None:
                 self.success = False
             else:
-                self.success = self.score >= self.threshold
+                self.success = self.score >= self.threshold and (self.result is None or gate_outcome(self.result, self.gates)[0])
             return bool(self.success)
 
         def _texts(self, test_case: LLMTestCase) -> tuple[str, str]:
@@ -138,6 +147,9 @@ def _metric_class() -> type:
             self.result = result
             self.score = result.score
             self.reason = result.reason if self.include_reason else None
+            met, why = gate_outcome(result, self.gates)
+            if self.include_reason and not met:
+                self.reason = f"{result.reason} Gates broken: {why}."
             self.score_breakdown = {"alignment": result.alignment_score, "coverage": result.coverage_score}
             self.verbose_logs = verbose_logs(result)
             if result.usage.prompt_tokens or result.usage.completion_tokens:

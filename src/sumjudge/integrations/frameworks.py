@@ -15,6 +15,7 @@ from typing import Any
 
 from ..errors import ConfigurationError, InputError, MissingDependencyError
 from ..judges.base import JudgeModel, ModelConfig
+from ..scorers.summarization.item_gates import ItemGates
 from ..scorers.summarization import (
     SummarizationOptions,
     SummarizationResult,
@@ -123,20 +124,41 @@ def verdicts(result: SummarizationResult) -> dict[str, Any]:
     return out
 
 
+GATE_KEYWORDS = ("max_unsupported", "min_alignment", "min_coverage")
+"""The keywords every adapter takes beside the scorer's options: the item gates (:class:`ItemGates`)."""
+
+
+def split_gates(option_kwargs: Mapping[str, Any]) -> tuple[ItemGates, dict[str, Any]]:
+    """The item gates among an adapter's keywords (checked here), and the rest: the scorer's options."""
+    gates = ItemGates(**{k: option_kwargs[k] for k in GATE_KEYWORDS if k in option_kwargs})
+    return gates, {k: v for k, v in option_kwargs.items() if k not in GATE_KEYWORDS}
+
+
+def gate_outcome(result: SummarizationResult, gates: ItemGates) -> tuple[bool, str]:
+    """Whether ``result`` meets ``gates``, and why not (the broken gates, the claims that broke them)."""
+    broken = gates.breaks(result)
+    if not broken:
+        return True, "every gate met: " + ", ".join(f"{k} {v:g}" for k, v in gates.bounds().items())
+    return False, "; ".join(b.text() for b in broken)
+
+
 def scores(result: SummarizationResult) -> dict[str, float]:
     """``score``, ``alignment`` and ``coverage`` of a result (the axes as shares, 0 to 1)."""
     return {"score": result.score, "alignment": result.alignment_score, "coverage": result.coverage_score}
 
 
 __all__ = [
+    "GATE_KEYWORDS",
     "Model",
     "alignment_reason",
     "coverage_reason",
+    "gate_outcome",
     "import_framework",
     "install_line",
     "make_scorer",
     "merge_options",
     "scores",
+    "split_gates",
     "text",
     "verdicts",
 ]

@@ -37,6 +37,8 @@ from typing import Any
 from ..scorers.summarization import SummarizationOptions
 from .frameworks import (
     Model,
+    gate_outcome,
+    split_gates,
     alignment_reason,
     coverage_reason,
     import_framework,
@@ -60,7 +62,8 @@ def summarization_scorer(
     ``model``: a judge name, a :class:`~sumjudge.ModelConfig`, a judge object, or a scorer made by
     :func:`~sumjudge.create_summarization_scorer` (kept with its options). Scorer options go in
     ``options`` or as keywords (``max_questions=5``, ``scale=10``, ``samples=3``,
-    ``questions="exam.json"``), checked here. ``source_key``: the metadata field that holds the
+    ``questions="exam.json"``), checked here; the gates ``max_unsupported``, ``min_alignment`` and
+    ``min_coverage`` put ``gates_passed`` and the broken gates in each score's metadata. ``source_key``: the metadata field that holds the
     source (``None``: always the sample's input). The log records the judge and the options that
     set the score. Raises :class:`~sumjudge.errors.MissingDependencyError` naming
     ``pip install 'sumjudge[inspect]'`` when Inspect AI is not installed.
@@ -69,6 +72,7 @@ def summarization_scorer(
     from inspect_ai.scorer import Score, Target, mean, scorer, stderr
     from inspect_ai.solver import TaskState
 
+    gates, option_kwargs = split_gates(option_kwargs)
     judged = make_scorer(model, options, option_kwargs)
     opts = judged.options
 
@@ -85,6 +89,7 @@ def summarization_scorer(
                 source = text(state.input_text, "sample's input (the source)")
             summary = text(state.output.completion, "model's output (the summary)")
             result = await judged.run(input=source, output=summary)
+            met, why = gate_outcome(result, gates)
             return Score(
                 value={"score": result.score, "alignment": result.alignment_score, "coverage": result.coverage_score},
                 answer=summary,
@@ -93,6 +98,8 @@ def summarization_scorer(
                     **verdicts(result),
                     "alignment_reason": alignment_reason(result),
                     "coverage_reason": coverage_reason(result),
+                    "unsupported_claims": result.unsupported_claims,
+                    **({"gates_passed": met, "gates": why} if gates.active else {}),
                 },
             )
 

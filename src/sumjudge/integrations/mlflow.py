@@ -40,6 +40,8 @@ from ..errors import InputError
 from ..scorers.summarization import SummarizationOptions, SummarizationResult
 from .frameworks import (
     Model,
+    gate_outcome,
+    split_gates,
     alignment_reason,
     coverage_reason,
     import_framework,
@@ -66,18 +68,20 @@ def summarization_scorer(
     :func:`~sumjudge.create_summarization_scorer` (kept with its options). Scorer options go in
     ``options`` or as keywords (``max_questions=5``, ``scale=10``, ``samples=3``,
     ``questions="exam.json"``), checked here. ``name`` names the three feedbacks (``name``,
-    ``name_alignment``, ``name_coverage``). Raises :class:`~sumjudge.errors.MissingDependencyError`
+    ``name_alignment``, ``name_coverage``); the gates ``max_unsupported``, ``min_alignment`` and
+    ``min_coverage`` add a fourth, ``name_gates``, true when every gate is met. Raises :class:`~sumjudge.errors.MissingDependencyError`
     naming ``pip install 'sumjudge[mlflow]'`` when MLflow 3 is not installed.
     """
     scorers = import_framework("mlflow.genai.scorers", "MLflow 3 (mlflow.genai)", EXTRA)
     entities = import_framework("mlflow.entities", "MLflow 3 (mlflow.genai)", EXTRA)
+    gates, option_kwargs = split_gates(option_kwargs)
     judged = make_scorer(model, options, option_kwargs)
     offline = judged.judge.model_id.startswith("offline/")
     source = entities.AssessmentSource(
         source_type=entities.AssessmentSourceType.CODE if offline else entities.AssessmentSourceType.LLM_JUDGE,
         source_id=f"sumjudge:{judged.judge.model_id}",
     )
-    names = (name, f"{name}_alignment", f"{name}_coverage")
+    names = (name, f"{name}_alignment", f"{name}_coverage") + ((f"{name}_gates",) if gates.active else ())
 
     def feedbacks(result: SummarizationResult) -> list[Any]:
         meta = {key: value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
@@ -87,7 +91,7 @@ def summarization_scorer(
             (result.score, result.reason),
             (result.alignment_score, alignment_reason(result)),
             (result.coverage_score, coverage_reason(result)),
-        )
+        ) + ((gate_outcome(result, gates),) if gates.active else ())  # a bool feedback: pass or fail
         return [entities.Feedback(name=n, value=v, rationale=why, source=source, metadata=meta)
                 for n, (v, why) in zip(names, values)]
 

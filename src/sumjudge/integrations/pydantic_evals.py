@@ -32,7 +32,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..scorers.summarization import SummarizationOptions, SummarizationScorer
-from .frameworks import Model, alignment_reason, coverage_reason, import_framework, make_scorer, merge_options, text
+from ..scorers.summarization.item_gates import ItemGates
+from .frameworks import (
+    Model, alignment_reason, coverage_reason, gate_outcome, import_framework, make_scorer, merge_options, split_gates, text,
+)
 
 EXTRA = "pydantic-evals"
 _built: dict[str, type] = {}
@@ -63,6 +66,8 @@ def _evaluator_class() -> type:
         source_key: str = "source"
         summary_key: str = "summary"
         name: str = "sumjudge"
+        gates: ItemGates = field(default_factory=ItemGates)
+        """The item gates; when one is on, a ``<name>_gates`` assertion (pass or fail, with the claims that broke it)."""
         scorer: SummarizationScorer = field(init=False, repr=False, compare=False)
 
         def __post_init__(self) -> None:
@@ -75,6 +80,7 @@ def _evaluator_class() -> type:
                 "model": self.scorer.judge.model_id,
                 "options": {"max_questions": opts.max_questions, "scale": opts.scale, "samples": opts.samples},
                 **({"source_key": self.source_key} if self.source_key != "source" else {}),
+                **({"gates": self.gates.bounds()} if self.gates.active else {}),
             }
 
         def get_default_evaluation_name(self) -> str:
@@ -84,11 +90,15 @@ def _evaluator_class() -> type:
             source = _pick(ctx.inputs, self.source_key, "case's inputs (the source)")
             summary = _pick(ctx.output, self.summary_key, "task's output (the summary)")
             result = await self.scorer.run(input=source, output=summary)
-            return {
+            found = {
                 self.name: EvaluationReason(value=result.score, reason=result.reason),
                 f"{self.name}_alignment": EvaluationReason(value=result.alignment_score, reason=alignment_reason(result)),
                 f"{self.name}_coverage": EvaluationReason(value=result.coverage_score, reason=coverage_reason(result)),
             }
+            if self.gates.active:  # a bool is an assertion in pydantic-evals' report
+                met, why = gate_outcome(result, self.gates)
+                found[f"{self.name}_gates"] = EvaluationReason(value=met, reason=why)
+            return found
 
     SummarizationEvaluator.__module__ = __name__
     SummarizationEvaluator.__qualname__ = "SummarizationEvaluator"
@@ -119,16 +129,18 @@ def summarization_evaluator(
     """A pydantic-evals ``Evaluator`` that scores the task's output against the case's source.
 
     Scorer options go in ``options`` or as keywords (``max_questions=5``, ``scale=10``,
-    ``samples=3``, ``questions="exam.json"``), checked here. Raises
+    ``samples=3``, ``questions="exam.json"``), checked here; the gates ``max_unsupported``,
+    ``min_alignment`` and ``min_coverage`` add a ``<name>_gates`` assertion. Raises
     :class:`~sumjudge.errors.MissingDependencyError` naming ``pip install 'sumjudge[pydantic-evals]'``
     when pydantic-evals is not installed.
     """
     cls = _evaluator_class()
+    gates, option_kwargs = split_gates(option_kwargs)
     if option_kwargs:
         if isinstance(model, SummarizationScorer):
             make_scorer(model, options, option_kwargs)  # refused: a scorer keeps its own options
         options = merge_options(options, option_kwargs)
-    return cls(model=model, options=options, source_key=source_key, summary_key=summary_key, name=name)
+    return cls(model=model, options=options, source_key=source_key, summary_key=summary_key, name=name, gates=gates)
 
 
 def __getattr__(name: str) -> Any:

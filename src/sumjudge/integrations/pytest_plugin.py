@@ -60,6 +60,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     parser.addini("sumjudge_on_inconclusive", "inconclusive, pass or fail (see --sumjudge-on-inconclusive)",
                   default="")
+    group.addoption(
+        "--sumjudge-max-unsupported",
+        dest="sumjudge_max_unsupported",
+        default=None,
+        metavar="N",
+        help="every assert_summary that does not say otherwise fails when more than N claims are shown "
+        "unsupported (0: none), whatever the coverage (else ini sumjudge_max_unsupported, else no bound)",
+    )
+    parser.addini("sumjudge_max_unsupported", "see --sumjudge-max-unsupported", default="")
 
 
 def chosen_model(config: pytest.Config) -> tuple[str, str]:
@@ -92,9 +101,22 @@ def chosen_on_inconclusive(config: pytest.Config) -> str:
     return value or "inconclusive"
 
 
+def chosen_max_unsupported(config: pytest.Config) -> int | None:
+    """``--sumjudge-max-unsupported``, else the ini value, else ``None`` (no bound); checked at start-up."""
+    value = config.getoption("sumjudge_max_unsupported") or config.getini("sumjudge_max_unsupported").strip()
+    if not value:
+        return None
+    from ..guards.limits import MAX_CLAIMS
+
+    if not value.isdigit() or int(value) > MAX_CLAIMS:
+        raise pytest.UsageError(f"sumjudge max_unsupported takes a whole number from 0 to {MAX_CLAIMS}, got {value!r}")
+    return int(value)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     session = SumjudgeSession(*chosen_model(config), is_worker=hasattr(config, "workerinput"))
     session.on_inconclusive = chosen_on_inconclusive(config)
+    session.max_unsupported = chosen_max_unsupported(config)
     config.pluginmanager.register(session, PLUGIN_NAME)
     open_scope(session)
     config.add_cleanup(lambda: close_scope(session))
@@ -120,6 +142,9 @@ class ScoredSummary:
     judge: str
     passed: bool
     """Whether the check met its bounds (a test may expect it not to, in ``pytest.raises``)."""
+    scale: float = 1.0
+    unsupported: int = 0
+    """Claims the judge showed unsupported."""
     test: str = "ok"
     """The test's own outcome: ``ok``, ``FAILED``, ``xfail``, ``xpass`` or ``skipped``."""
 
@@ -132,6 +157,8 @@ def check_properties(check: SummaryCheck) -> list[tuple[str, object]]:
         (PROPERTY_PREFIX + "coverage", round(res.coverage_score, 4)),
         (PROPERTY_PREFIX + "judge", check.judge),
         (PROPERTY_PREFIX + "passed", check.passed),
+        (PROPERTY_PREFIX + "scale", res.scale),
+        (PROPERTY_PREFIX + "unsupported_claims", res.unsupported_claims),
     ]
 
 
@@ -154,6 +181,8 @@ def scored_from_properties(nodeid: str, properties: list[tuple[str, object]], te
             coverage=float(f.get("coverage", 0)),  # type: ignore[arg-type]
             judge=str(f.get("judge", "")),
             passed=bool(f.get("passed", False)),
+            scale=float(f.get("scale", 1.0)) or 1.0,  # type: ignore[arg-type]
+            unsupported=int(f.get("unsupported_claims", 0)),  # type: ignore[call-overload]
             test=test,
         )
         for f in found
@@ -186,6 +215,8 @@ class SumjudgeSession:
         """Each running test's outcome so far (by node id), until its teardown report."""
         self.on_inconclusive = "inconclusive"
         """What an inconclusive ``assert_summary`` counts as when the call does not say."""
+        self.max_unsupported: int | None = None
+        """The claims shown unsupported an ``assert_summary`` allows when the call does not say."""
 
     # -- the scope assert_summary uses
     @property
@@ -242,12 +273,15 @@ class SumjudgeSession:
         tr.line(
             f"{count} summar{'y' if count == 1 else 'ies'} scored by {', '.join(judges)}{note}, lowest first:"
         )
-        for s in sorted(self.scored, key=lambda s: (min(s.alignment, s.coverage), s.nodeid)):  # any scale
+        for s in sorted(self.scored, key=lambda s: (s.score / s.scale, s.nodeid)):  # as shares: scales may differ
             # labelled by the test's outcome, not the check's: a test may expect a summary to fail its bounds
             odd = "" if s.passed == (s.test in ("ok", "xpass")) else (
-                "  (the check failed its bounds)" if not s.passed else "  (the check met its bounds)")
+                "  (its check failed its bounds, as the test expected)" if not s.passed
+                else "  (its check met its bounds; the test failed otherwise)")
+            shown = f"{s.score:5.2f}" if s.scale == 1 else f"{s.score:.2f}/{s.scale:g}"
+            flagged = f"  unsupported {s.unsupported}" if s.unsupported else ""
             tr.line(
-                f"  {s.score:5.2f}  alignment {s.alignment:.2f}  coverage {s.coverage:.2f}  {s.test:<6}  {s.nodeid}{odd}",
+                f"  {shown}  alignment {s.alignment:.2f}  coverage {s.coverage:.2f}{flagged}  {s.test:<6}  {s.nodeid}{odd}",
                 red=s.test == "FAILED",
             )
 
