@@ -51,6 +51,7 @@ _DATELINE = regex.compile(
 """A dateline before a sentence: a place in capitals with a date or a news agency ("GRENSHAW, March
 14, 2025 - ", "PARIS (AP) -- ")."""
 _KO_FORMAL = regex.compile(r"(\p{Hangul})니다$")
+_KO_OPEN_END = regex.compile(r"(?<=\p{Hangul})(?:으며|며|고|지만|는데|면서)$")
 
 
 def clean_fact(text: str) -> str | None:
@@ -125,7 +126,15 @@ def phrase_question(fact: str, lang: str, names: frozenset[str] = frozenset()) -
             return _PHRASINGS["ko"][1][0].format(fact=stem)
         if fact.endswith("다"):
             return _PHRASINGS["ko"][0][0].format(fact=fact)
-        return _PHRASINGS["ko"][2][0].format(fact=fact)
+        # a fact left on a connective ("…거두며") is closed as a statement, a noun phrase asked with the
+        # copula: a Korean question, never a quotation inside one
+        closed = _KO_OPEN_END.sub("", fact)
+        if closed != fact and closed:
+            # a verb stem in a vowel takes the present's ㄴ (거두며 -> 거둔다); after a past or a consonant, -다
+            last = closed[-1]
+            closed = closed[:-1] + chr(ord(last) + 4) + "다" if _open_syllable(last) else closed + "다"
+            return _PHRASINGS["ko"][0][0].format(fact=closed)
+        return _PHRASINGS["ko"][1][0].format(fact=fact if _open_syllable(fact[-1]) else fact + "이")
     if lang in _PHRASINGS:
         return _PHRASINGS[lang][0][0].format(fact=fact)
     return _FALLBACK[0].format(fact=fact)
