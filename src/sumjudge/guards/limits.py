@@ -22,6 +22,31 @@ MAX_PER_KIND = 100_000
 MAX_POLL_INTERVAL = 3600.0
 """Seconds between two polls of provider batch jobs (``--poll-interval``)."""
 
+MAX_CONTEXT_TOKENS = 131_072
+"""Context tokens of a model run in process (``n_ctx``): llama.cpp allocates its key-value cache for all
+of them when the model loads, so a larger number is memory asked for, not a longer window."""
+MAX_THREADS = 1024
+"""Threads of a model run in process (``n_threads``, ``n_threads_batch``)."""
+MAX_REPLY_ITEMS = MAX_CLAIMS
+"""Items of a grammar-bound reply list (``max_items``)."""
+MAX_REPLY_CHARS = 100_000
+"""Characters of a grammar-bound reply string (``max_string_chars``)."""
+MAX_MEMORY_MB = 65_536
+"""Megabytes a cache kept in memory may hold (``state_cache_mb``)."""
+MAX_DISK_MB = 1_048_576
+"""Megabytes a cache kept on disk may hold (``state_disk_mb``)."""
+MAX_PASSAGES = 100
+"""Passages per claim, sentences per passage (the reader's ``passages``, ``window``)."""
+MAX_SENTENCES = 10_000
+"""Source sentences shown before a summary's claims (the reader's ``max_sentences``)."""
+MAX_SEED = 2**32 - 1
+"""A seed of a model run in process (llama.cpp's is 32 bits)."""
+MAX_SERVER_REPLY_BYTES = 1_048_576
+"""Bytes of one reply of a server asked for next-token log-probabilities (a few kilobytes are an answer;
+a longer body is a fault, read no further)."""
+
 __all__ = [
-    "MAX_CLAIMS", "MAX_CONCURRENCY", "MAX_PER_KIND", "MAX_POLL_INTERVAL", "MAX_QUESTIONS", "MAX_QUESTION_CHARS", "MAX_SAMPLES", "MAX_WORKERS",
+    "MAX_CLAIMS", "MAX_CONCURRENCY", "MAX_CONTEXT_TOKENS", "MAX_DISK_MB", "MAX_MEMORY_MB", "MAX_PASSAGES", "MAX_PER_KIND",
+    "MAX_POLL_INTERVAL", "MAX_QUESTIONS", "MAX_QUESTION_CHARS", "MAX_REPLY_CHARS", "MAX_REPLY_ITEMS", "MAX_SAMPLES", "MAX_SEED",
+    "MAX_SENTENCES", "MAX_SERVER_REPLY_BYTES", "MAX_THREADS", "MAX_WORKERS",
 ]

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ..errors import ConfigurationError, JudgeRequestError, MissingDependencyError
+from ..guards.limits import MAX_CONTEXT_TOKENS, MAX_MEMORY_MB, MAX_REPLY_CHARS, MAX_REPLY_ITEMS, MAX_SEED, MAX_THREADS
 from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage, merge_turns
 from .progress import notify
 from .providers import ProviderSpec
@@ -154,18 +155,17 @@ class LocalSettings:
                 f"unknown setting(s) for the local judge: {', '.join(unknown)}; "
                 f"known: {', '.join(sorted(known))}"
             )
-        try:
-            settings = cls(**{k: (_integer(v) if v is not None else None) for k, v in extra.items()})
-        except (TypeError, ValueError) as exc:
-            raise ConfigurationError(f"local judge settings must be integers: {exc}") from exc
-        if settings.n_ctx < 512 or settings.max_items < 1 or settings.max_string_chars < _MIN_STRING_CHARS \
-                or any(n is not None and n < 1 for n in (settings.n_threads, settings.n_threads_batch)) \
-                or settings.state_cache_mb < 0 or settings.use_mmap not in (0, 1):
-            raise ConfigurationError(
-                f"local judge settings out of range: n_ctx >= 512, n_threads and n_threads_batch >= 1, "
-                f"state_cache_mb >= 0, use_mmap 0 or 1, "
-                f"max_items >= 1, max_string_chars >= {_MIN_STRING_CHARS}"
-            )
+        values: dict[str, int | None] = {}
+        for k, v in extra.items():
+            try:
+                values[k] = _integer(v) if v is not None else None
+            except (TypeError, ValueError):
+                raise ConfigurationError(f"local judge setting {k} must be an integer, not {v!r}") from None
+        settings = cls(**values)  # type: ignore[arg-type]
+        for key, (low, high) in _RANGES.items():
+            value = getattr(settings, key)
+            if value is not None and not low <= value <= high:
+                raise ConfigurationError(f"local judge setting {key}={value} is out of range: {low} to {high}")
         return settings
 
     def threads(self) -> tuple[int, int]:
@@ -173,6 +173,14 @@ class LocalSettings:
         process may use (:func:`usable_cpus`)."""
         n = self.n_threads or usable_cpus()
         return n, self.n_threads_batch or n
+
+
+_RANGES: dict[str, tuple[int, int]] = {
+    "n_ctx": (512, MAX_CONTEXT_TOKENS), "n_threads": (1, MAX_THREADS), "n_threads_batch": (1, MAX_THREADS),
+    "seed": (0, MAX_SEED), "max_items": (1, MAX_REPLY_ITEMS), "max_string_chars": (_MIN_STRING_CHARS, MAX_REPLY_CHARS),
+    "state_cache_mb": (0, MAX_MEMORY_MB), "use_mmap": (0, 1),
+}
+"""Each setting's least and greatest value: every size a bound (:mod:`sumjudge.guards.limits`)."""
 
 
 def _integer(value: Any) -> int:

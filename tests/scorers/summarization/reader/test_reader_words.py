@@ -117,7 +117,7 @@ def test_the_proof_scale_and_the_word_gaps_are_part_of_the_judges_identity(tmp_p
 
 @pytest.mark.parametrize("extra", [{"proof_scale": 1.5}, {"proof_scale": -0.1}, {"word_gaps": 2}, {"proof_scale": "high"}])
 def test_settings_out_of_range_are_refused_by_name(tmp_path: Path, extra: dict[str, object]) -> None:
-    with pytest.raises(ConfigurationError, match="reader settings"):
+    with pytest.raises(ConfigurationError, match=f"reader setting {next(iter(extra))}"):
         _judge(tmp_path, lambda user: 0.5, **extra)
 
 
