@@ -257,13 +257,19 @@ def _save(llama: Any) -> bytes | None:
 
 
 def _restore(llama: Any, tokens: list[int], state: bytes) -> bool:
-    """Sequence 0 set from ``state`` (saved after evaluating ``tokens``); False when llama.cpp refused."""
+    """Sequence 0 set from ``state`` (saved after evaluating ``tokens``); False when llama.cpp refused it
+    or it holds another number of positions than ``tokens`` (another head's state: every later decode
+    would fail with ``llama_decode returned -1``)."""
     from llama_cpp import llama_cpp as lib
 
     llama._ctx.kv_cache_seq_rm(-1, 0, -1)
     llama.n_tokens = 0
     buffer = (ctypes.c_uint8 * len(state)).from_buffer_copy(state)
-    if int(lib.llama_state_seq_set_data(llama._ctx.ctx, buffer, len(state), 0)) == 0:
+    restored = int(lib.llama_state_seq_set_data(llama._ctx.ctx, buffer, len(state), 0)) != 0
+    memory = getattr(llama._ctx, "memory", None)
+    if restored and memory is not None and hasattr(lib, "llama_memory_seq_pos_max"):
+        restored = int(lib.llama_memory_seq_pos_max(memory, 0)) == len(tokens) - 1
+    if not restored:
         llama._ctx.kv_cache_seq_rm(-1, 0, -1)
         return False
     llama.input_ids[: len(tokens)] = tokens
