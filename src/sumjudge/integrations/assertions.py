@@ -111,7 +111,7 @@ class SummaryCheck:
         failed = ", ".join(b.name for b in self.bounds if not b.ok) or "nothing"
         how = "inconclusive" if self.outcome == "inconclusive" else "failed"
         lines = [f"summary {how} on {failed} (judge: {self.judge})"]
-        lines += [f"  {b.line()}" for b in self.bounds]
+        lines += [f"  {b.line()}" for b in self.bounds if isinstance(b, Bound) or b.maximum is not None]
         claims = res.preprocess_step_result.alignment
         unsupported = [v for v in claims if not v.supported]
         lines += _listed(
