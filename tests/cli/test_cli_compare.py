@@ -61,6 +61,9 @@ def test_a_worse_run_is_worse_and_fails_ci_with_fail_if_worse(tmp_path):
     assert f"0/0/{N}" in score_line  # every item lost
     assert "moved most:" in res.stdout
     assert run(tmp_path, "compare", good, bad, "--fail-if-worse").exit_code == 1
+    # a margin as wide as the scale could never fail: refused, not taken silently
+    wide = run(tmp_path, "compare", good, bad, "--fail-if-worse", "--margin", "2")
+    assert wide.exit_code == 2 and "--margin 2" in wide.output and "could never fail" in wide.output
     # The other way round B is better, which --fail-if-worse lets through.
     assert run(tmp_path, "compare", bad, good, "--fail-if-worse").exit_code == 0
     # From the --out files, the same figures.
@@ -134,3 +137,17 @@ def test_result_lines_with_figures_out_of_range_or_not_numbers_are_refused_in_on
                                                for x in lines])
     res = CliRunner().invoke(main, ["compare", str(scaled), str(scaled), "--store", str(tmp_path / "runs.db")])
     assert res.exit_code == 0, res.output
+
+
+def test_a_figure_of_401_digits_is_refused_in_one_line_not_a_traceback(tmp_path):
+    _, a = scored(tmp_path, faithful(tmp_path))
+    lines = [json.loads(x) for x in a.read_text(encoding="utf-8").splitlines()]
+    huge = int("9" * 401)
+    for bad_line, says in (({**lines[0], "score": huge}, "score is an integer of 401 digits"),
+                           ({**lines[0], "coverage_score": huge}, "coverage_score is an integer of 401 digits"),
+                           ({**lines[0], "options": {**lines[0]["options"], "scale": huge}},
+                            "options.scale is an integer of 401 digits")):
+        bad = write(tmp_path / "bad.jsonl", [bad_line, *lines[1:]])
+        res = CliRunner().invoke(main, ["compare", str(a), str(bad), "--store", str(tmp_path / "runs.db")])
+        assert res.exit_code == 2 and says in res.output and "Traceback" not in res.output, res.output
+        assert len(res.output.strip().splitlines()) == 1, res.output

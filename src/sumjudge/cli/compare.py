@@ -105,6 +105,9 @@ def compare(
             a = _side(run_a, "A", store_path, opened)
             b = _side(run_b, "B", store_path, opened)
             result = compare_runs(a, b, alpha=alpha, moved=moved, margin=margin, detect=detect)
+            if fail_if_worse and margin >= (result.scale or 1.0):
+                raise ComparisonError(f"--margin {margin:g} is not below the score's scale ({result.scale or 1.0:g}): "
+                                      "--fail-if-worse could never fail")
         except (ComparisonError, SumjudgeError) as exc:
             fail(str(exc))
         finally:
