@@ -96,3 +96,10 @@ def test_graded_with_the_offline_judge_shows_word_support_never_a_p_value():
                                        "The council approved 120 homes in spring, said the mayor."])
     assert result.exit_code in (0, 1), result.output
     assert "p=" not in result.output and "words=0." in result.output, result.output
+
+
+def test_inline_text_longer_than_a_file_name_is_judged_as_text() -> None:
+    long_summary = "The bridge opened in 1932 and its architect was Ada Lind. " * 8  # over 255 bytes, no file
+    code, out = check("--source", SOURCE * 6, "--summary", long_summary)
+    assert code == 0, out
+    assert "File name too long" not in out and out.startswith("score ")

@@ -41,12 +41,21 @@ def looks_like_a_path(value: str) -> bool:
     return "/" in value or "\\" in value or bool(_FILE_EXTENSION.search(value))
 
 
+def _names_a_file(path: Path) -> bool:
+    """Whether ``path`` is an existing file; a value no file system takes as a name (longer than a name
+    may be, a NUL in it) names none: it is text."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _text(value: str, option: str) -> str:
     if value == "-":
         return sys.stdin.read()
     path = Path(value)
     try:
-        if len(value) < 4096 and path.is_file():
+        if _names_a_file(path):
             return path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         fail(f"{option} {value}: not a UTF-8 text file")
