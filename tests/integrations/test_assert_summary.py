@@ -194,3 +194,16 @@ assert "pytest" not in sys.modules
     assert done.returncode == 0, done.stderr
     assert "summary failed on alignment (judge: offline/lexical)" in done.stdout
     assert "1975" in done.stdout
+
+
+def test_a_failure_prints_the_summarys_terminal_escapes_as_text():
+    hostile = "The bridge \x1b[2Jopened in 1932. It cost 9 million dollars.\x07"
+    escaped = judge(
+        claims(("The bridge \x1b[2Jopened in 1932.", True), ("It cost 9 million dollars.\x07", False)),
+        questions("Did the bridge open in 1932?"), answers(False),
+    )
+    with pytest.raises(AssertionError) as err:
+        assert_summary(SOURCE, hostile, min_score=0.9, model=escaped)
+    message = str(err.value)
+    assert "\x1b" not in message and "\x07" not in message
+    assert "\\x07" in message  # shown as its escape, the claim still readable

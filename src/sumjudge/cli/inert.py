@@ -3,21 +3,16 @@ starts an ANSI escape sequence that can recolour, clear or retitle the terminal;
 carriage return that overwrites a line; the C1 controls; DEL) is written as its ``\\xNN`` escape, so
 ``\\x1b[2J`` in a summary is printed as text, never obeyed. Newlines and tabs stay.
 
-:func:`inert` is the rule; :func:`inert_console` is a rich console that applies it to every piece of
-text it writes (its own styling, which rich adds as separate control codes, is kept)."""
+:func:`inert` is the rule (:mod:`sumjudge.guards.terminal`); :func:`inert_console` is a rich console that
+applies it to every piece of text it writes (its own styling, which rich adds as separate control codes,
+is kept)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def inert(text: str) -> str:
-    """``text`` with every control character but newline and tab written as its ``\\xNN`` escape."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text) if text else text
+from ..guards.terminal import inert
 
 
 def inert_console(**options: Any) -> Any:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from ..figures.decide import ON_INCONCLUSIVE, OnInconclusive
+from ..guards.terminal import inert
 from ..errors import ConfigurationError, InputError
 from ..judges.base import JudgeModel, ModelConfig
 from ..scorers.summarization.item_gates import ItemGates
@@ -106,7 +107,8 @@ class SummaryCheck:
             raise SummaryInconclusive(self.message())
 
     def message(self) -> str:
-        """What failed, the figures against their bounds, and the verdicts behind them."""
+        """What failed, the figures against their bounds, and the verdicts behind them; control
+        characters of the texts quoted as their escapes (:func:`~sumjudge.guards.terminal.inert`)."""
         res = self.result
         failed = ", ".join(b.name for b in self.bounds if not b.ok) or "nothing"
         how = "inconclusive" if self.outcome == "inconclusive" else "failed"
@@ -126,7 +128,7 @@ class SummaryCheck:
         )
         if not claims or not questions:
             lines.append(f"reason: {res.reason}")
-        return "\n".join(lines)
+        return inert("\n".join(lines))  # the summary's own escapes (ESC[2J) print as text, never obeyed
 
 
 def _listed(title: str, items: list[str]) -> list[str]:
