@@ -88,3 +88,10 @@ def test_a_codec_that_is_not_a_text_encoding_is_one_line(tmp_path: Path, codec: 
     assert code == 2 and "not a text encoding" in text and "LookupError" not in text, text
     code, text = invoke("estimate", str(data_file(tmp_path)), "--encoding", codec)
     assert code == 2 and "not a text encoding" in text, text
+
+
+@pytest.mark.parametrize("args", [("runs", "list", "--limit", HUGE), ("runs", "show", "latest", "--worst", HUGE),
+                                  ("runs", "show", "latest", "--best", HUGE)])
+def test_a_listing_count_past_its_bound_is_refused_not_a_traceback(tmp_path: Path, args: tuple[str, ...]) -> None:
+    code, text = invoke(*args, "--store", str(tmp_path / "runs.db"))
+    assert code == 2 and args[-2] in text and "1000000" in text, text

@@ -60,17 +60,36 @@ def _check_figures(data: Mapping[str, Any]) -> None:
     :data:`_UNKNOWN_SCALE`). Raises :class:`ComparisonError` naming the figure."""
     options = data.get("options")
     scale = options.get("scale", 1) if isinstance(options, Mapping) else _UNKNOWN_SCALE
-    if isinstance(scale, bool) or not isinstance(scale, int | float) or not math.isfinite(scale) or scale <= 0:
-        raise ComparisonError(f"item {data.get('id')!r}: options.scale is {scale!r}, not a positive number")
+    if isinstance(scale, bool) or not isinstance(scale, int | float) or not _finite(scale) or scale <= 0:
+        raise ComparisonError(f"item {data.get('id')!r}: options.scale is {_shown(scale)}, not a positive finite number")
     for name, top in (("score", float(scale)), ("alignment_score", 1.0), ("coverage_score", 1.0)):
         value = data.get(name)
         if value is None:
             continue  # a line without it is refused as a result line below
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ComparisonError(f"item {data.get('id')!r}: {name} is {value!r}, not a number")
-        if not math.isfinite(value) or not 0.0 <= value <= top:
-            raise ComparisonError(f"item {data.get('id')!r}: {name} is {value!r}, outside 0 to {top:g}"
+            raise ComparisonError(f"item {data.get('id')!r}: {name} is {_shown(value)}, not a number")
+        if not _finite(value) or not 0.0 <= value <= top:
+            raise ComparisonError(f"item {data.get('id')!r}: {name} is {_shown(value)}, outside 0 to {top:g}"
                                   + (" (the scale)" if name == "score" else ""))
+
+
+def _finite(value: int | float) -> bool:
+    """Whether ``value`` is a finite number a float holds (an integer of 400 digits is not: no float is)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
+def _shown(value: Any) -> str:
+    """``value`` for a message: an integer too long to read as its number of digits."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**20:
+        try:
+            return f"an integer of {len(str(abs(value)))} digits"
+        except ValueError:  # past Python's 4,300 digits, str() refuses
+            return f"an integer of about {int(abs(value).bit_length() * math.log10(2)) + 1} digits"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 class RunItems(BaseModel):

@@ -9,6 +9,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
+from ..guards.limits import MAX_LISTED
 from .common import default_databases, fail, open_store, stdout_console, store_errors, store_option
 
 if TYPE_CHECKING:
@@ -22,7 +23,8 @@ def runs() -> None:
 
 @runs.command("list")
 @store_option
-@click.option("--limit", type=click.IntRange(min=1), default=None, help="Show the latest N runs only.")
+@click.option("--limit", type=click.IntRange(min=1, max=MAX_LISTED), default=None,
+              help=f"Show the latest N runs only (at most {MAX_LISTED:,}).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per run on standard output.")
 def runs_list(store_path: str | None, limit: int | None, as_json: bool) -> None:
     """The recorded runs, newest first."""
@@ -67,9 +69,9 @@ def _run_json(r: Any) -> dict[str, Any]:
 @click.option("--json", "as_json", is_flag=True, help="The run and its figures as JSON on standard output.")
 @click.option("--labels-from", "labels_from", default=None, metavar="RUN",
               help="Correct the run's rates with the labels of this run (same judge and options; default: its own).")
-@click.option("--worst", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--worst", type=click.IntRange(min=1, max=MAX_LISTED), default=None, metavar="N",
               help="Also the N lowest-scoring items: score, axes and the reason (the report's text).")
-@click.option("--best", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--best", type=click.IntRange(min=1, max=MAX_LISTED), default=None, metavar="N",
               help="Also the N highest-scoring items, likewise.")
 def runs_show(run_ref: str, store_path: str | None, as_json: bool, labels_from: str | None,
               worst: int | None = None, best: int | None = None) -> None:
