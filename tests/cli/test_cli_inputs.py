@@ -161,3 +161,25 @@ def test_an_html_page_or_a_markdown_table_is_read_as_its_text(tmp_path):
     with Dataset(path) as ds:
         (row,) = list(ds.rows())
     assert "<p>" not in row.source and "color" not in row.source
+
+
+def test_a_ligature_or_fullwidth_letter_reads_as_its_letters_but_a_superscript_keeps_its_number():
+    from sumjudge import create_summarization_scorer
+    from sumjudge.data.text_in import as_read
+
+    assert as_read("The ﬁrm hired ＡＤＡ\u00a0Lind.") == "The firm hired ADA Lind."
+    assert as_read("An area of 10² m and ½ of it.") == "An area of 10² m and ½ of it."
+    result = create_summarization_scorer("offline/lexical").run_sync(
+        input="The ﬁrm opened a plant in 1932.", output="The firm opened a plant in 1932.")
+    (claim,) = result.preprocess_step_result.alignment
+    assert claim.supported and not claim.unchecked
+
+
+def test_a_lone_surrogate_given_to_the_scorer_is_one_clear_input_error():
+    from sumjudge import create_summarization_scorer
+
+    scorer = create_summarization_scorer("offline/lexical")
+    for source, summary in (("The bridge opened in 1932 \ud800.", "The bridge opened."),
+                            ("The bridge opened in 1932.", "The bridge \udfff opened.")):
+        with pytest.raises(InputError, match=r"lone surrogate \(U\+D[8F]"):
+            scorer.run_sync(input=source, output=summary)

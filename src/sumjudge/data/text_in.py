@@ -3,7 +3,10 @@ the scorer's ``input`` and ``output``):
 
 - Unicode NFC: a letter written as a base and a combining accent (NFD, as macOS file names and some
   exports write it) is the same letter as its composed form, so an NFD source and an NFC summary
-  share their words;
+  share their words; and compatibility forms as NFKC writes them (the ligature "ﬁ" of "ﬁrm" as "fi",
+  fullwidth letters, no-break spaces), except superscripts, subscripts and fractions, which would
+  change a number;
+- a lone surrogate (a text decoded wrong) is refused: :class:`~sumjudge.errors.InputError`;
 - HTML (a page saved as the source) is read as its text: tags dropped, entities decoded, script and
   style left out, each block (paragraph, heading, list item, table row) a line of its own and the cells
   of a table row joined as one sentence;
@@ -18,6 +21,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from html.parser import HTMLParser
+
+from ..errors import InputError
 
 _HTML_TAG = re.compile(
     r"</?(?:html|head|body|p|div|table|thead|tbody|tr|td|th|br|hr|h[1-6]|ul|ol|li|"
@@ -138,11 +143,41 @@ def markdown_tables_as_rows(text: str) -> str:
     return "\n".join(out)
 
 
+_KEPT_FORMS = ("<super>", "<sub>", "<fraction>")
+"""Compatibility forms left as they are: folded they would change a number ("10²" is not "102")."""
+
+
+def _compatible(text: str) -> str:
+    """``text`` with each compatibility character (a ligature "ﬁ", a fullwidth letter, a no-break space)
+    as its NFKC form, except those of :data:`_KEPT_FORMS`."""
+    if text.isascii():
+        return text
+    table = {}
+    for ch in set(text):
+        form = unicodedata.decomposition(ch)
+        if form.startswith("<") and not form.startswith(_KEPT_FORMS):
+            table[ord(ch)] = unicodedata.normalize("NFKC", ch)
+    return text.translate(table) if table else text
+
+
+def _check_encodable(text: str) -> None:
+    """:class:`InputError` for a lone surrogate (U+D800-U+DFFF alone): no file, digest or judge can take it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(
+            f"the text holds a lone surrogate (U+{ord(text[exc.start]):04X} at character {exc.start}), which is "
+            "not a character: fix how the text was decoded (a UTF-16 half, or surrogateescape)"
+        ) from None
+
+
 def as_read(text: str) -> str:
-    """``text`` as the scorer reads it: NFC, HTML as its text, Markdown tables as their rows."""
+    """``text`` as the scorer reads it: NFC with compatibility forms folded, HTML as its text, Markdown
+    tables as their rows. :class:`InputError` for a lone surrogate."""
     if not text:
         return text
-    text = unicodedata.normalize("NFC", text)
+    _check_encodable(text)
+    text = unicodedata.normalize("NFC", _compatible(text))
     if "<" in text and looks_like_html(text):
         text = html_text(text)
     if "|" in text:
