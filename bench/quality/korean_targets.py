@@ -35,6 +35,34 @@ def _show(r: Any) -> None:
         print(f"    {mark} Q {v.question}\n        {v.reason[:240]}")
 
 
+def score(scorer: Any, items: list[dict[str, Any]], verbose: bool = False) -> dict[str, dict[str, Any]]:
+    """Each item's result by article and kind, printed as it is scored."""
+    by_doc: dict[str, dict[str, Any]] = defaultdict(dict)
+    for item in items:
+        r = scorer.run_sync(input=item["source"], output=item["summary"])
+        by_doc[item["doc"]][item["kind"]] = r
+        print(f"{item['id']:<40} score {r.score:.2f}  alignment {r.alignment_score:.2f}  coverage {r.coverage_score:.2f}")
+        if verbose:
+            _show(r)
+    return by_doc
+
+
+def targets(by_doc: dict[str, dict[str, Any]]) -> str:
+    """The four counts of articles meeting a target, as one line."""
+    docs = [d for d in by_doc.values() if "faithful" in d]
+    passing = sum(d["faithful"].score >= 0.5 for d in docs)
+    omitted = sum(d["omission"].score < d["faithful"].score for d in docs if "omission" in d)
+    wrong = sum(d["error"].alignment_score < d["faithful"].alignment_score for d in docs if "error" in d)
+    added = sum(d["unsupported"].alignment_score < d["faithful"].alignment_score for d in docs if "unsupported" in d)
+    n = len(docs)
+    return (f"faithful >= 0.5: {passing} of {n}; omission below faithful: {omitted} of {n}; "
+            f"wrong fact lowers alignment: {wrong} of {n}; added detail lowers alignment: {added} of {n}")
+
+
+def read_items(data: str, name: str) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in (Path(data) / name).read_text(encoding="utf-8").splitlines() if x.strip()]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=os.environ.get("SUMJUDGE_DATA_DIR", "../shared/data"))
@@ -42,23 +70,8 @@ def main() -> None:
     ap.add_argument("--judge", default="offline/lexical")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
-    items = [json.loads(x) for x in (Path(args.data) / args.file).read_text(encoding="utf-8").splitlines() if x.strip()]
-    scorer = create_summarization_scorer(model=args.judge)
-    by_doc: dict[str, dict[str, Any]] = defaultdict(dict)
-    for item in items:
-        r = scorer.run_sync(input=item["source"], output=item["summary"])
-        by_doc[item["doc"]][item["kind"]] = r
-        print(f"{item['id']:<40} score {r.score:.2f}  alignment {r.alignment_score:.2f}  coverage {r.coverage_score:.2f}")
-        if args.verbose:
-            _show(r)
-    docs = [d for d in by_doc.values() if "faithful" in d]
-    passing = sum(d["faithful"].score >= 0.5 for d in docs)
-    omitted = sum(d["omission"].score < d["faithful"].score for d in docs if "omission" in d)
-    wrong = sum(d["error"].alignment_score < d["faithful"].alignment_score for d in docs if "error" in d)
-    added = sum(d["unsupported"].alignment_score < d["faithful"].alignment_score for d in docs if "unsupported" in d)
-    n = len(docs)
-    print(f"\njudge {args.judge} on {args.file}: faithful >= 0.5: {passing} of {n}; omission below faithful: "
-          f"{omitted} of {n}; wrong fact lowers alignment: {wrong} of {n}; added detail lowers alignment: {added} of {n}")
+    by_doc = score(create_summarization_scorer(model=args.judge), read_items(args.data, args.file), args.verbose)
+    print(f"\njudge {args.judge} on {args.file}: {targets(by_doc)}")
 
 
 if __name__ == "__main__":

@@ -45,3 +45,33 @@ def test_a_faithful_korean_claim_in_other_endings_is_left_to_the_model(tmp_path:
 def test_a_wrong_korean_number_is_still_shown_by_words(tmp_path: Path) -> None:
     (verdict,) = _align(tmp_path, "경기장에는 시즌 최다인 2만 3,418명의 관중이 들어찼다.").alignment
     assert not verdict.supported and "shown by words" in verdict.reason and "3만 2,418명" in verdict.reason
+
+
+class _Asked:
+    def __init__(self) -> None:
+        self.system: list[str] = []
+
+    def ask(self, prompts: list[tuple[str, str]]) -> list[YesNoAnswer]:
+        self.system += [system for system, _ in prompts]
+        return [YesNoAnswer(p_yes=0.8, prompt_tokens=10, evaluated=10) for _ in prompts]
+
+
+def test_instructions_around_korean_text_are_the_language_chosen_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sumjudge.scorers.summarization.reader import prompts
+
+    gguf = tmp_path / "model.gguf"
+    gguf.write_bytes(b"GGUF")
+
+    def systems() -> list[str]:
+        model = _Asked()
+        judge = ReaderJudge(f"reader:{gguf}", ModelConfig(id=f"local/reader:{gguf}"), llm=model)  # type: ignore[arg-type]
+        request = JudgeRequest(step=ALIGNMENT_STEP, messages=[], output_type=AlignmentOutput,
+                               inputs=StepInputs(source=SOURCE, summary="경기장에는 관중 3만 2,418명이 들어찼다."))
+        judge.answer(request)
+        return model.system
+
+    assert set(systems()) == {prompts.ENGLISH.system}  # the default: the better of the two measured
+    monkeypatch.setitem(prompts.IN_TEXT_LANGUAGE, "ko", prompts.KOREAN)
+    assert set(systems()) == {prompts.KOREAN.system}

@@ -202,20 +202,21 @@ class ReaderJudge:
             return AlignmentOutput(alignment=[]), Usage(calls=1)
         plain = self.settings.claims == "sentences"
         tail, prompt = (prompts.sentence_tail, prompts.sentence_prompt) if plain else (prompts.claim_tail, prompts.alignment_prompt)
+        w = prompts.wording(detect_language(source))  # the instructions around the text, in the language chosen for it
         notify("read", f"reading {len(drafts.claims)} claim(s) against the source ({len(drafts.sentences)} sentences)")
         answers: list[YesNoAnswer] | None = None
         if self.settings.layout == "source":
             try:
-                answers, usage = self._ask_after(prompts.source_head(drafts.sentences), [tail(c.text) for c in drafts.claims])
+                answers, usage = self._ask_after(prompts.source_head(drafts.sentences, w), [tail(c.text, w) for c in drafts.claims], w.system)
             except PromptTooLong:  # a source longer than the context: each claim after its own passages
                 answers = None
         if answers is None:
             if self.settings.layout == "shared":
                 shown = prompts.excerpt(drafts.sentences, self.shown_sentences(drafts))
-                users = [prompt(shown, c.text) for c in drafts.claims]
+                users = [prompt(shown, c.text, w) for c in drafts.claims]
             else:
-                users = [prompt(prompts.excerpt(drafts.sentences, own_sentences(c)), c.text) for c in drafts.claims]
-            answers, usage = self._ask(users)
+                users = [prompt(prompts.excerpt(drafts.sentences, own_sentences(c)), c.text, w) for c in drafts.claims]
+            answers, usage = self._ask(users, system=w.system)
         words: list[AlignmentVerdict | None] = [None] * len(drafts.claims)
         if self.settings.proof_scale < 1:
             words = list(offline_verdicts(self._words, source, summary, [c.text for c in drafts.claims], claims))
@@ -280,7 +281,8 @@ class ReaderJudge:
             return CoverageOutput(coverage=[]), Usage(calls=1)
         gaps = self._words.coverage_gaps(questions, summary) if self.settings.word_gaps else [None] * len(questions)
         read = [q for q, gap in zip(questions, gaps) if gap is None]
-        answers, usage = self._ask([prompts.coverage_prompt(summary, q) for q in read]) if read else ([], Usage(calls=1))
+        w = prompts.wording(detect_language(" ".join(questions)))
+        answers, usage = self._ask([prompts.coverage_prompt(summary, q, w) for q in read], system=w.system) if read else ([], Usage(calls=1))
         by_question = dict(zip(read, answers))
         t = self.settings.coverage_threshold
         verdicts = []
@@ -299,10 +301,10 @@ class ReaderJudge:
 
     # -- the model, with a memo of answers by prompt
 
-    def _ask(self, users: list[str], head: str | None = None) -> tuple[list[YesNoAnswer], Usage]:
+    def _ask(self, users: list[str], head: str | None = None, system: str = prompts.SYSTEM) -> tuple[list[YesNoAnswer], Usage]:
         """The answers to ``users`` (each after ``head`` when given: the head read once), from the
         memo where asked before."""
-        keys = [(prompts.SYSTEM, (head or "") + u) for u in users]
+        keys = [(system, (head or "") + u) for u in users]
         with self._lock:
             known = {k: self._memo[k] for k in keys if k in self._memo}
         todo = [k for k in dict.fromkeys(keys) if k not in known]
@@ -310,7 +312,7 @@ class ReaderJudge:
             fresh: dict[tuple[str, str], YesNoAnswer] = {}
         elif head is not None and hasattr(self._llm, "ask_after"):
             tails = [user[len(head):] for _, user in todo]
-            fresh = dict(zip(todo, self._llm.ask_after(prompts.SYSTEM, head, tails)))
+            fresh = dict(zip(todo, self._llm.ask_after(system, head, tails)))
         else:
             fresh = dict(zip(todo, self._llm.ask(todo)))
         with self._lock:
@@ -323,8 +325,8 @@ class ReaderJudge:
         evaluated = sum(a.evaluated for a in fresh.values())
         return answers, Usage(prompt_tokens=prompt, cached_tokens=max(0, prompt - evaluated), calls=1)
 
-    def _ask_after(self, head: str, tails: list[str]) -> tuple[list[YesNoAnswer], Usage]:
-        return self._ask(tails, head=head)
+    def _ask_after(self, head: str, tails: list[str], system: str = prompts.SYSTEM) -> tuple[list[YesNoAnswer], Usage]:
+        return self._ask(tails, head=head, system=system)
 
 
 def offline_verdicts(

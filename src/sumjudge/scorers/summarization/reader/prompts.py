@@ -5,6 +5,7 @@ the shared part once (:mod:`~sumjudge.judges.next_token`)."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 PROMPT_VERSION = "3"
 """Raise it with any change to the wording below: it is part of the judge's identity (run and cache keys)."""
@@ -32,53 +33,83 @@ def excerpt(sentences: tuple[str, ...], numbers: list[int]) -> str:
     return "\n".join(f"[{i + 1}] {readable(sentences[i])}" for i in numbers)
 
 
-def alignment_prompt(passages: str, claim: str) -> str:
-    return (
-        "Passages from an article (numbered sentences):\n"
-        f"{passages}\n\n"
-        f"Claim: {readable(claim)}\n\n"
-        "Is every detail of the claim (names, numbers, who did what) supported by these passages? "
-        "Answer Yes or No."
-    )
+def alignment_prompt(passages: str, claim: str, w: Wording | None = None) -> str:
+    w = w or ENGLISH
+    return f"{w.passages}\n{passages}\n\n{w.claim} {readable(claim)}\n\n{w.passages_question}"
 
 
-def source_head(sentences: tuple[str, ...]) -> str:
+def source_head(sentences: tuple[str, ...], w: Wording | None = None) -> str:
     """The whole source, numbered: what every claim of every summary of it is read after (the
     ``source`` layout: llama.cpp reads it once, :meth:`~sumjudge.judges.next_token.YesNoModel.ask_after`)."""
-    return "An article (numbered sentences):\n" + excerpt(sentences, list(range(len(sentences)))) + "\n\n"
+    return (w or ENGLISH).article + "\n" + excerpt(sentences, list(range(len(sentences)))) + "\n\n"
 
 
-def claim_tail(claim: str) -> str:
+def claim_tail(claim: str, w: Wording | None = None) -> str:
     """What follows :func:`source_head` for one claim."""
-    return (
-        f"Claim: {readable(claim)}\n\n"
-        "Is every detail of the claim (names, numbers, places, who did what) supported by the article? "
-        "Answer Yes or No."
-    )
+    w = w or ENGLISH
+    return f"{w.claim} {readable(claim)}\n\n{w.claim_question}"
 
 
-def sentence_tail(sentence: str) -> str:
+def sentence_tail(sentence: str, w: Wording | None = None) -> str:
     """What follows :func:`source_head` for one summary sentence (``claims="sentences"``): the plain question."""
-    return f"Sentence: {readable(sentence)}\n\nIs this sentence supported by the article? Answer Yes or No."
+    w = w or ENGLISH
+    return f"{w.sentence} {readable(sentence)}\n\n{w.sentence_question}"
 
 
-def sentence_prompt(passages: str, sentence: str) -> str:
+def sentence_prompt(passages: str, sentence: str, w: Wording | None = None) -> str:
     """One summary sentence after the source's passages (``claims="sentences"``, a layout other than ``source``)."""
-    return (
-        "Passages from an article (numbered sentences):\n"
-        f"{passages}\n\n"
-        f"Sentence: {readable(sentence)}\n\n"
-        "Is this sentence supported by these passages? Answer Yes or No."
-    )
+    w = w or ENGLISH
+    return f"{w.passages}\n{passages}\n\n{w.sentence} {readable(sentence)}\n\n{w.passages_sentence_question}"
 
 
-def coverage_prompt(summary: str, question: str) -> str:
-    return (
-        f"Summary:\n{summary}\n\n"
-        f"Question: {question}\n\n"
-        "Does the summary alone answer this question with yes? Answer Yes or No."
-    )
+def coverage_prompt(summary: str, question: str, w: Wording | None = None) -> str:
+    w = w or ENGLISH
+    return f"{w.summary}\n{summary}\n\n{w.question} {question}\n\n{w.coverage_question}"
 
 
-__all__ = ["PROMPT_VERSION", "SYSTEM", "alignment_prompt", "claim_tail", "coverage_prompt", "excerpt", "readable",
+@dataclass(frozen=True)
+class Wording:
+    """The instructions around the text, in one language; what the model answers is always Yes or No."""
+
+    system: str
+    article: str
+    passages: str
+    claim: str
+    claim_question: str
+    passages_question: str
+    sentence: str
+    sentence_question: str
+    passages_sentence_question: str
+    summary: str
+    question: str
+    coverage_question: str
+
+
+ENGLISH = Wording(
+    SYSTEM, "An article (numbered sentences):", "Passages from an article (numbered sentences):", "Claim:",
+    "Is every detail of the claim (names, numbers, places, who did what) supported by the article? Answer Yes or No.",
+    "Is every detail of the claim (names, numbers, who did what) supported by these passages? Answer Yes or No.",
+    "Sentence:", "Is this sentence supported by the article? Answer Yes or No.",
+    "Is this sentence supported by these passages? Answer Yes or No.", "Summary:", "Question:",
+    "Does the summary alone answer this question with yes? Answer Yes or No.",
+)
+KOREAN = Wording(
+    "당신은 사실을 꼼꼼히 확인합니다. Yes 또는 No로만 답하세요.", "기사 (번호를 붙인 문장):", "기사의 일부 (번호를 붙인 문장):",
+    "주장:", "주장의 모든 세부 내용(이름, 숫자, 장소, 누가 무엇을 했는지)이 기사로 뒷받침됩니까? Yes 또는 No로 답하세요.",
+    "주장의 모든 세부 내용(이름, 숫자, 누가 무엇을 했는지)이 이 문장들로 뒷받침됩니까? Yes 또는 No로 답하세요.",
+    "문장:", "이 문장은 기사로 뒷받침됩니까? Yes 또는 No로 답하세요.", "이 문장은 이 문장들로 뒷받침됩니까? Yes 또는 No로 답하세요.",
+    "요약:", "질문:", "요약만 읽고 이 질문에 '예'라고 답할 수 있습니까? Yes 또는 No로 답하세요.",
+)
+IN_TEXT_LANGUAGE: dict[str, Wording] = {}
+"""Languages whose text is read with instructions in that language; every other with :data:`ENGLISH`.
+Around Korean text the 1.5B reader did better with English instructions (docs/results.md: both measured
+on the Korean dev articles), so none is listed; ``{"ko": KOREAN}`` is the other choice measured."""
+
+
+def wording(lang: str) -> Wording:
+    """The instructions for a text in ``lang``."""
+    return IN_TEXT_LANGUAGE.get(lang, ENGLISH)
+
+
+__all__ = ["ENGLISH", "IN_TEXT_LANGUAGE", "KOREAN", "PROMPT_VERSION", "Wording", "wording", "SYSTEM", "alignment_prompt", "claim_tail", "coverage_prompt", "excerpt", "readable",
            "sentence_prompt", "sentence_tail", "source_head"]
