@@ -121,3 +121,36 @@ def test_the_served_model_is_what_the_server_lists() -> None:
         assert _model(server).served_model() == "qwen"
     with JudgeServer() as server:  # one model listed: a single-model server answers any name with it
         assert _model(server).served_model() == "test-model"
+
+
+def _completion(top: dict[str, object], padding: int = 0) -> str:
+    """A completion's body with ``top`` as its first token's alternatives (written as given: NaN too)."""
+    alternatives = ", ".join(f"{json.dumps(t)}: {lp}" for t, lp in top.items())
+    return ('{"choices": [{"text": "Yes", "index": 0, "logprobs": {"top_logprobs": [{' + alternatives + '}]}}],'
+            ' "padding": "' + "x" * padding + '"}')
+
+
+@pytest.mark.parametrize("bad", ["NaN", "Infinity", "-Infinity"])
+def test_a_log_probability_that_is_not_finite_is_the_servers_fault_retried_then_failed(bad: str) -> None:
+    with JudgeServer() as server:
+        server.script(Reply(content=_completion({"Yes": bad, "No": -1.5})))
+        assert _model(server).ask([(SYSTEM, "Is Rome in Italy?")])[0].p_yes == pytest.approx(0.9)  # tried again
+        server.script(*[Reply(content=_completion({"Yes": -0.1, "No": bad}))] * 4)
+        with pytest.raises(JudgeUnavailableError, match="not finite"):
+            _model(server).ask([(SYSTEM, "Is Rome in Italy?")])
+
+
+def test_a_reply_past_its_bound_is_read_no_further_and_tried_again() -> None:
+    from sumjudge.guards.limits import MAX_SERVER_REPLY_BYTES
+
+    huge = _completion({"Yes": -0.1, "No": -2.0}, padding=MAX_SERVER_REPLY_BYTES + 1)
+    with JudgeServer() as server:
+        server.script(Reply(content=huge))
+        assert _model(server).ask([(SYSTEM, "Is Rome in Italy?")])[0].p_yes == pytest.approx(0.9)
+        server.script(*[Reply(content=huge)] * 4)
+        with pytest.raises(JudgeUnavailableError, match="larger than 1024 KiB"):
+            _model(server).ask([(SYSTEM, "Is Rome in Italy?")])
+    fits = _completion({"Yes": -0.1, "No": -2.0}, padding=1000)
+    with JudgeServer() as server:
+        server.script(Reply(content=fits))
+        assert _model(server).ask([(SYSTEM, "Is Rome in Italy?")])[0].p_yes > 0.8

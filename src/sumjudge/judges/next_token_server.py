@@ -17,7 +17,9 @@ the prompt it last read (llama.cpp's, one slot) or caches prefixes (vLLM, llama.
 reads the shared head once. Transport is the OpenAI-compatible judge's
 (:class:`~.openai_compat.OpenAICompatJudge`, through :meth:`~.http.HTTPJudge.call`): its SDK client,
 its error table (429 and 5xx retried with backoff, 4xx not), its limiter and whole-reply timeout; a
-reply that is not a completion's JSON is tried again as a transient failure.
+reply that is not a completion's JSON, one past :data:`~sumjudge.guards.limits.MAX_SERVER_REPLY_BYTES`
+(read no further) and log-probabilities that are NaN or infinite are tried again as transient failures,
+then fail the item.
 
 The core is async (:meth:`ServerYesNoModel.ask_async`, :meth:`ServerYesNoModel.ask_after_async`); the
 reader calls the sync twins (:meth:`ServerYesNoModel.ask`, :meth:`ServerYesNoModel.ask_after`) from its
@@ -29,12 +31,14 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import math
 import threading
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from .._aio import run_sync
 from ..errors import ConfigurationError, JudgeOutputError, JudgeRequestError
+from ..guards.limits import MAX_SERVER_REPLY_BYTES
 from .base import ModelConfig, reported_count
 from .next_token import NO_SPELLINGS, YES_SPELLINGS, PromptTooLong, YesNoAnswer, _chatml, _p_yes
 from .openai_compat import OpenAICompatJudge
@@ -71,7 +75,7 @@ def top_logprobs(reply: Any) -> Mapping[str, float] | None:
     try:
         legacy = logprobs.get("top_logprobs")
         if isinstance(legacy, list) and legacy and isinstance(legacy[0], dict):
-            return {str(t): float(lp) for t, lp in legacy[0].items() if lp is not None}
+            return _finite({str(t): float(lp) for t, lp in legacy[0].items() if lp is not None})
         content = logprobs.get("content")
         if isinstance(content, list) and content and isinstance(content[0], dict):
             first = content[0]
@@ -79,10 +83,36 @@ def top_logprobs(reply: Any) -> Mapping[str, float] | None:
             top = {str(a["token"]): float(a["logprob"]) for a in alternatives}
             if "token" in first and "logprob" in first:
                 top.setdefault(str(first["token"]), float(first["logprob"]))
-            return top
+            return _finite(top)
     except (KeyError, TypeError, ValueError) as exc:
         raise UnreadableCompletion(f"the server's log-probabilities cannot be read: {exc}") from exc
     return None
+
+
+def _finite(top: dict[str, float]) -> dict[str, float]:
+    """``top`` when every log-probability is a finite number; NaN or infinity is the server's fault (a
+    P(yes) of nan would score the claim 0 with no error): :class:`UnreadableCompletion`, tried again."""
+    bad = {t: lp for t, lp in top.items() if not math.isfinite(lp)}
+    if bad:
+        shown = ", ".join(f"{t!r}: {lp}" for t, lp in list(bad.items())[:3])
+        raise UnreadableCompletion(f"the server's log-probabilities are not finite numbers ({shown})")
+    return top
+
+
+async def _bounded_body(response: Any) -> str:
+    """The reply's body, read no further than :data:`~sumjudge.guards.limits.MAX_SERVER_REPLY_BYTES`
+    (an answer is a few kilobytes; a server that sends 400 MB would otherwise be held in memory whole):
+    :class:`UnreadableCompletion` past it."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.iter_bytes():
+        size += len(chunk)
+        if size > MAX_SERVER_REPLY_BYTES:
+            raise UnreadableCompletion(
+                f"the server's reply is larger than {MAX_SERVER_REPLY_BYTES // 1024} KiB: not a completion's answer"
+            )
+        chunks.append(chunk)
+    return b"".join(chunks).decode("utf-8", "replace")
 
 
 def p_yes_of(top: Mapping[str, float]) -> float | None:
@@ -197,21 +227,16 @@ class ServerYesNoModel:
         return [await self._one(_chatml(system, head + tail)) for tail in tails]
 
     async def _one(self, text: str) -> YesNoAnswer:
-        body = {
-            "model": self.name, "prompt": text, "max_tokens": 1, "temperature": 0, "logprobs": self.top,
-            "cache_prompt": True,
-        }
-
         async def send(client: Any) -> YesNoAnswer:
+            async with client.completions.with_streaming_response.create(
+                model=self.name, prompt=text, max_tokens=1, temperature=0, logprobs=self.top,
+                extra_body={"cache_prompt": True},
+            ) as response:
+                raw = await _bounded_body(response)
             try:
-                reply = await client.post("/completions", body=body, cast_to=object)
-            except json.JSONDecodeError as exc:  # a body that says it is JSON and is not
-                raise UnreadableCompletion(f"the server's reply is not JSON: {exc}") from None
-            if isinstance(reply, (str, bytes)):
-                try:
-                    reply = json.loads(reply)
-                except ValueError:
-                    raise UnreadableCompletion(f"the server's reply is not JSON: {str(reply)[:200]!r}") from None
+                reply = json.loads(raw)
+            except ValueError:
+                raise UnreadableCompletion(f"the server's reply is not JSON: {raw[:200]!r}") from None
             top = top_logprobs(reply)
             if top is None:
                 raise JudgeRequestError(
