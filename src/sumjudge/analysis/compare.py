@@ -32,6 +32,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..store.database import JUDGE_OPTIONS
 from ..store.records import ItemOutcome, ScoredItem
 from ..figures.stats import CONFIDENCE, DEFAULT_SEED, PairedComparison, Verdict, paired_comparison, verdict
 from .compare_doubt import ComparisonVerdict, default_detect, power_figures, split_verdict
@@ -131,11 +132,21 @@ def _check_scorers(a: RunItems, b: RunItems) -> None:
             f"{b.model!r}; compare runs scored the same way"
         )
     if a.options is not None and b.options is not None:
+        ja, jb = a.options.get(JUDGE_OPTIONS) or {}, b.options.get(JUDGE_OPTIONS) or {}
+        if ja != jb:
+            raise ComparisonError(
+                f"the runs were scored with different judge options: A ({a.label}) {_said(ja)}, B ({b.label}) "
+                f"{_said(jb)}; compare runs scored the same way"
+            )
         differ = sorted(k for k in set(a.options) | set(b.options)
-                        if k not in EXAM_OPTIONS and a.options.get(k) != b.options.get(k))
+                        if k not in (*EXAM_OPTIONS, JUDGE_OPTIONS) and a.options.get(k) != b.options.get(k))
         if differ:
             detail = "; ".join(f"{k}: A {a.options.get(k)!r}, B {b.options.get(k)!r}" for k in differ)
             raise ComparisonError(f"the runs were scored with different scorer options ({detail})")
+
+
+def _said(options: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in sorted(options.items())) if options else "none"
 
 
 def _by_id(run: RunItems, side: str) -> dict[str, ItemOutcome]:

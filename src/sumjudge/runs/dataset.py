@@ -191,7 +191,7 @@ async def run_dataset(
     among them are in the judge's identity, which keys the run).
     """
     from ..data.files import AtomicFile
-    from ..store.database import DEFAULT_STORE_PATH
+    from ..store.database import DEFAULT_STORE_PATH, JUDGE_OPTIONS
 
     events = events or _Unseen()
     meter = meter or Meter()
@@ -213,8 +213,10 @@ async def run_dataset(
                 files[option] = plan.open(option)
         store = RunStore(store_path or DEFAULT_STORE_PATH)
         with store:
+            # the judge's options are recorded with the run: `runs show` says them, `compare` refuses others
+            recorded = {**options, JUDGE_OPTIONS: dict(judge_options)} if judge_options else dict(options)
             run, resumed = store.open_run(
-                model=model, options=dict(options), data=dataset.display_name, fingerprint=info.fingerprint,
+                model=model, options=recorded, data=dataset.display_name, fingerprint=info.fingerprint,
                 total_items=info.count, resume=not fresh, judge=scorer.identity,
                 fields=_field_names(dataset),
             )

@@ -76,6 +76,12 @@ CREATE TABLE IF NOT EXISTS run_locks (
 """
 
 
+JUDGE_OPTIONS = "judge_options"
+"""The key of a run's ``options`` that holds the judge's own options (``--judge-option``, ``ModelConfig.extra``),
+where it was given any: recorded with the run so that it is shown and two runs under other ones are
+never compared as one system against another."""
+
+
 def run_key(model: str, options: dict[str, Any], fingerprint: str, judge: str | None = None) -> str:
     """What makes two runs "the same command on the same data, judged by the same judge". ``judge`` is
     :func:`~sumjudge.judges.base.judge_identity`; where it says no more than ``model`` (an LLM judge) it
