@@ -10,6 +10,7 @@ from typing import Any
 from ...errors import ConfigurationError
 from ...guards.limits import MAX_CLAIMS, MAX_QUESTIONS, MAX_SAMPLES
 from ...messages import SourceExtractor
+from .calibration import Calibration, load_calibration
 from .exam import Exam, load_exam
 from .samples import DEFAULT_SAMPLE_TEMPERATURE, REDUCERS, Reducer
 
@@ -64,8 +65,13 @@ class SummarizationOptions:
     which was used (``graded`` and its reason). Only judges that give probabilities (OpenAI-compatible
     servers that return token log-probabilities, the reader) grade anything."""
 
+    calibration: Calibration | str | PathLike[str] | None = None
+    """A team's calibration (:mod:`.calibration`), or the path of its file: each verdict is re-decided by
+    it (thresholds, how unchecked verdicts count) before the score. Made for another judge: refused."""
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "questions", load_exam(self.questions))
+        object.__setattr__(self, "calibration", load_calibration(self.calibration))
         _count("max_questions", self.max_questions, MAX_QUESTIONS)
         _count("max_claims", self.max_claims, MAX_CLAIMS)
         sc = self.scale

@@ -101,6 +101,8 @@ class SummarizationScorer:
     id = SCORER_ID
 
     def __init__(self, judge: JudgeModel, options: SummarizationOptions) -> None:
+        if options.calibration is not None:  # fitted for another judge: refused before any call
+            options.calibration.check_judge(judge.model_id)
         self.judge = judge
         self._traced_judge = traced(judge)  # one span per judge call while OpenTelemetry is in use
         self.options = options
@@ -177,6 +179,10 @@ class SummarizationScorer:
         strict = self.options.strict_evidence
         if strict:
             alignment, coverage = [_strict_claim(v) for v in alignment], [_strict_answer(v) for v in coverage]
+        calibrated = ""
+        if (cal := self.options.calibration) is not None:
+            alignment, coverage, changed = cal.redecide(alignment, coverage)
+            calibrated = f" Calibrated by {cal.short}: {changed} verdict(s) re-decided."
         pre = SummarizationPreprocess(alignment=alignment, questions=questions)
         ana = SummarizationAnalysis(coverage=coverage)
         graded = self.options.graded
@@ -186,7 +192,8 @@ class SummarizationScorer:
             model=self.judge.model_id,
             score=score,
             reason=redact(explain(ev.source, ev.summary, pre, ana, score, graded)
-                          + _cut_note(ev, pre, self.options.max_claims) + (_strict_note(pre, ana) if strict else ""),
+                          + _cut_note(ev, pre, self.options.max_claims) + (_strict_note(pre, ana) if strict else "")
+                          + calibrated,
                           secrets),
             scale=self.options.scale,
             graded=graded,
