@@ -9,6 +9,7 @@
 - :mod:`.view`: ``sumjudge view`` (the run store as a local web page; labels);
 - :mod:`.probe`: ``sumjudge probe`` (what a judge catches, from controlled variants);
 - :mod:`.questions`: ``sumjudge questions`` (a data set's coverage questions, kept as an exam);
+- :mod:`.calibrate`: ``sumjudge calibrate`` (a judge fitted to a team's labels, as a calibration file);
 - :mod:`.common`: exit codes, consoles, the run-store option.
 
 A new command is a new module here with a ``click.command`` (or group), added to :func:`main` below.
@@ -20,6 +21,7 @@ from __future__ import annotations
 import click
 
 from .agreement import agreement
+from .calibrate import calibrate
 from .check import check
 from .common import CHECK_EXIT_CODES, COMPARE_EXIT_CODES
 from .compare import compare
@@ -51,5 +53,6 @@ main.add_command(estimate)
 main.add_command(view)
 main.add_command(probe)
 main.add_command(questions)
+main.add_command(calibrate)
 
 __all__ = ["main"]

@@ -26,8 +26,8 @@ from ..errors import JudgeError, SumjudgeError
 from .common import EXIT_BELOW, EXIT_OK, fail, say, stderr_console, stdout_console
 from .help import SectionedCommand
 from .options import (
-    Finite, cache_options, gate_flag, item_gate_options, item_gates, judge_extra, judge_option_option, model_option,
-    scorer_options, scorer_options_decorator, timeout_option,
+    Finite, cache_options, calibration_option, gate_flag, item_gate_options, item_gates, judge_extra, judge_option_option,
+    model_option, read_calibration_option, scorer_options, scorer_options_decorator, timeout_option,
 )
 
 _LOOKS_LIKE_A_PATH = re.compile(r"^\S+$")
@@ -80,12 +80,13 @@ def _text(value: str, option: str) -> str:
 @cache_options
 @click.option("--fail-under", type=Finite(), default=None, metavar="X", help="Exit 1 when the score is below X.")
 @item_gate_options
+@calibration_option
 @click.option("--json", "as_json", is_flag=True, help="Print the whole result as JSON.")
 def check(
     source_arg: str, summary_arg: str, model: str | None, judge_option: tuple[str, ...], max_questions: int, scale: float, samples: int,
     reducer: str, sample_temperature: float | None, graded: bool, timeout: float | None, use_cache: bool,
     cache_path: str | None, fail_under: float | None, max_unsupported: int | None, min_alignment: float | None,
-    min_coverage: float | None, as_json: bool,
+    min_coverage: float | None, calibration_path: str | None, as_json: bool,
 ) -> None:
     """Score one SUMMARY against its SOURCE and print the verdicts behind the score."""
     from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, default_model_id
@@ -102,9 +103,14 @@ def check(
         fail(f"--fail-under must be from 0 to the scale ({scale:g}): outside it the gate can never pass or never "
              f"fail, got {fail_under:g}")
     gates = item_gates(max_unsupported, min_alignment, min_coverage)
+    calibration = read_calibration_option(calibration_path)
+    if calibration is not None:
+        options["calibration"] = calibration.digest
+        if fail_under is None and calibration.bound is not None:  # the bound fitted on the team's labels
+            fail_under = calibration.bound
     try:
         scorer = build_scorer(judge_id, options, concurrency=4, timeout=timeout, cache=cache_path or use_cache,
-                              judge_options=extra)
+                              judge_options=extra, calibration=calibration)
         if default_chosen_for_user(model):
             say(DEFAULT_JUDGE_NOTICE)
         with JudgeNotices(stderr_console(), spinner=True):  # a model loading and reading: said as it goes
@@ -120,7 +126,8 @@ def check(
         _print(result)
     broken = [f"sumjudge: {b.text(gate_flag(b.gate))}" for b in gates.breaks(result)]
     if fail_under is not None and result.score < fail_under:
-        broken.insert(0, f"sumjudge: the score {result.score:.4g} is below --fail-under {fail_under:g}")
+        named = "--fail-under" if calibration is None or calibration.bound != fail_under else "the calibration's bound"
+        broken.insert(0, f"sumjudge: the score {result.score:.4g} is below {named} {fail_under:g}")
     for line in broken:
         say(line)
     sys.exit(EXIT_BELOW if broken else EXIT_OK)

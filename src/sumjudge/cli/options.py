@@ -239,6 +239,27 @@ def gate_flag(gate: str) -> str:
     return "--" + gate.replace("_", "-")
 
 
+calibration_option = click.option(
+    "--calibration", "calibration_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.json",
+    help="Re-decide each verdict by a calibration fitted on your labels (`sumjudge calibrate`); made for "
+         "another judge: refused. Part of the run's identity.")
+"""``--calibration``: :class:`~sumjudge.scorers.summarization.calibration.Calibration` (``check``, ``score``)."""
+
+
+def read_calibration_option(path: str | None) -> Any:
+    """The calibration ``--calibration`` names (exit 2 with one line when it cannot be read), or ``None``."""
+    if path is None:
+        return None
+    from ..errors import SumjudgeError
+    from ..scorers.summarization.calibration import read_calibration
+    from .common import fail
+
+    try:
+        return read_calibration(path)
+    except SumjudgeError as exc:
+        fail(str(exc))
+
+
 def evidence_options(exam: Any, *, draw_missing: bool, strict_evidence: bool) -> dict[str, Any]:
     """The options a kept exam and strict evidence add to a run's (what the run store records and keys
     the run on): the exam by its digest, each only when set, so other runs keep their keys."""
@@ -254,7 +275,7 @@ def evidence_options(exam: Any, *, draw_missing: bool, strict_evidence: bool) ->
 
 __all__ = [
     "COUNT_MAXIMA", "MAX_CONCURRENCY", "MAX_PER_KIND", "MAX_POLL_INTERVAL", "MAX_WORKERS", "Finite", "PositiveNumber",
-    "Seconds", "Share", "Temperature", "batch_options", "cache_options", "concurrency_option", "count", "evidence_options",
+    "Seconds", "Share", "Temperature", "calibration_option", "read_calibration_option", "batch_options", "cache_options", "concurrency_option", "count", "evidence_options",
     "gate_flag", "graded_option", "item_gate_options", "item_gates", "judge_extra", "judge_option_option", "max_claims_option", "max_questions_option", "model_option", "per_kind_option", "samples_option",
     "scorer_options", "scorer_options_decorator", "timeout_option", "workers_option",
 ]

@@ -19,8 +19,8 @@ import click
 from ..errors import SumjudgeError
 from .help import SectionedCommand
 from .options import (
-    Finite, batch_options, cache_options, concurrency_option, evidence_options, item_gate_options, item_gates,
-    judge_extra, judge_option_option, model_option, scorer_options,
+    Finite, batch_options, cache_options, calibration_option, concurrency_option, evidence_options, item_gate_options,
+    item_gates, judge_extra, judge_option_option, model_option, read_calibration_option, scorer_options,
     scorer_options_decorator,
     timeout_option, workers_option,
 )
@@ -76,6 +76,7 @@ from .common import SCORE_EXIT_CODES, gate_exit, input_options, on_inconclusive_
 @click.option("--question-draws", type=click.IntRange(min=1), default=None, metavar="M",
               help="With --samples K: the K samples share M draws of the questions, so the end says how much of the "
                    "spread comes from the questions drawn and how much from the verdicts.")
+@calibration_option
 @click.option("--strict-evidence", is_flag=True,
               help="Count a verdict whose quote is not found in its text (unverified) as unsupported / unanswered.")
 @batch_options
@@ -119,6 +120,7 @@ def score(
     exam_path: str | None = None,
     draw_missing: bool = False,
     strict_evidence: bool = False,
+    calibration_path: str | None = None,
     question_draws: int | None = None,
     use_batch: bool = False,
     poll_interval: float = 30.0,
@@ -169,6 +171,9 @@ def score(
         fail(str(exc))
     options = scorer_options(max_questions, scale, samples, reducer, sample_temperature, graded)
     options.update(evidence_options(exam, draw_missing=draw_missing, strict_evidence=strict_evidence))
+    calibration = read_calibration_option(calibration_path)
+    if calibration is not None:  # named by its digest: another calibration is another run
+        options["calibration"] = calibration.digest
     if question_draws is not None and samples > 1:
         options["question_draws"] = question_draws
     fields = Fields(source=source_field, summary=summary_field, id=id_field)
@@ -187,7 +192,7 @@ def score(
         code = asyncio.run(
             _score(
                 dataset, info, console,
-                model_id=model_id, options=options, exam=exam, judge_options=extra,
+                model_id=model_id, options=options, exam=exam, judge_options=extra, calibration=calibration,
                 concurrency=concurrency, workers=workers,
                 out=out, report=report, junit=junit, gates=gates, store_path=store_path, fresh=fresh, timeout=timeout,
                 cache=cache_path or use_cache, quiet=quiet, empty_sources=len(info.empty_sources),
@@ -286,6 +291,7 @@ async def _score(
     exam: Any = None,
     empty_sources: int = 0,
     judge_options: dict[str, Any] | None = None,
+    calibration: Any = None,
 ) -> int:
     """Run the batch (:func:`sumjudge.runs.run_dataset`) and say how it ended; the exit code."""
     from ..runs.dataset import RunOutputs, Meter, run_dataset
@@ -309,6 +315,7 @@ async def _score(
                 cache=cache, store_path=store_path, fresh=fresh,
                 outputs=RunOutputs(out=out, report=report, junit=junit), gates=gates, meter=meter,
                 events=events, batch=rounds, workers=workers, exam=exam, judge_options=judge_options,
+                calibration=calibration,
             )
     except (SumjudgeError, ValueError) as exc:
         fail(str(exc))

@@ -18,10 +18,9 @@ process still commits every record. The scorer and an item's record are built in
 
 from __future__ import annotations
 
-import dataclasses
-
 import asyncio
 import contextlib
+import dataclasses
 import json
 import sys
 from collections.abc import Callable, Iterator, Mapping
@@ -33,9 +32,9 @@ from ..data.datasets import Dataset, DatasetInfo
 from ..errors import InputError, StoreError
 from ..evals import run_evals
 from ..judges.base import JudgeModel, is_cpu_bound
+from ..store.database import ItemRecord, RunRecord, RunStore
 from ..store.records import FailedItem, ItemOutcome, run_line
 from ..store.run_stats import RunStats
-from ..store.database import ItemRecord, RunRecord, RunStore
 from ..store.run_files import CACHE, DATA, record_run_files
 from .scoring import GuardedScorer, Meter, MeteredJudge, build_scorer, outcome_of
 from .outputs import STEP_SUMMARY, output_plan
@@ -170,6 +169,7 @@ async def run_dataset(
     judge_factory: Callable[[], JudgeModel] | None = None,
     exam: Any = None,
     judge_options: Mapping[str, Any] | None = None,
+    calibration: Any = None,
 ) -> DatasetResult:
     """Score ``dataset`` (validated: ``info`` is what :meth:`Dataset.validate` said) into the run store.
 
@@ -188,7 +188,8 @@ async def run_dataset(
     ``exam``: a kept :class:`~sumjudge.scorers.summarization.exam.Exam` whose questions the run uses
     (``options`` then hold its digest as ``"exam"``: the store records which exam the run sat).
     ``judge_options``: the judge's ``ModelConfig.extra`` (``--judge-option``; the verdicts' settings
-    among them are in the judge's identity, which keys the run).
+    among them are in the judge's identity, which keys the run). ``calibration``: a team's calibration,
+    named in ``options`` by its digest as the exam is.
     """
     from ..data.files import AtomicFile
     from ..store.database import DEFAULT_STORE_PATH, JUDGE_OPTIONS
@@ -200,12 +201,13 @@ async def run_dataset(
     plan.check(appends=False)  # a job summary it may not write is a note at the end, not a failure
     scorer = build_scorer(model, options, concurrency=concurrency, timeout=timeout, cache=cache, meter=meter,
                           judge_factory=judge_factory, wrap=batch.wrap if batch is not None else None, exam=exam,
-                          judge_options=judge_options)
+                          judge_options=judge_options, calibration=calibration)
     if exam is not None and not options.get("draw_missing"):  # a source the exam lacks: refused before any call
         exam.check_rows((row.id, row.source) for row in dataset.rows())
     recipe = WorkerRecipe(model, json.dumps(dict(options)), concurrency, timeout, cache, judge_factory,
                           exam.text() if exam is not None else None,
-                          json.dumps(dict(judge_options)) if judge_options else None)
+                          json.dumps(dict(judge_options)) if judge_options else None,
+                          calibration.model_dump_json() if calibration is not None else None)
     files: dict[str, AtomicFile] = {}
     try:
         for option in ("--out", "--report", "--junit"):

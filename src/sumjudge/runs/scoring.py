@@ -96,7 +96,7 @@ def build_scorer(
     model: str, options: Mapping[str, Any], *, concurrency: int, timeout: float | None = None,
     cache: bool | str | None = None, meter: Meter | None = None, judge_factory: Callable[[], JudgeModel] | None = None,
     wrap: Callable[[JudgeModel], JudgeModel] | None = None, exam: Any = None,
-    judge_options: Mapping[str, Any] | None = None,
+    judge_options: Mapping[str, Any] | None = None, calibration: Any = None,
 ) -> Any:
     """The summarization scorer of a batch: its judge built once from ``model`` (a registry id),
     metered inside the reply cache (so that only real calls are counted). Raises
@@ -104,7 +104,9 @@ def build_scorer(
 
     ``exam``: the kept :class:`~sumjudge.scorers.summarization.exam.Exam` the run sits; the options
     then name it by its digest (``"exam"``, what the run store records), and the two must agree.
-    ``judge_options``: the judge's ``ModelConfig.extra`` (``--judge-option``, :mod:`sumjudge.judges.options`)."""
+    ``judge_options``: the judge's ``ModelConfig.extra`` (``--judge-option``, :mod:`sumjudge.judges.options`).
+    ``calibration``: the :class:`~sumjudge.scorers.summarization.calibration.Calibration` the run applies,
+    named in the options by its digest (``"calibration"``) as the exam is."""
     from ..errors import ConfigurationError
     from ..judges.base import ModelConfig
     from ..judges.cache import with_cache
@@ -129,6 +131,12 @@ def build_scorer(
             raise ConfigurationError(f"the run's options name the exam {digest!r}, but the exam given is "
                                      f"{exam.digest if exam is not None else None!r}")
         opts["questions"] = exam
+    named = opts.pop("calibration", None)
+    if named is not None or calibration is not None:
+        if calibration is None or calibration.digest != named:
+            raise ConfigurationError(f"the run's options name the calibration {named!r}, but the one given is "
+                                     f"{calibration.digest if calibration is not None else None!r}")
+        opts["calibration"] = calibration
     return create_summarization_scorer(model=judge, options=opts)
 
 

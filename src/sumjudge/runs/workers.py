@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import SumjudgeError
 from ..evals import run_evals
+from ..scorers.summarization.calibration import Calibration
 from ..scorers.summarization.exam import Exam
 from ..store.records import FailedItem, ItemOutcome
 from .scoring import METER_COUNTS, GuardedScorer, Meter, build_scorer, outcome_of
@@ -75,6 +76,8 @@ class WorkerRecipe:
     """The kept exam the run sits, as its file's text (:meth:`~sumjudge.scorers.summarization.exam.Exam.text`)."""
     judge_options: str | None = None
     """The judge's ``ModelConfig.extra`` as JSON (``--judge-option``)."""
+    calibration: str | None = None
+    """The calibration the run applies, as its file's text."""
 
 
 def available_cores() -> int:
@@ -241,7 +244,8 @@ def _worker_scorer(recipe: WorkerRecipe) -> tuple[GuardedScorer, Meter]:
     scorer = build_scorer(recipe.model, json.loads(recipe.options), concurrency=recipe.concurrency,
                           timeout=recipe.timeout, cache=recipe.cache, meter=meter, judge_factory=recipe.judge_factory,
                           exam=Exam.parse(recipe.exam) if recipe.exam is not None else None,
-                          judge_options=json.loads(recipe.judge_options) if recipe.judge_options else None)
+                          judge_options=json.loads(recipe.judge_options) if recipe.judge_options else None,
+                          calibration=Calibration.model_validate_json(recipe.calibration) if recipe.calibration else None)
     return GuardedScorer(scorer), meter
 
 
