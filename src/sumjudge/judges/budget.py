@@ -65,6 +65,10 @@ PROVIDER_CONTEXT_WINDOWS: dict[str, int] = {
 when a claim may match anywhere in a long text (a word-overlap window finds a spurious match
 somewhere), so long sources take the retrieval path with it too."""
 
+NOMINAL_WINDOWS = frozenset({"offline"})
+"""Providers whose window chooses a path and limits nothing (the lexical judge reads any length): a
+request past it is never refused as too large, whatever its size."""
+
 PROVIDER_PROMPT_OVERHEAD: dict[str, int] = {
     # The system prompt Anthropic adds for tool use (313-346 tokens by model, as documented); the
     # Anthropic judge answers through a forced tool, so every one of its requests carries it.
@@ -291,12 +295,16 @@ class TokenBudget:
     """Tokens the provider adds to every prompt (:data:`PROVIDER_PROMPT_OVERHEAD`)."""
     window: ContextWindow | None = None
     """Where ``context_window`` came from (:func:`window_for`), when known."""
+    limit: bool = True
+    """Whether the window is a limit: False for a judge with none (:data:`NOMINAL_WINDOWS`), whose
+    window only chooses the long-source path; :meth:`check_prompt` then refuses nothing."""
 
     @classmethod
     def of(cls, judge: JudgeModel) -> TokenBudget:
         model_id = judge.model_id
         window = window_of(judge)
-        return cls(window.tokens, counter_for(judge), model_id, _overhead(model_id), window)
+        limit = not (model_id.partition("/")[0] in NOMINAL_WINDOWS and window.origin == "provider default")
+        return cls(window.tokens, counter_for(judge), model_id, _overhead(model_id), window, limit)
 
     @classmethod
     def for_config(cls, config: ModelConfig) -> TokenBudget:
@@ -346,8 +354,9 @@ class TokenBudget:
         return self.check_prompt(self.request_tokens(request), room, what or f"the {request.step} request")
 
     def check_prompt(self, prompt_tokens: int, reply_tokens: int, what: str) -> int:
-        """``prompt_tokens``, or :class:`ContextOverflowError` naming the sizes when prompt and reply do not fit."""
-        if prompt_tokens + reply_tokens > self.context_window:
+        """``prompt_tokens``, or :class:`ContextOverflowError` naming the sizes when prompt and reply do not fit
+        a window that is a :attr:`limit`."""
+        if self.limit and prompt_tokens + reply_tokens > self.context_window:
             raise ContextOverflowError(
                 what,
                 needed=prompt_tokens + reply_tokens,
@@ -365,6 +374,7 @@ __all__ = [
     "ESTIMATE",
     "KNOWN_CONTEXT_WINDOWS",
     "LOCAL_SERVER_WINDOWS",
+    "NOMINAL_WINDOWS",
     "PROVIDER_CONTEXT_WINDOWS",
     "PROVIDER_PROMPT_OVERHEAD",
     "ContextWindow",

@@ -115,6 +115,11 @@ def pack_claims(plan: LongSourcePlan, index: BM25Index, claims: list[str]) -> tu
                         batches.append(current)
                     current = batch
                 break
+        if not placed and not budget.limit:  # a window that limits nothing: the claim is checked alone
+            if current.claims:
+                batches.append(current)
+            current = _Batch({c.index: c for c in found[:1]}, [(i, claims[i], found[:1])], claim_tokens)
+            placed = True
         if not placed:
             raise ContextOverflowError(
                 f"checking the claim {claims[i][:80]!r}",
