@@ -63,6 +63,8 @@ BAD = [
     ({"questions": [f"Did fact {i} hold?" for i in range(11)], "max_questions": 10}, "more than its max_questions"),
     ({"questions": ["Did it?", "\u200b\u200b \ufeff"]}, "question 2 is blank"),
     ({"questions": ["Did it hold?", "did it  hold"]}, "question 2 repeats question 1"),
+    ({"questions": ["?"]}, "question 1 has no word"),
+    ({"questions": ["Did it?", "\u0301\u0308 ?"]}, "question 2 has no word"),
     ({"questions": ["Did " + "it " * 40_000 + "hold?"]}, "a question may have"),
     ({"max_questions": -5}, "max_questions is from 1"),
     ({"max_questions": 10**6}, "max_questions is from 1"),
@@ -169,3 +171,11 @@ def test_questions_never_writes_its_exam_over_what_a_run_of_the_store_reads(tmp_
     code, text = invoke("questions", str(other), "--model", "offline/lexical", "--out", str(first))
     assert code == 2 and "the data file of run" in text, text
     assert first.read_bytes() == kept
+
+
+def test_an_exam_line_with_a_line_separator_inside_a_question_is_one_entry(tmp_path: Path) -> None:
+    path = tmp_path / "exam.jsonl"
+    question = "Did the council\u2028approve\u0085the homes?"
+    path.write_text(json.dumps(entry(questions=[question]), ensure_ascii=False) + "\r\n", encoding="utf-8")
+    (kept,) = SummarizationOptions(questions=path).questions.entries  # type: ignore[union-attr]
+    assert kept.questions == [question]

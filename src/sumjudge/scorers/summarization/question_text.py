@@ -2,7 +2,8 @@
 
 - :func:`cleaned`: control characters (NUL, ESC, ...) and invisible format characters (zero-width
   spaces, joiners, a byte-order mark) taken out, whitespace made single spaces; a question with
-  nothing visible left is blank;
+  nothing visible left is blank, and one with no word (no letter or digit: "?", combining marks alone)
+  asks nothing;
 - :data:`~sumjudge.guards.limits.MAX_QUESTION_CHARS`: the longest a question may be;
 - :func:`same_question`: two questions that read the same (:func:`~.asked.same_text`) are one.
 
@@ -31,6 +32,11 @@ def cleaned(question: str) -> str:
     return " ".join("".join(" " if ch.isspace() else ch for ch in question if not _hidden(ch)).split())
 
 
+def worded(question: str) -> bool:
+    """Whether ``question`` holds a word: a letter or a digit (not only "?" or combining marks)."""
+    return any(unicodedata.category(ch)[0] in "LN" for ch in question)
+
+
 def cut(question: str, limit: int = MAX_QUESTION_CHARS) -> str:
     """``question`` cut at the last word that ends within ``limit`` characters, ended with "?"."""
     if len(question) <= limit:
@@ -49,7 +55,7 @@ def drawn_questions(said: Iterable[str], max_questions: int) -> list[str]:
     kept: list[str] = []
     for question in said:
         question = cut(cleaned(question))
-        if question and not any(same_question(question, k) for k in kept):
+        if worded(question) and not any(same_question(question, k) for k in kept):
             kept.append(question)
         if len(kept) == max_questions:
             break
@@ -64,6 +70,8 @@ def question_problem(questions: Sequence[str], number: int) -> str | None:
         return f"question {number} holds a control character (U+{ord(control):04X})"
     if not cleaned(question):
         return f"question {number} is blank"
+    if not worded(question):
+        return f"question {number} has no word (no letter or digit: {cleaned(question)[:20]!r})"
     if len(question) > MAX_QUESTION_CHARS:
         return f"question {number} is {len(question)} characters, more than the {MAX_QUESTION_CHARS} a question may have"
     first = next((i for i, q in enumerate(questions[: number - 1], 1) if same_question(cleaned(q), cleaned(question))), None)
@@ -72,4 +80,4 @@ def question_problem(questions: Sequence[str], number: int) -> str | None:
     return None
 
 
-__all__ = ["cleaned", "cut", "drawn_questions", "question_problem", "same_question"]
+__all__ = ["cleaned", "cut", "drawn_questions", "question_problem", "same_question", "worded"]
