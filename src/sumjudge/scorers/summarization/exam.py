@@ -134,7 +134,8 @@ class Exam(BaseModel):
     def parse(cls, text: str, label: str = "the exam") -> Exam:
         """An exam from its file's text (:meth:`text`)."""
         entries: list[ExamEntry] = []
-        for number, line in enumerate(text.splitlines(), 1):
+        # lines end at "\n" alone: JSON may hold U+2028, U+0085, ... raw in a string, which splitlines() cuts at
+        for number, line in enumerate(text.split("\n"), 1):
             if not line.strip():
                 continue
             try:
