@@ -161,3 +161,20 @@ def test_a_key_in_an_item_id_reaches_no_output_the_store_or_the_terminal(tmp_pat
     for secret in (ENV_KEY, GITHUB):
         assert secret not in everything, secret
     assert f"id-{MASK}" in (tmp_path / "out.jsonl").read_text()
+
+
+def test_two_ids_that_differ_only_in_their_keys_stay_two_items_and_show_no_key(tmp_path: Path) -> None:
+    keys = ("ghp_Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr78", "ghp_Zz12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr99")
+    data = tmp_path / "d.jsonl"
+    data.write_text("".join(json.dumps({"id": f"id-{k}", "source": "The bridge opened in 1932.",
+                                        "summary": "The bridge opened."}) + "\n" for k in keys))
+    out = tmp_path / "out.jsonl"
+    code, text = invoke("score", str(data), "--model", "offline/lexical", "--store", str(tmp_path / "runs.db"),
+                        "--out", str(out), "--quiet")
+    assert code in (0, 1) and "duplicate" not in text, text
+    ids = [json.loads(line)["id"] for line in out.read_text().splitlines()]
+    assert len(set(ids)) == 2 and all(i.startswith(f"id-{MASK}~") for i in ids)
+    assert not any(k[4:12] in out.read_text() for k in keys)
+    data.write_text(data.read_text().splitlines()[0] + "\n" + data.read_text().splitlines()[0] + "\n")
+    code, text = invoke("score", str(data), "--model", "offline/lexical", "--store", str(tmp_path / "runs.db"))
+    assert code == 2 and "duplicate id" in text and keys[0] not in text  # the same id twice is still refused

@@ -255,9 +255,19 @@ class Dataset:
         else:
             item_id = str(raw_id)
             _check_text(label, f.id, item_id)
-            item_id = redact(item_id)  # an id is shown and stored everywhere: a key in it never is
+            item_id = _hidden_id(item_id)  # an id is shown and stored everywhere: a key in it never is
         # read once as the scorer reads text: NFC, an HTML page or a Markdown table as its text
         return Row(number=number, id=item_id, source=as_read(texts[0]), summary=as_read(texts[1]))
+
+
+def _hidden_id(item_id: str) -> str:
+    """``item_id`` with its secrets hidden; one that held any gets 8 hex digits of its digest after
+    ``~``, so two ids that differ only in their keys stay two items (both would read ``id-***``), and
+    the same id is the same item in every run."""
+    hidden = redact(item_id)
+    if hidden == item_id:
+        return item_id
+    return f"{hidden}~{hashlib.sha256(item_id.encode('utf-8')).hexdigest()[:8]}"
 
 
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
