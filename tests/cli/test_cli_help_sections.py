@@ -32,3 +32,10 @@ def test_every_option_is_listed_once_under_some_heading(command: str) -> None:
             longest = max(param.opts, key=len)
             assert text.count(f"{longest} ") + text.count(f"{longest},") + text.count(f"{longest}\n") >= 1, longest
     assert text.count("-h, --help") == 1
+
+
+@pytest.mark.parametrize("command", sorted(name for name, cmd in main.commands.items()
+                                           if type(cmd).__name__ == "SectionedCommand"))
+def test_no_command_leaves_its_own_options_under_other_options(command: str) -> None:
+    assert "Other options:" not in _help(command), command
+    assert "Comparison:" in _help("compare") and "Agreement:" in _help("agreement")

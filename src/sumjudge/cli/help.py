@@ -28,7 +28,10 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Scoring", (
         "max_questions", "max_claims", "scale", "samples", "reducer", "sample_temperature", "graded", "exam_path",
         "draw_missing", "question_draws", "strict_evidence", "calibration_path", "kinds", "per_kind", "probe_kinds", "seed",
+        "judge_option",
     )),
+    ("Comparison", ("alpha", "moved")),
+    ("Agreement", ("metrics", "no_judge", "limit", "labels_from")),
     ("Runs, speed and cache", (
         "concurrency", "workers", "timeout", "store_path", "fresh", "use_cache", "cache_path", "context_window",
     )),
