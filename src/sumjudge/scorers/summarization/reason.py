@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from .axes import with_probability
 from .result import SummarizationAnalysis, SummarizationPreprocess, alignment_ratio, coverage_ratio
 
@@ -13,6 +15,20 @@ def _quote(items: list[str]) -> str:
     shown = "; ".join(f'"{s}"' for s in items[:_QUOTED])
     more = len(items) - _QUOTED
     return shown + (f"; and {more} more" if more > 0 else "")
+
+
+_CONTRADICTS = re.compile(r"\bcontradict", re.IGNORECASE)
+"""A coverage verdict's reason that says the summary contradicts the fact (the offline judge's "the summary
+contradicts it: ...", a model's own words): the question is unanswered because the summary says otherwise."""
+
+
+def _coverage_cause(contradicted: list[str], left_out: list[str]) -> str:
+    """Why coverage is low, from its unanswered questions: contradicted, left out, or both."""
+    if contradicted and left_out:
+        return "the summary contradicts facts of the source and leaves out others"
+    if contradicted:
+        return "the summary contradicts facts of the source"
+    return "the summary leaves out facts of the source"
 
 
 def _graded_note(pre: SummarizationPreprocess, ana: SummarizationAnalysis) -> str:
@@ -40,7 +56,9 @@ def explain(
     alignment, coverage = alignment_ratio(pre, graded), coverage_ratio(pre, ana, graded)
     axes = f"alignment {alignment:.2f}, coverage {coverage:.2f}" + (_graded_note(pre, ana) if graded else "")
     unsupported = [f"{v.claim}" + (f" ({v.reason})" if v.reason else "") for v in pre.alignment if not v.supported]
-    unanswered = [v.question for v in ana.coverage if not v.answered and not v.unchecked]
+    missing = [v for v in ana.coverage if not v.answered and not v.unchecked]
+    contradicted = [v.question for v in missing if _CONTRADICTS.search(v.reason or "")]
+    unanswered = [v.question for v in missing if not _CONTRADICTS.search(v.reason or "")]
     unsettled = [v.question for v in ana.coverage if v.unchecked]
     unchecked_claims = sum(1 for v in pre.alignment if v.unchecked)
     if alignment == coverage == 1:
@@ -49,11 +67,13 @@ def explain(
     if alignment < coverage:
         parts.append(f"Score {score:.2f} is set by alignment ({axes}): the summary states what the source does not support.")
     elif coverage < alignment:
-        parts.append(f"Score {score:.2f} is set by coverage ({axes}): the summary leaves out facts of the source.")
+        parts.append(f"Score {score:.2f} is set by coverage ({axes}): {_coverage_cause(contradicted, unanswered)}.")
     else:
         parts.append(f"Score {score:.2f} is set by both axes equally ({axes}).")
     if unsupported:
         parts.append(f"Unsupported claims: {_quote(unsupported)}.")
+    if contradicted:
+        parts.append(f"Contradicted questions: {_quote(contradicted)}.")
     if unanswered:
         parts.append(f"Unanswered questions: {_quote(unanswered)}.")
     if unsettled:
