@@ -112,3 +112,25 @@ def test_pydantic_evals_adds_a_gates_assertion() -> None:
 
     found = asyncio.run(evaluator.evaluate(ctx))
     assert found["sumjudge_gates"].value is False and "painted red" in found["sumjudge_gates"].reason
+
+
+CALIBRATED_TESTS = """
+from sumjudge.testing import assert_summary
+
+SOURCE = "The council approved 120 homes on Monday. Construction starts in March."
+
+def test_short_summary():
+    assert_summary(SOURCE, "The council approved 120 homes.", min_score=0.01)
+"""
+
+
+def test_the_plugin_option_applies_a_calibration_to_every_check(pytester: pytest.Pytester) -> None:
+    from sumjudge.scorers.summarization.calibration import Calibration
+
+    pytester.makepyfile(test_cal=CALIBRATED_TESTS)
+    other = Calibration(judge="openai/gpt-4o-mini", labels_digest="sha256:x", labels=50)
+    (pytester.path / "cal.json").write_text(other.text(), encoding="utf-8")
+    pytester.runpytest("-p", "no:randomly").assert_outcomes(passed=1)
+    result = pytester.runpytest("-p", "no:randomly", "--sumjudge-calibration", "cal.json")
+    result.assert_outcomes(failed=1)  # fitted for another judge: refused, never silently ignored
+    assert "fitted for the judge 'openai/gpt-4o-mini'" in result.stdout.str()

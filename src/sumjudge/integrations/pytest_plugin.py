@@ -69,6 +69,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "unsupported (0: none), whatever the coverage (else ini sumjudge_max_unsupported, else no bound)",
     )
     parser.addini("sumjudge_max_unsupported", "see --sumjudge-max-unsupported", default="")
+    group.addoption(
+        "--sumjudge-calibration",
+        dest="sumjudge_calibration",
+        default=None,
+        metavar="FILE.json",
+        help="a calibration (`sumjudge calibrate`) every assert_summary applies unless it names its own "
+        "(else ini sumjudge_calibration)",
+    )
+    parser.addini("sumjudge_calibration", "see --sumjudge-calibration", default="")
 
 
 def chosen_model(config: pytest.Config) -> tuple[str, str]:
@@ -117,6 +126,7 @@ def pytest_configure(config: pytest.Config) -> None:
     session = SumjudgeSession(*chosen_model(config), is_worker=hasattr(config, "workerinput"))
     session.on_inconclusive = chosen_on_inconclusive(config)
     session.max_unsupported = chosen_max_unsupported(config)
+    session.calibration = config.getoption("sumjudge_calibration") or config.getini("sumjudge_calibration").strip() or None
     config.pluginmanager.register(session, PLUGIN_NAME)
     open_scope(session)
     config.add_cleanup(lambda: close_scope(session))
@@ -217,6 +227,8 @@ class SumjudgeSession:
         """What an inconclusive ``assert_summary`` counts as when the call does not say."""
         self.max_unsupported: int | None = None
         """The claims shown unsupported an ``assert_summary`` allows when the call does not say."""
+        self.calibration: str | None = None
+        """The calibration file a check applies when its options name none."""
 
     # -- the scope assert_summary uses
     @property
@@ -229,6 +241,11 @@ class SumjudgeSession:
         return self._pool
 
     def scorer_for(self, model: Model, options: Mapping[str, Any]) -> SummarizationScorer:
+        from ..scorers.summarization import SummarizationScorer  # loaded by the check that asks
+
+        # the session's calibration, unless the call names one or passes a scorer (which keeps its own)
+        if self.calibration and "calibration" not in options and not isinstance(model, SummarizationScorer):
+            options = {**options, "calibration": self.calibration}
         return self.pool.get(model, options)
 
     def record(self, check: SummaryCheck) -> None:
