@@ -172,3 +172,16 @@ def test_with_claims_sentences_each_summary_sentence_is_asked_plainly(tmp_path: 
     assert not wrong.supported  # the word proofs hold for a sentence as for a clause
     with pytest.raises(ConfigurationError):
         _judge(tmp_path, lambda user: 0.9, claims="words")
+
+
+def test_the_reason_shows_the_probability_the_verdict_carries_rounded_once(tmp_path: Path) -> None:
+    """0.825004 rounded to 4 places is the float 0.825, which prints as 0.82: printed from p_yes itself
+    the reason said 0.83 beside check's "p=0.82"."""
+    from sumjudge.figures.written import verdict_probability
+
+    judge, _ = _judge(tmp_path, lambda user: 0.825004)
+    (claim,) = _align(judge, "The city council voted on Tuesday to build a library.").alignment
+    assert verdict_probability(claim.probability) == "p=0.82" and "P(supported) = 0.82 " in claim.reason
+    (answer,) = _cover(judge, "The city council voted to build a library.",
+                       ["Is it true that the council voted to build a library?"]).coverage
+    assert verdict_probability(answer.probability) == "p=0.82" and "P(yes) = 0.82 " in answer.reason

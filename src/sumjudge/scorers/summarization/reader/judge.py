@@ -239,7 +239,8 @@ class ReaderJudge:
         # and verifies it, as any judge's quote)
         quote = " ".join(drafts.sentences[best.start : best.end]) if best is not None else ""
         quoted = f': "{quote[:160]}{"..." if len(quote) > 160 else ""}"' if quote else ""
-        read = f"P(supported) = {answer.p_yes:.2f} (threshold {t:.2f}), read against {where}{quoted}"
+        kept = round(answer.p_yes, 4)  # one rounding: the reason shows the number the verdict carries
+        read = f"P(supported) = {kept:.2f} (threshold {t:.2f}), read against {where}{quoted}"
         if proof is not None:  # shown by words: the model's P stays in the reason, scaled down in the verdict
             p = answer.p_yes * self.settings.proof_scale
             reason = f"not supported, shown by words: {proof.reason}; the model read {read}"
@@ -253,7 +254,7 @@ class ReaderJudge:
         if not supported and words is not None and not words.unchecked:
             reason += f"; the words and the model disagree: the words find it {words.reason.split(':')[0]}"
         return AlignmentVerdict(claim=claim.text, quote=quote, reason=reason, supported=supported,
-                                probability=round(answer.p_yes, 4))
+                                probability=kept)
 
     # -- coverage
 
@@ -293,10 +294,11 @@ class ReaderJudge:
             a = by_question[q]
             yes = a.p_yes >= t
             unsure = abs(a.p_yes - t) < self.settings.unsure_margin
-            reason = f"{'answered' if yes else 'not answered'} by the summary alone: P(yes) = {a.p_yes:.2f} (threshold {t:.2f})"
+            kept = round(a.p_yes, 4)  # one rounding: the reason shows the number the verdict carries
+            reason = f"{'answered' if yes else 'not answered'} by the summary alone: P(yes) = {kept:.2f} (threshold {t:.2f})"
             if unsure:  # counts as its P in the axis, as the offline judge's unsettled questions do
-                reason = f"unchecked: the model is unsure, P(yes) = {a.p_yes:.2f} within {self.settings.unsure_margin:g} of the threshold {t:.2f}"
-            verdicts.append(CoverageVerdict(question=q, reason=reason, answered=yes, probability=round(a.p_yes, 4), unchecked=unsure))
+                reason = f"unchecked: the model is unsure, P(yes) = {kept:.2f} within {self.settings.unsure_margin:g} of the threshold {t:.2f}"
+            verdicts.append(CoverageVerdict(question=q, reason=reason, answered=yes, probability=kept, unchecked=unsure))
         return CoverageOutput(coverage=verdicts), usage
 
     # -- the model, with a memo of answers by prompt
