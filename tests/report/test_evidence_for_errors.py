@@ -112,3 +112,22 @@ def test_the_viewer_marks_the_disproving_passage_and_the_words(tmp_path, monkeyp
     page = client.get(f"/run/{run}/item", params={"id": "library"})
     assert page.status_code == 200
     _check_page(page.text)
+
+
+def test_an_unrelated_nearest_sentence_is_never_shown_as_disproving_a_claim(tmp_path, monkeypatch):
+    """"Pirates seized the harbour of Zanzibar." shares no fact with the library report: the offline
+    judge's quote is the nearest sentence, which says nothing against it, so it is not in red."""
+    monkeypatch.chdir(tmp_path)
+    invented = "Pirates seized the harbour of Zanzibar."
+    (tmp_path / "data.jsonl").write_text(json.dumps({"id": "x", "source": SOURCE, "summary": f"{WRONG} {invented}"})
+                                         + "\n", encoding="utf-8")
+    res = CliRunner().invoke(main, ["score", "data.jsonl", "--model", "offline/lexical", "--store", "runs.db",
+                                    "--quiet", "--report", "report.html"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    source = html[html.index('class="source text-block"'):]
+    assert "".join(_marks(source, "quote against")) == DISPROOF.rstrip(".")  # the number's passage only
+    lines = re.findall(r'<li class="[^"]*unsupported[^"]*"[^>]*>.*?</li>', html, re.S)
+    pirates = [li for li in lines if "Zanzibar" in li]
+    assert pirates and "disproved by the source" not in pirates[0] and "judged against" in pirates[0]
+    assert any("disproved by the source" in li for li in lines if "9.5" in li)

@@ -73,10 +73,18 @@ def highlight(
     return "".join(out)
 
 
+def disproves(verdict: object) -> bool:
+    """Whether an unsupported claim's quote is shown to disprove it: a word the judge shows wrong is
+    located in the source. Else the quote is only the passage the claim was judged against (for a
+    claim whose words the source lacks, the nearest sentence, which says nothing against it)."""
+    return any(getattr(d, "source_offsets", None) for d in getattr(verdict, "differs", None) or [])
+
+
 def evidence_line(verdict: object) -> str:
     """The judge's quote under a verdict, and whether it was found (nothing for verdicts no scorer
-    checked). An unsupported claim's quote is the passage that disproves it, shown as such with the
-    words that differ; a verdict with no quote says there was nothing to check, never as a success."""
+    checked). An unsupported claim's quote is the passage that disproves it where the words that differ
+    are in it (:func:`disproves`), shown as such with them; else the passage it was judged against; a
+    verdict with no quote says there was nothing to check, never as a success."""
     quote, verified = getattr(verdict, "quote", ""), getattr(verdict, "verified", None)
     if verified is None:
         return ""
@@ -84,8 +92,10 @@ def evidence_line(verdict: object) -> str:
     against = getattr(verdict, "supported", True) is False
     if not verified:
         badge = '<span class="not-found">⚠ unverified: quote not found where it should be</span>'
-    elif located and against:
+    elif located and against and disproves(verdict):
         badge = '<span class="against">✘ disproved by the source:</span>'
+    elif located and against:
+        badge = '<span class="nothing">✘ not supported; the passage it was judged against:</span>'
     elif located:
         badge = '<span class="found">✔ quote found</span>'
     else:
@@ -116,8 +126,9 @@ def quote_spans(o: Any) -> tuple[list[tuple[int, int, str]], list[tuple[int, int
 
 
 def error_spans(o: Any) -> tuple[list[tuple[int, int, str]], list[tuple[int, int, str]], list[tuple[int, int, str]]]:
-    """For unsupported claims: the passages that disprove them (in the source), the source's
-    differing words and the claims' differing words (in the summary), each keyed by its claim."""
+    """For unsupported claims: the passages that disprove them (in the source: only a passage that
+    holds a differing word, :func:`disproves`), the source's differing words and the claims' differing
+    words (in the summary), each keyed by its claim."""
     v = o.verdicts
     against: list[tuple[int, int, str]] = []
     in_source: list[tuple[int, int, str]] = []
@@ -126,7 +137,7 @@ def error_spans(o: Any) -> tuple[list[tuple[int, int, str]], list[tuple[int, int
         if a.supported:
             continue
         key = f"claim-{i}"
-        if a.quote_offsets:
+        if a.quote_offsets and disproves(a):
             against.append((a.quote_offsets[0], a.quote_offsets[1], key))
         for d in a.differs or []:
             if d.source_offsets:
@@ -136,4 +147,4 @@ def error_spans(o: Any) -> tuple[list[tuple[int, int, str]], list[tuple[int, int
     return against, in_source, in_summary
 
 
-__all__ = ["error_spans", "evidence_line", "highlight", "quote_spans", "shown"]
+__all__ = ["disproves", "error_spans", "evidence_line", "highlight", "quote_spans", "shown"]
