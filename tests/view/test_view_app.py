@@ -273,3 +273,12 @@ def test_a_run_scored_with_renamed_fields_shows_its_texts(tmp_path, monkeypatch)
     page = c.get(item_url(run.id, "n-1")).text
     assert "missing field" not in page
     assert 'class="source text-block"' in page and "It cost 4 million dollars." in page
+
+
+def test_a_labelled_run_shows_the_calibrate_command(tmp_path):
+    c, settings, a, _ = client(tmp_path)
+    assert "sumjudge calibrate" not in c.get(f"/run/{a}").text
+    with RunStore(settings.store) as store:
+        LabelBook(store).rate(a, "doc-1", "ana", rating=5)
+    html = c.get(f"/run/{a}").text
+    assert f"<code>sumjudge calibrate {a} --out calibration.json</code>" in html

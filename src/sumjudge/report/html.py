@@ -323,7 +323,8 @@ def write_report(
         f'<header><h1>sumjudge report</h1><dl class="meta">'
         f"<dt>run</dt><dd>{_e(run.id)}</dd><dt>judge</dt><dd>{_e(run.model)}</dd>"
         f"<dt>data</dt><dd>{_e(run.data)}</dd><dt>options</dt><dd>{_e(json.dumps(run.options, sort_keys=True))}</dd>"
-        f"<dt>created</dt><dd>{_e(created)}</dd><dt>status</dt><dd>{_e(run.status)}</dd></dl></header>"
+        + (f"<dt>calibration</dt><dd>{_e(str(run.options['calibration']))}</dd>" if run.options.get("calibration") else "")
+        + f"<dt>created</dt><dd>{_e(created)}</dd><dt>status</dt><dd>{_e(run.status)}</dd></dl></header>"
         f'<section class="figures">{_figures(stats, run.total_items, extra_figures)}</section>'
         f'<section class="chart"><h2>scores</h2>{histogram_svg(counts, scale)}'
         f'<p class="note">{_e(_formula_note(run.options))}</p></section>'

@@ -158,6 +158,7 @@ class View:
             counts: dict[str, int] = {}
             for lab in LabelBook(store).verdict_labels(run.id):
                 counts[lab.item_id] = counts.get(lab.item_id, 0) + 1
+            labelled = bool(counts) or any(lab.rating is not None for lab in LabelBook(store).item_labels(run.id))
             correction = None
             if counts:  # people labelled verdicts here: the run's rates corrected for the judge's errors
                 from ..analysis.corrected import correction_from_store
@@ -166,7 +167,7 @@ class View:
         flt = ItemFilter.from_query(request.query_params)
         scale = float(run.options.get("scale", 1) or 1)
         body = run_body(run, stats, items, flt=flt, labels=counts, reviewer=request.query_params.get("reviewer", ""),
-                        scale=scale, correction=correction)
+                        scale=scale, correction=correction, labelled=labelled)
         return self._html(f"run {run.id}", body, "run", data={"run": run.id})
 
     async def item_page(self, request: Request) -> Response:

@@ -97,8 +97,21 @@ def sort_items(items: Sequence[ItemRow], sort: str, desc: bool, labels: Mapping[
     return present + missing
 
 
+def _calibrate_hint(run: RunRecord, labelled: bool) -> str:
+    """Which calibration the run applied; and, once people have labelled it, the command that fits one."""
+    said = ""
+    if run.options.get("calibration"):
+        said += f'<p class="hint">calibrated by {e(str(run.options["calibration"])[7:19])} (--calibration)</p>'
+    if labelled:
+        said += (f'<p class="hint">labelled: fit this judge to your labels with '
+                 f'<code>sumjudge calibrate {e(run.id)} --out calibration.json</code>, then score with '
+                 f'<code>--calibration calibration.json</code></p>')
+    return said
+
+
 def run_body(run: RunRecord, stats: RunStats, items: Sequence[ItemRow], *, flt: ItemFilter,
-             labels: Mapping[str, int], reviewer: str, scale: float, correction: Any = None) -> str:
+             labels: Mapping[str, int], reviewer: str, scale: float, correction: Any = None,
+             labelled: bool = False) -> str:
     base = "/run/" + run.id
     counts = histogram_counts((i.score for i in items if i.score is not None), scale)
     points = [(i.item_id, i.alignment, i.coverage) for i in items if i.alignment is not None and i.coverage is not None]
@@ -118,6 +131,7 @@ def run_body(run: RunRecord, stats: RunStats, items: Sequence[ItemRow], *, flt: 
             *([("evidence", stats.evidence_line.removeprefix("evidence "))] if stats.evidence_line else []),
         ])
         + corrected_section(correction)
+        + _calibrate_hint(run, labelled or any(labels.values()))
         + f'<section class="charts"><figure><figcaption>scores</figcaption>{histogram_svg(counts, scale)}</figure>'
         f"<figure><figcaption>alignment against coverage (each dot an item)</figcaption>{scatter_svg(points, scale, run.id)}"
         "</figure></section>"
