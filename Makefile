@@ -43,6 +43,8 @@ PORTABLE_BUILD    := CMAKE_ARGS="$(PORTABLE_CMAKE_ARGS)" PIP_CACHE_DIR="$(PORTAB
 UV := $(BIN)/uv
 TEST_EXTRAS := test,local,reader,anthropic,agreement,wordfreq,lemmas,speed,korean,prices,tokens,pandas,parquet,hf,ray,otel,mlflow,pydantic-evals,inspect,deepeval
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
+	@echo "make test: building llama-cpp-python $(LLAMA_CPP_VERSION) portably (needs a C++ compiler and CMake;"
+	@echo "           about 12 minutes on 2 cores the first time, then reused from $(PORTABLE_PIP_CACHE))"
 	$(PORTABLE_BUILD) $(PIP) install --force-reinstall --no-deps 'llama-cpp-python==$(LLAMA_CPP_VERSION)'
 	$(PIP) install 'uv>=0.9,<1'
 	$(UV) pip install -q --python $(BIN)/python -e '.[$(TEST_EXTRAS)]' 'llama-cpp-python[server]==$(LLAMA_CPP_VERSION)'
