@@ -68,3 +68,12 @@ def test_the_parts_of_a_key_are_known_as_secrets() -> None:
     parts = shaped_secrets("token xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx here")
     assert {"123456789012", "AbCdEfGhIjKlMnOpQrStUvWx", "abcdefghijklmnopqrstuvwx"} <= set(parts)
     assert shaped_secrets("no key, a sk-learn model and ghp_short") == []
+
+
+@pytest.mark.parametrize("key", [*KEYS, "ghu_Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr78", "ghr_Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56",
+                                 "ghs_Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr78", "npm_Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr78",
+                                 "pypi-AgEIcHlwaS5vcmcCJGFiY2RlZmdoaWprbG1ub3Bx", "xapp-1-A0123456789-0123456789012-abcdef"])
+def test_every_common_token_shape_is_hidden_whole(key: str) -> None:
+    from sumjudge.guards.redact import MASK, redact
+
+    assert redact(f"token: {key}.", environment=False) == f"token: {MASK}."

@@ -6,8 +6,9 @@ What is hidden, replaced by ``***``:
 - the values of the environment's key, token, secret and password variables (``OPENAI_API_KEY``,
   ``HF_TOKEN``, ...), and any secret the caller knows (a judge's configured ``api_key``);
 - strings shaped like an API key, wherever they come from (a server that echoes the key it refused
-  in its 401 body): ``sk-...``, ``sk-ant-...``, ``sk_live_...``, ``AIza...``, ``ghp_...``, ``hf_...``,
-  ``xoxb-...``, ``AKIA...`` (an AWS access key id), a ``Bearer`` token, a ``Basic`` credential (base64
+  in its 401 body): ``sk-...``, ``sk-ant-...``, ``sk_live_...``, ``AIza...``, ``ghp_...`` (and GitHub's
+  ``gho_``, ``ghu_``, ``ghs_``, ``ghr_``, ``github_pat_``), ``hf_...``, ``npm_...``, ``pypi-...``,
+  ``xoxb-...``, ``xapp-...``, ``AKIA...`` (an AWS access key id), a ``Bearer`` token, a ``Basic`` credential (base64
   of ``user:password``), and ``key=``/``token=`` in a query string;
 - a run of percent-encoded text that decodes to any of these (``sk%2Dabc...``, a key URL-encoded once
   or twice by whatever echoed it): the whole run.
@@ -52,9 +53,11 @@ MIN_SECRET = 8
 _USERINFO = re.compile(r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\s'\"<>]+@")
 _KEY_SHAPED = re.compile(
     r"(?<![A-Za-z0-9])(?:"  # after a letter or digit it is part of a word; after "-" or "_" (an id) a key
-    r"(?:sk-(?:ant-(?:api\d\d-)?|proj-|live-|test-|svcacct-)?|sk_(?:live|test)_|rk_(?:live|test)_|glpat-|xox[abposr]-)"
+    r"(?:sk-(?:ant-(?:api\d\d-)?|proj-|live-|test-|svcacct-)?|sk_(?:live|test)_|rk_(?:live|test)_|glpat-|xox[abposr]-"
+    r"|xapp-\d-|pypi-AgE)"
     r"[A-Za-z0-9_\-]{16,}"
-    r"|(?:AIza|ghp_|gho_|ghs_|github_pat_|hf_)[A-Za-z0-9_]{16,}"
+    r"|(?:AIza|gh[pousr]_|github_pat_|hf_)[A-Za-z0-9_]{16,}"
+    r"|npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])"
     r"|(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Za-z]))"
 )
 """Keys by their published shapes, at least 16 characters past the prefix (so "sk-learn" stays)."""
