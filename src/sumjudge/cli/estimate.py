@@ -11,6 +11,7 @@ import json
 import click
 
 from ..errors import SumjudgeError
+from ..guards.limits import MAX_WINDOW_TOKENS
 from .common import ESTIMATE_EXIT_CODES, FORMATS_HELP, fail, input_options, open_dataset, stdout_console
 from .help import SectionedCommand
 from .options import max_claims_option, max_questions_option, per_kind_option, samples_option
@@ -27,7 +28,7 @@ DATA is read as `sumjudge score` reads it: {FORMATS_HELP}, or '-' for standard i
 @click.argument("data", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--model", "-m", default=None, metavar="PROVIDER/MODEL",
               help="The judge to forecast for (default: SUMJUDGE_MODEL, else offline/lexical). No key needed.")
-@click.option("--context-window", type=click.IntRange(min=512), default=None, metavar="TOKENS",
+@click.option("--context-window", type=click.IntRange(min=512, max=MAX_WINDOW_TOKENS), default=None, metavar="TOKENS",
               help="The judge's context window: the window a local server (Ollama, llama.cpp, LM Studio) loads "
                    "the model with, or a model the built-in table does not know. Default: see the first line.")
 @max_questions_option("Upper bound on coverage questions per source, as for `sumjudge score`.")

@@ -45,11 +45,17 @@ MAX_SERVER_REPLY_BYTES = 1_048_576
 """Bytes of one reply of a server asked for next-token log-probabilities (a few kilobytes are an answer;
 a longer body is a fault, read no further)."""
 
+MAX_RETRIES = 100
+"""Retries of a transient failure per call (``ModelConfig.max_retries``)."""
+MAX_REASKS = 10
+"""Re-asks of an invalid or cut-off reply per call (``ModelConfig.max_reasks``): each is a paid call."""
+MAX_WINDOW_TOKENS = 10_485_760
+"""Tokens of a judge's context window or reply (``ModelConfig.context_window``, ``max_output_tokens``)."""
 MAX_LISTED = 1_000_000
 """Runs or items a listing shows (``runs list --limit``, ``runs show --worst``/``--best``)."""
 
 __all__ = [
-    "MAX_CLAIMS", "MAX_LISTED", "MAX_CONCURRENCY", "MAX_CONTEXT_TOKENS", "MAX_DISK_MB", "MAX_MEMORY_MB", "MAX_PASSAGES", "MAX_PER_KIND",
+    "MAX_CLAIMS", "MAX_LISTED", "MAX_REASKS", "MAX_RETRIES", "MAX_WINDOW_TOKENS", "MAX_CONCURRENCY", "MAX_CONTEXT_TOKENS", "MAX_DISK_MB", "MAX_MEMORY_MB", "MAX_PASSAGES", "MAX_PER_KIND",
     "MAX_POLL_INTERVAL", "MAX_QUESTIONS", "MAX_QUESTION_CHARS", "MAX_REPLY_CHARS", "MAX_REPLY_ITEMS", "MAX_SAMPLES", "MAX_SEED",
     "MAX_SENTENCES", "MAX_SERVER_REPLY_BYTES", "MAX_THREADS", "MAX_WORKERS",
 ]

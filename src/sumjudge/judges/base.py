@@ -17,6 +17,8 @@ from typing import Any, Generic, Literal, NamedTuple, Protocol, TypeVar, runtime
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
+from ..guards.limits import MAX_CONCURRENCY, MAX_REASKS, MAX_RETRIES, MAX_WINDOW_TOKENS
+
 OutputT = TypeVar("OutputT", bound=BaseModel)
 
 Role = Literal["system", "user", "assistant"]
@@ -317,17 +319,19 @@ class ModelConfig(BaseModel):
     headers: dict[str, str] = Field(default_factory=dict)
     temperature: float = 0.0
     timeout: float = Field(default=60.0, gt=0, description="seconds per request")
-    max_retries: int = Field(default=4, ge=0, description="retries of transient failures per call")
+    max_retries: int = Field(default=4, ge=0, le=MAX_RETRIES, description="retries of transient failures per call")
     max_retry_time: float = Field(default=120.0, gt=0, description="seconds spent retrying one call, at most")
-    max_reasks: int = Field(default=2, ge=0, description="re-asks on invalid or truncated output")
-    max_output_tokens: int | None = None
+    max_reasks: int = Field(default=2, ge=0, le=MAX_REASKS, description="re-asks on invalid or truncated output")
+    max_output_tokens: int | None = Field(default=None, ge=1, le=MAX_WINDOW_TOKENS)
     context_window: int | None = Field(
         default=None,
         ge=512,
+        le=MAX_WINDOW_TOKENS,
         description="tokens per call, prompt and reply together; None: the model's known window or a default",
     )
     max_concurrency: int | None = Field(
-        default=None, ge=1, description="requests in flight at most; lowered on 429 and raised again slowly"
+        default=None, ge=1, le=MAX_CONCURRENCY,
+        description="requests in flight at most; lowered on 429 and raised again slowly"
     )
     extra: dict[str, Any] = Field(default_factory=dict, description="provider-specific settings")
     api_version: str | None = Field(

@@ -42,3 +42,21 @@ def test_the_command_refuses_a_huge_context_before_loading_anything(tmp_path) ->
     code, text = invoke("check", "--source", str(tmp_path / "s.txt"), "--summary", str(tmp_path / "s.txt"),
                         "--model", "local/reader", "--judge-option", f"n_ctx={HUGE}")
     assert code == 2 and f"n_ctx={HUGE} is out of range" in text
+
+
+@pytest.mark.parametrize("field, value", [("max_concurrency", 10**9), ("max_retries", 10**9), ("max_reasks", 10**6),
+                                          ("context_window", 10**12), ("max_output_tokens", 10**12)])
+def test_a_judges_counts_have_bounds_too(field: str, value: int) -> None:
+    from pydantic import ValidationError
+
+    from sumjudge import ModelConfig
+
+    with pytest.raises(ValidationError, match=field):
+        ModelConfig(id="openai/gpt-4o-mini", **{field: value})
+
+
+def test_estimate_refuses_a_window_past_its_bound_in_one_line(tmp_path) -> None:
+    data = tmp_path / "d.jsonl"
+    data.write_text('{"id": "a", "source": "The cat sat on the mat.", "summary": "The cat sat."}\n')
+    code, text = invoke("estimate", str(data), "--model", "openai/gpt-4o-mini", "--context-window", HUGE)
+    assert code == 2 and "--context-window" in text and f"{limits.MAX_WINDOW_TOKENS}" in text
