@@ -15,7 +15,7 @@ however spaced: "Image : AP" for "Image: AP"). A word changed or added ("rejecte
 "not"), a number changed, is another claim; so are the same words with their sides swapped ("Bob
 paid Alice" for "Alice paid Bob": :mod:`.word_order`), and a denial dropped: a claim with no denial
 of its own that says what the summary denies ("The council approved the homes" from "The council did
-not approve" or "refused to approve the homes", "It is false that ...": :mod:`.denials`). A key
+not approve" or "refused to approve the homes", "It is false that ...": :mod:`.denied_words`). A key
 hidden in the claim (:data:`~sumjudge.guards.redact.MASK`) stands for the key the summary holds.
 
 A reply with such a claim is invalid: the scorer asks once more, saying which claims are not the
@@ -35,7 +35,7 @@ from ...errors import ContextOverflowError, JudgeOutputError
 from ...judges.base import ChatMessage, JudgeReply, JudgeRequest
 from ...guards.redact import MASK
 from .asked import _NUMBER, _folded
-from .denials import DENYING_WORDS, HEARSAY, Clauses, clauses, denied_from_outside, negation
+from .denied_words import DENYING_WORDS, HEARSAY, Clauses, clauses, denied_from_outside, negation
 from .quotes import WORD_THRESHOLD
 from .word_order import swapped
 
