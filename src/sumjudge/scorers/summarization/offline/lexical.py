@@ -42,6 +42,7 @@ from .coverage import coverage_gaps, judge_fact, read_summary
 from .extrinsic import additions, antonym_beside, extrinsic_problems, in_slot, passage_form, predicates, slot_word
 from .reasons import renumber, unchecked_reason, whole_source_numbers
 from .crossings import crossing_note
+from .denials import denial_verdict
 from .links import opposite_link, unit_changed
 from .roles import anchors_reordered, role_swap, subject_swap, swap_shown
 from .tense import planned_as_done
@@ -233,6 +234,8 @@ class LexicalJudge:
                 "it is, so the source cannot confirm the claim",
                 differs=[Difference(claim=dangling)],
             )
+        if (denied := denial_verdict(claim, doc, self._analyser(doc.lang), self._judge_claim)) is not None:
+            return denied
         cfg = self.settings
         derived = derived_forms(claim, doc)
         light = light_units(claim, doc.lang)
