@@ -120,3 +120,9 @@ def test_a_wrong_german_name_or_number_is_still_shown() -> None:
     source = "Der Bürgermeister Klaus Weber eröffnete am Montag die neue Brücke. Sie kostete 12 Millionen Euro."
     assert not _one(source, "Der Bürgermeister Klaus Schmidt eröffnete am Montag die neue Brücke.").supported
     assert not _one(source, "Die neue Brücke kostete 15 Millionen Euro.").supported
+
+
+@kiwi
+def test_a_number_is_not_taken_for_one_that_counts_something_else() -> None:
+    source = "이날 승리로 전북은 승점 55가 돼 2위 울산과의 격차를 4점으로 벌리며 선두를 지켰다."
+    assert _one(source, "전북은 2위 울산과의 승점 차를 4점으로 벌렸다.").supported  # a rank, not the points

@@ -69,6 +69,9 @@ class KoreanSentence(Sentence):
     """A :class:`.Sentence` read by morphemes; its numbers' keys are worked out as they are read."""
 
     keys: dict[str, frozenset[str]] = field(default_factory=dict)
+    counted: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Number -> what it counts: its counter (2위: 위, 580여 명: 명), else the noun before it (승점 55:
+    승점). Two numbers that count different things are never set against each other."""
 
     @cached_property
     def number_keys(self) -> dict[str, frozenset[str]]:
@@ -95,6 +98,7 @@ class _Builder:
         self.weights: dict[str, float] = {}
         self.numbers: dict[str, str] = {}
         self.keys: dict[str, frozenset[str]] = {}
+        self.counted: dict[str, frozenset[str]] = {}
         self.names: dict[str, str] = {}
         self.roles: dict[str, str] = {}
         self.phrases: list[Phrase] = []
@@ -125,6 +129,8 @@ class _Builder:
         form = self.text[pieces[0].start : end]
         self.numbers.setdefault(norm, form)
         self.keys.setdefault(norm, _keys(value, norm))
+        before = [u for u in self.np if not u.startswith("#")][-1:]
+        self.counted.setdefault(norm, frozenset([counter.form] if counter is not None else before))
         self.unit("#" + norm, form, self.top)
         self.np.append("#" + norm)
 
@@ -225,7 +231,7 @@ def korean_sentence(text: str, morphs: tuple[Morph, ...], analyser: TextAnalyzer
     return KoreanSentence(
         text=text, units=frozenset(b.seq), numbers=tuple(b.numbers), number_forms=b.numbers, names=tuple(b.names),
         name_forms=b.names, forms=b.forms, sequence=tuple(b.seq), weights=b.weights, phrases=tuple(phrases),
-        case_roles=b.roles, keys=b.keys,
+        case_roles=b.roles, keys=b.keys, counted=b.counted,
     )
 
 

@@ -19,6 +19,7 @@ from decimal import Decimal, InvalidOperation
 import regex
 
 from ..language.analysis import Document, Sentence
+from ..language.korean_units import KoreanSentence
 from ..language.passages import Evidence
 from ..language.lexicon import NUMBER_WORDS, ORDINAL_WORDS, past_form
 from ..language.number_kinds import number_kind
@@ -188,6 +189,8 @@ def _kind(s: Sentence, n: str) -> tuple[str, frozenset[str]]:
     the words after it (what it counts: "40 computers")."""
     form = s.number_forms.get(n, n)
     kind = number_kind(s.text, form)
+    if isinstance(s, KoreanSentence) and n in s.counted:
+        return kind, s.counted[n]  # read with the number: its counter, or the noun before it
     counted: set[str] = set()
     if kind == "count" and regex.search(r"(?<![\p{L}\p{N}]|\p{N}[.,])" + regex.escape(form) + r"[\s-]+\p{L}", s.text):
         # what it counts: the words right after it ("40 computers"; not "forty-three, opened")
