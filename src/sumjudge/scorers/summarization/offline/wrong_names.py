@@ -25,6 +25,7 @@ from ..language.names import built_from_source, common_opener, foreign_name, joi
 from ..language.segment import quote
 from ..language.tokens import squash
 from .extrinsic import passage_form, where_in_source
+from .moved_dates import moved_date
 from .support import Shown, side_match, slot_match
 
 NAME_SLOT = 2
@@ -95,6 +96,8 @@ def name_errors(claim: Sentence, doc: Document, ev: Evidence, derived: dict[str,
     gender = pronoun_gender(claim, ev, doc.lang)
     if gender:
         errors.append(gender)
+    if not errors and (moved := moved_date(claim, doc, ev)):
+        errors.append(moved)
     return errors, notes
 
 
