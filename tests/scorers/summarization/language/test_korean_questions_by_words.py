@@ -29,7 +29,6 @@ def test_a_fragment_is_asked_as_a_closed_korean_question(fact: str, question: st
 
 def test_without_the_analyser_no_question_quotes_or_ends_on_a_connective(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(korean, "_kiwi", lambda: None)
-    monkeypatch.setattr(korean, "_warned", True)  # the install hint is tested with the judge
     questions = Reading().questions(SOURCE, 10)
     assert questions
     for q in questions:

@@ -86,9 +86,9 @@ def test_without_the_analyser_one_line_says_what_to_install_and_nothing_is_unsup
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(korean, "_kiwi", lambda: None)
-    monkeypatch.setattr(korean, "_warned", False)
     summary = "16일 실시된 보궐선거에서 무소속 박정민 후보가 득표율 47.3%로 시장에 뽑혔다. 투표율은 41.6%에 그쳤다."
-    verdicts = _align(ELECTION, summary) + _align(ELECTION, summary)
+    judge = LexicalJudge()
+    verdicts = judge.align(ELECTION, summary).alignment + judge.align(ELECTION, summary).alignment
     assert all(v.supported for v in verdicts)
     assert any(v.unchecked for v in verdicts)
     err = capsys.readouterr().err

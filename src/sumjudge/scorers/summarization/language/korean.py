@@ -23,7 +23,7 @@ INSTALL_HINT = (
 )
 
 _lock = threading.Lock()
-_warned = False
+"""kiwipiepy's analyser is used by one thread at a time."""
 
 
 @dataclass(frozen=True)
@@ -57,28 +57,6 @@ def installed() -> bool:
     return importlib.util.find_spec("kiwipiepy") is not None
 
 
-def warn_missing() -> None:
-    """One line on standard error, once per process, when Korean text meets an install without kiwipiepy."""
-    global _warned
-    with _lock:
-        if _warned:
-            return
-        _warned = True
-    print(INSTALL_HINT, file=sys.stderr)
-
-
-def kiwi_version() -> str | None:
-    """The installed kiwipiepy's version (part of the offline judge's identity for Korean), or ``None``."""
-    if not installed():
-        return None
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("kiwipiepy")
-    except PackageNotFoundError:
-        return None
-
-
 class KoreanMorphology:
     """Korean text as morphemes, for one language analyser. Safe to share: the analyser is read-only
     and used under a lock, and the memo of texts read holds pure results."""
@@ -88,14 +66,20 @@ class KoreanMorphology:
     def __init__(self) -> None:
         self._memo: OrderedDict[str, tuple[Morph, ...]] = OrderedDict()
         self._lock = threading.Lock()
+        self._told = False
 
     @property
     def available(self) -> bool:
-        """kiwipiepy is installed (its model is loaded on the first text); says so once when not."""
-        if _kiwi() is None:
-            warn_missing()
-            return False
-        return True
+        """kiwipiepy is installed (its model is loaded on the first text). When it is not, one line on
+        standard error says what to install, once for this analyser (once per judge, as the default
+        judge's notice is said once per scorer)."""
+        if _kiwi() is not None:
+            return True
+        with self._lock:
+            told, self._told = self._told, True
+        if not told:
+            print(INSTALL_HINT, file=sys.stderr)
+        return False
 
     def morphs(self, text: str) -> tuple[Morph, ...]:
         """``text``'s morphemes in order (empty without kiwipiepy)."""
@@ -128,4 +112,4 @@ class KoreanMorphology:
             return str(kiwi.join(morphs))
 
 
-__all__ = ["INSTALL_HINT", "KoreanMorphology", "Morph", "installed", "kiwi_version", "warn_missing"]
+__all__ = ["INSTALL_HINT", "KoreanMorphology", "Morph", "installed"]
