@@ -10,7 +10,7 @@ the user already has is lost.
   ``d.jsonl`` would empty the data, ``--report runs.db`` would destroy every recorded run.
   :meth:`OutputPlan.open` gives the :class:`AtomicFile` of an output, :meth:`OutputPlan.write` writes
   one through it, :meth:`OutputPlan.append` appends to a checked file.
-- :func:`check_paths` is the same check over two mappings (the 0.1 form).
+- :func:`check_paths` is the same check over two mappings (inputs by name, outputs by flag).
 - :class:`AtomicFile` writes to a temporary file beside the target (created at once, so an
   unwritable folder is reported before any call) and renames it over the target on
   :meth:`~AtomicFile.commit`; :meth:`~AtomicFile.discard` removes it. The file's name carries the

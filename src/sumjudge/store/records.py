@@ -166,7 +166,7 @@ def run_line(outcome: ItemOutcome, judge: str, options: dict[str, Any], *, label
     """An item's ``--out`` / ``runs export`` line with the run's judge and scorer options added
     (``judge``, ``options``), so that ``sumjudge compare`` can refuse files scored differently, as it
     refuses such runs of the store. Readers of the item ignore the two keys; lines written before
-    they existed read as before (nothing known, nothing checked). ``labels``: what people said of its
+    they existed read without them (nothing known, nothing checked). ``labels``: what people said of its
     verdicts in ``sumjudge view``, under ``"labels"`` when there are any."""
     extra = {"labels": labels} if labels else {}
     return json.dumps({**outcome.as_json(), "judge": judge, "options": options, **extra}, ensure_ascii=False)

@@ -208,30 +208,6 @@ def _absent_hangul(claim: Sentence, doc: Document) -> list[str]:
     )
 
 
-def intrinsic_problems(claim: Sentence, doc: Document, ev: Evidence) -> list[str]:
-    """Names, numbers and dates that the source has, but not in the passage that holds the rest of the
-    claim (a swap: the wrong person, a year from another event)."""
-    problems: list[str] = []
-    numbers = {n.rstrip("%") for s in ev.sentences for n in s.numbers}
-    for n in claim.numbers:
-        if n.rstrip("%") not in numbers:
-            theirs = [w for s in ev.sentences for w in s.numbers if w not in claim.numbers]
-            said = f"; it says {passage_form(ev, same_slot(claim, '#' + n, ev, ['#' + w for w in theirs]))!r}" if theirs else ""
-            problems.append(
-                f"{claim.number_forms[n]!r} is in the source ({where_in_source(doc, '#' + n)}) but not in the passage "
-                f'that states the rest ({ev.where}: "{quote(ev.text, 100)}"){said}'
-            )
-    for name in claim.names:
-        if name not in ev.found and name not in ev.names_before:
-            theirs = [s.name_forms[x] for s in ev.sentences for x in s.names if x not in claim.units]
-            said = f"; it names {theirs[0]!r}" if theirs else ""
-            problems.append(
-                f"{claim.name_forms[name]!r} is in the source ({where_in_source(doc, name)}) but not in the passage "
-                f'that states the rest ({ev.where}: "{quote(ev.text, 100)}"){said}'
-            )
-    return problems
-
-
 def where_in_source(doc: Document, unit: str) -> str:
     """Which source sentence holds ``unit`` ("sentence 3", the first that does; "elsewhere" when none)."""
     for i, s in enumerate(doc.sentences):

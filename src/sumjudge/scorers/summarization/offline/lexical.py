@@ -79,7 +79,7 @@ class LexicalSettings:
     in no passage word's slot (:func:`.extrinsic.in_slot`) is an *addition* (an adjective, a
     summarising noun, a connective: what paraphrase adds) and counts as held when the found words
     carry at least this share of the claim's weight; one in a slot is a substitution and makes the
-    claim unsupported. ``None``: the rules before (every word the source lacks is extrinsic)."""
+    claim unsupported. ``None``: no word is an addition (every word the source lacks is extrinsic)."""
     pair_threshold: float = 0.6
     """Share of the claim's neighbouring word pairs that must stand close together in the one
     window sentence that holds both (catches words re-combined into a different fact)."""
@@ -287,7 +287,7 @@ class LexicalJudge:
         if cfg.addition_share is not None and doc.lang == "en" and claim.mass:
             soft += self._additions(claim, ev, covered, added)
             missing = {u for u in claim.units - covered if not u.startswith("#") and u not in claim.names}
-            missing -= predicates(claim)  # a verb the passage lacks counts against the threshold, as before
+            missing -= predicates(claim)  # a verb the passage lacks counts against the threshold, not as an addition
             if not soft and claim.weight_of(covered) / claim.mass >= cfg.addition_share:
                 covered |= missing  # none of them is in a slot: additions
         share = claim.weight_of(covered) / claim.mass if claim.mass else 0.0

@@ -109,7 +109,7 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
         there, score = slot_match(claim, "#" + n, ev, ["#" + w for w in same_kind])
         instead = passage_form(ev, there) if there and score else None
         # the reason names only a number of the same kind (a year for a year, money for money): the
-        # verdict above is the rules' as before, what it says no false pair
+        # verdict stands as the slot match decided it, and its reason pairs no numbers of other kinds
         alike = [w for w in same_kind if same_kind_of(claim, n, ev.sentences, w)]
         named_at, named_score = slot_match(claim, "#" + n, ev, ["#" + w for w in alike])
         named = passage_form(ev, named_at) if named_at and named_score else None
