@@ -17,6 +17,7 @@ are written) ends a clause as the same mark written against a word does.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 NEGATIONS = frozenset({"not", "no", "never", "nor", "neither", "none", "nobody", "nothing", "without", "cannot"})
@@ -53,26 +54,40 @@ class Clauses:
     clause: tuple[int, ...]
     sentence: tuple[int, ...]
     denied: tuple[bool, ...]
-    starts: tuple[int, ...] = ()
+    starts: tuple[int, ...]
     """Where each word starts in the text without its whitespace."""
-    denier: tuple[int, ...] = ()
+    denier: tuple[int, ...]
     """The position of the word that denies each word (-1: none)."""
+    covered: tuple[tuple[int, ...], ...]
+    """Each denial's covered words, as positions into :attr:`words` (consecutive, one clause)."""
 
-    def scopes(self) -> list[list[int]]:
-        """Each denial's covered words, as positions into :attr:`words` (consecutive, one clause)."""
-        out: list[list[int]] = []
-        for i, word in enumerate(self.words):
-            if negation(word) or (word in HEARSAY and self._turns_after(i)):
-                scope = [j for j in range(i + 1, len(self.words)) if self.clause[j] == self.clause[i]]
-                if scope:
-                    out.append(scope)
-        return out
-
-    def _turns_after(self, at: int) -> bool:
-        return any(self.words[j] in TURNING_WORDS and self.sentence[j] == self.sentence[at]
-                   for j in range(at + 1, len(self.words)))
+    def scopes(self) -> tuple[tuple[int, ...], ...]:
+        return self.covered
 
 
+def _scopes(words: list[str], clause: list[int], sentence: list[int]) -> list[tuple[int, ...]]:
+    """Each denial's covered words: the rest of its clause (clauses and sentences run in order, so a
+    scan stops where its clause or sentence ends)."""
+    n = len(words)
+    out: list[tuple[int, ...]] = []
+    for i, word in enumerate(words):
+        if not negation(word) and word not in HEARSAY:
+            continue
+        end = i + 1
+        while end < n and clause[end] == clause[i]:
+            end += 1
+        if word in HEARSAY and not negation(word):  # hearsay denies only what the sentence turns against
+            last = i + 1
+            while last < n and sentence[last] == sentence[i]:
+                last += 1
+            if not any(words[j] in TURNING_WORDS for j in range(i + 1, last)):
+                continue
+        if end > i + 1:
+            out.append(tuple(range(i + 1, end)))
+    return out
+
+
+@functools.lru_cache(maxsize=16)  # the same summary is cut once for all its claims
 def clauses(folded: str) -> Clauses:
     """``folded`` (case and whitespace folded) cut into words, clauses and sentences, with the words
     each denial covers marked."""
@@ -96,12 +111,13 @@ def clauses(folded: str) -> Clauses:
             c += 1
             if tail[-1] in _SENTENCE_MARKS:
                 s += 1
-    cut = Clauses(tuple(words), tuple(clause), tuple(sentence), ())
+    covered = _scopes(words, clause, sentence)
     denier = [-1] * len(words)
-    for scope in cut.scopes():
+    for scope in covered:
         for j in scope:
             denier[j] = scope[0] - 1 if denier[j] < 0 else denier[j]
-    return Clauses(cut.words, cut.clause, cut.sentence, tuple(d >= 0 for d in denier), tuple(starts), tuple(denier))
+    return Clauses(tuple(words), tuple(clause), tuple(sentence), tuple(d >= 0 for d in denier), tuple(starts),
+                   tuple(denier), tuple(covered))
 
 
 def denied_from_outside(cut: Clauses, start: int, end: int) -> bool:

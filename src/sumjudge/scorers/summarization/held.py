@@ -26,6 +26,7 @@ run's errors), as for answers to questions not asked.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from difflib import SequenceMatcher
@@ -78,6 +79,7 @@ FRAME_WORDS = frozenset({"true", "case", "correct", "accurate", "so"})
 """Words of a denying frame, not of what it denies ("It is not true that ...", "not the case that ...")."""
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a pure function of two words, asked again for every claim
 def _same(a: str, b: str) -> bool:
     """Two forms of one word, or one misspelt (the tolerance of :func:`_kept`)."""
     return a == b or _same_stem(a, b) or SequenceMatcher(None, a, b, autojunk=False).ratio() >= WORD_THRESHOLD
@@ -93,6 +95,14 @@ def _drops_a_denial(claimed: list[str], cut: Clauses) -> bool:
     together with every other word of the claim that the denial covers ("safe for children" from "not
     safe for children, but safe for adults"; "The plan was popular" from "which was not popular")."""
     words = cut.words
+    in_clause: dict[int, set[str]] = {}
+    undenied: dict[str, set[int]] = {}  # each distinct word: the clauses where it stands undenied
+    for word, clause, denied in zip(words, cut.clause, cut.denied):
+        in_clause.setdefault(clause, set()).add(word)
+        if not denied:
+            undenied.setdefault(word, set()).add(clause)
+    heads: dict[str, set[int]] = {}
+    decided: dict[tuple[str, frozenset[str]], bool] = {}  # a long summary repeats its denials
     for scope in cut.scopes():
         said = words[scope[0] - 1]
         if (said in HEARSAY or said in DENYING_WORDS) and any(_same(w, said) for w in claimed):
@@ -100,13 +110,14 @@ def _drops_a_denial(claimed: list[str], cut: Clauses) -> bool:
         key = [j for j in scope if _content(words[j]) and words[j] not in FRAME_WORDS]
         if not key or not any(_same(w, words[key[0]]) for w in claimed):
             continue
-        shared = [w for w in claimed if _content(w) and any(_same(w, words[j]) for j in key)]
         head = words[key[0]]
-        held = any(
-            not cut.denied[i] and _same(words[i], head)
-            and all(any(_same(w, words[k]) for k in range(len(words)) if cut.clause[k] == cut.clause[i]) for w in shared)
-            for i in range(len(words)))
-        if not held:
+        shared = frozenset(w for w in claimed if _content(w) and any(_same(w, words[j]) for j in key))
+        if (head, shared) not in decided:
+            if head not in heads:
+                heads[head] = {c for w, found in undenied.items() if _same(w, head) for c in found}
+            decided[head, shared] = any(all(any(_same(w, other) for other in in_clause[c]) for w in shared)
+                                        for c in heads[head])
+        if not decided[head, shared]:
             return True
     return False
 
