@@ -154,3 +154,16 @@ def test_a_full_disk_during_a_run_is_one_line_and_the_run_is_left_stopped_not_ru
     assert CliRunner().invoke(main, args).exit_code == 0  # resumed: what was written is kept
     with sqlite3.connect(tmp_path / "runs.db") as db:
         assert db.execute("SELECT COUNT(*), status FROM runs").fetchone() == (1, "finished")
+
+
+@pytest.mark.parametrize("count", [0, 10**20, 10**5000, True, 2.5], ids=["0", "1e20", "1e5000", "True", "2.5"])
+def test_a_listing_count_outside_its_bound_is_an_input_error_not_sqlites_overflow(tmp_path, count) -> None:
+    from sumjudge.errors import InputError
+    from sumjudge.store.database import RunStore
+    from sumjudge.store.item_lookup import ranked_items
+
+    with RunStore(tmp_path / "runs.db") as store:
+        with pytest.raises(InputError, match="from 1 to 1000000"):
+            store.list_runs(count)
+        with pytest.raises(InputError, match="from 1 to 1000000"):
+            ranked_items(store, "no-run", count)

@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import quote
 
-from ..errors import StoreError
+from ..errors import InputError, StoreError
+from ..guards.limits import MAX_LISTED
 from ..judges.cache import create_private_file
 from .records import FailedItem, ItemOutcome, outcome_from_json
 from .lock import claim_run, release_run
@@ -74,6 +75,14 @@ CREATE TABLE IF NOT EXISTS run_locks (
     since REAL NOT NULL
 );
 """
+
+
+def check_listed(name: str, count: int | None) -> None:
+    """:class:`InputError` for a listing count outside 1 to :data:`~sumjudge.guards.limits.MAX_LISTED`
+    (SQLite takes no integer past 2**63, and no listing needs more)."""
+    if count is not None and (isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_LISTED):
+        shown = "a larger number" if isinstance(count, int) and abs(count) >= 10**30 else repr(count)[:40]
+        raise InputError(f"{name} is a whole number from 1 to {MAX_LISTED}, not {shown}")
 
 
 JUDGE_OPTIONS = "judge_options"
@@ -281,6 +290,8 @@ class RunStore:
         return self._run_from_row(self._db.execute(self._RUN_QUERY + " WHERE r.id = ?", (rows[0]["id"],)).fetchone())
 
     def list_runs(self, limit: int | None = None) -> list[RunRecord]:
+        """The runs, latest first; ``limit``: the latest N only (1 to :data:`~sumjudge.guards.limits.MAX_LISTED`)."""
+        check_listed("limit", limit)
         sql = self._RUN_QUERY + " ORDER BY r.created_at DESC"
         params: tuple[Any, ...] = ()
         if limit is not None:

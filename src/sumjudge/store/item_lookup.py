@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .database import ItemRecord, RunStore
+from .database import ItemRecord, RunStore, check_listed
 from .records import outcome_from_json
 
 
@@ -75,7 +75,9 @@ def item_rows(store: RunStore, run_id: str) -> list[ItemRow]:
 
 
 def ranked_items(store: RunStore, run_id: str, n: int, *, worst: bool = True) -> list[ItemRecord]:
-    """The ``n`` scored items of the run with the lowest (``worst``) or highest scores; ties in input order."""
+    """The ``n`` scored items of the run with the lowest (``worst``) or highest scores; ties in input order
+    (``n``: 1 to :data:`~sumjudge.guards.limits.MAX_LISTED`)."""
+    check_listed("n", n)
     order = "ASC" if worst else "DESC"
     rows = store._db.execute(
         "SELECT item_id, row_number, record FROM items WHERE run_id = ? AND status = 'ok' AND score IS NOT NULL"
