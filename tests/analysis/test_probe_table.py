@@ -157,7 +157,7 @@ def test_probe_and_agreement_help_list_their_exit_codes_and_every_probe_option_h
     for command in ("probe", "agreement"):
         shown = CliRunner().invoke(main, [command, "--help"], terminal_width=200).output
         assert "Exit codes:" in shown and "  2    bad input" in shown, command
-    probe = main.commands["probe"]
+    probe = main.get_command(None, "probe")
     assert [p.name for p in probe.params if isinstance(p, click.Option) and not p.help] == []
     shown = CliRunner().invoke(main, ["probe", "--help"]).output
     assert "1    a gate failed" in shown

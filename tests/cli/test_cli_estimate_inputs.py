@@ -89,7 +89,7 @@ def test_help_lists_exit_codes_and_every_option_has_help(command: str) -> None:
 
     text = CliRunner().invoke(main, [command, "--help"], terminal_width=120).output
     assert "Exit codes:" in text and "  0 " in text and "  2 " in text
-    cmd = group.commands[command]
+    cmd = group.get_command(None, command)
     undocumented = [p.name for p in cmd.params if isinstance(p, click.Option) and not p.help]
     if command in ("score", "estimate"):
         assert undocumented == []

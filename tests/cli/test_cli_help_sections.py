@@ -26,7 +26,7 @@ def test_score_help_shows_the_common_options_on_its_first_screen() -> None:
 @pytest.mark.parametrize("command", ["score", "check", "probe", "estimate", "agreement", "questions", "compare"])
 def test_every_option_is_listed_once_under_some_heading(command: str) -> None:
     text = _help(command)
-    cmd = main.commands[command]
+    cmd = main.get_command(None, command)
     for param in cmd.params:
         if getattr(param, "opts", None) and param.param_type_name == "option" and not param.hidden:
             longest = max(param.opts, key=len)
@@ -34,8 +34,8 @@ def test_every_option_is_listed_once_under_some_heading(command: str) -> None:
     assert text.count("-h, --help") == 1
 
 
-@pytest.mark.parametrize("command", sorted(name for name, cmd in main.commands.items()
-                                           if type(cmd).__name__ == "SectionedCommand"))
+@pytest.mark.parametrize("command", sorted(name for name in main.list_commands(None)  # type: ignore[arg-type]
+                                           if type(main.get_command(None, name)).__name__ == "SectionedCommand"))
 def test_no_command_leaves_its_own_options_under_other_options(command: str) -> None:
     assert "Other options:" not in _help(command), command
     assert "Comparison:" in _help("compare") and "Agreement:" in _help("agreement")

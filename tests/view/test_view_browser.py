@@ -88,7 +88,7 @@ def test_a_port_in_use_is_one_line_naming_it_and_the_port_option(tmp_path):
 
 def test_no_doc_starts_the_judge_server_on_the_viewers_default_port():
     root = Path(__file__).resolve().parents[2]
-    (port,) = [p.default for p in main.commands["view"].params if p.name == "port"]
+    (port,) = [p.default for p in main.get_command(None, "view").params if p.name == "port"]
     for doc in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
         for m in re.finditer(r"judge_server --port (\d+)", doc.read_text(encoding="utf-8")):
             assert int(m.group(1)) != port, doc.name

@@ -12,47 +12,47 @@
 - :mod:`.calibrate`: ``sumjudge calibrate`` (a judge fitted to a team's labels, as a calibration file);
 - :mod:`.common`: exit codes, consoles, the run-store option.
 
-A new command is a new module here with a ``click.command`` (or group), added to :func:`main` below.
+A new command is a new module here with a ``click.command`` (or group) of its name, added to :data:`COMMANDS`.
 click (not typer): it is already a dependency, and typer would add a layer over it for no gain here.
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 import click
 
-from .agreement import agreement
-from .calibrate import calibrate
-from .check import check
-from .common import CHECK_EXIT_CODES, COMPARE_EXIT_CODES
-from .compare import compare
-from .estimate import estimate
-from .probe import probe
-from .questions import questions
-from .runs import runs
-from .score import score
-from .view import view
+COMMANDS = {
+    "score": ".score", "check": ".check", "runs": ".runs", "agreement": ".agreement", "compare": ".compare",
+    "estimate": ".estimate", "view": ".view", "probe": ".probe", "questions": ".questions", "calibrate": ".calibrate",
+}
+"""Each command and the module that defines it (a ``click`` command of the same name)."""
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group that imports a command's module only when that command runs or its help is shown
+    (click's lazy-loading recipe): ``sumjudge check`` loads neither the batch runner nor the analyses."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:  # type: ignore[override]
+        if name not in COMMANDS:
+            return None
+        command: click.Command = getattr(importlib.import_module(COMMANDS[name], __package__), name)
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sumjudge", prog_name="sumjudge")
 def main() -> None:
     """Score LLM summaries against their source: alignment (claims supported) and coverage (facts kept)."""
 
 
-# The exit codes of `check` and `compare` in their --help (those of `score` and `estimate` are set
-# where they are defined).
-check.epilog = check.epilog or CHECK_EXIT_CODES
-compare.epilog = compare.epilog or COMPARE_EXIT_CODES
+def command(name: str) -> Any:
+    """The ``sumjudge NAME`` command object (its module imported)."""
+    return main.get_command(None, name)
 
-main.add_command(score)
-main.add_command(check)
-main.add_command(runs)
-main.add_command(agreement)
-main.add_command(compare)
-main.add_command(estimate)
-main.add_command(view)
-main.add_command(probe)
-main.add_command(questions)
-main.add_command(calibrate)
 
-__all__ = ["main"]
+__all__ = ["COMMANDS", "command", "main"]

@@ -23,7 +23,7 @@ from typing import Any
 import click
 
 from ..errors import JudgeError, SumjudgeError
-from .common import EXIT_BELOW, EXIT_OK, fail, say, stderr_console, stdout_console
+from .common import CHECK_EXIT_CODES, EXIT_BELOW, EXIT_OK, fail, say, stderr_console, stdout_console
 from .help import SectionedCommand
 from .options import (
     Finite, cache_options, calibration_option, gate_flag, item_gate_options, item_gates, judge_extra, judge_option_option,
@@ -67,7 +67,7 @@ def _text(value: str, option: str) -> str:
     return value
 
 
-@click.command(cls=SectionedCommand, common=("source_arg", "summary_arg", "model", "judge_option", "fail_under", "as_json"))
+@click.command(cls=SectionedCommand, epilog=CHECK_EXIT_CODES, common=("source_arg", "summary_arg", "model", "judge_option", "fail_under", "as_json"))
 @click.option("--source", "source_arg", required=True, metavar="FILE|TEXT",
               help="The source document: a file, the text itself, or '-' for standard input. One word that "
                    "looks like a path (report.txt, docs/a) must name a file.")
@@ -90,7 +90,8 @@ def check(
 ) -> None:
     """Score one SUMMARY against its SOURCE and print the verdicts behind the score."""
     from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, default_model_id
-    from ..runs.dataset import build_scorer
+    from ..judges.base import ModelConfig
+    from ..scorers.summarization import create_summarization_scorer
     from .progress import JudgeNotices
 
     if source_arg == "-" and summary_arg == "-":
@@ -105,12 +106,13 @@ def check(
     gates = item_gates(max_unsupported, min_alignment, min_coverage)
     calibration = read_calibration_option(calibration_path)
     if calibration is not None:
-        options["calibration"] = calibration.digest
+        options["calibration"] = calibration
         if fail_under is None and calibration.bound is not None:  # the bound fitted on the team's labels
             fail_under = calibration.bound
-    try:
-        scorer = build_scorer(judge_id, options, concurrency=4, timeout=timeout, cache=cache_path or use_cache,
-                              judge_options=extra, calibration=calibration)
+    try:  # one pair: the library's own factory, none of the batch runner's machinery
+        config = ModelConfig(id=judge_id, max_concurrency=4, **({"extra": extra} if extra else {}),
+                             **({"timeout": timeout} if timeout is not None else {}))
+        scorer = create_summarization_scorer(config, options, cache=cache_path or use_cache)
         if default_chosen_for_user(model):
             say(DEFAULT_JUDGE_NOTICE)
         with JudgeNotices(stderr_console(), spinner=True):  # a model loading and reading: said as it goes

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.progress import (
@@ -18,9 +18,11 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from ..runs.dataset import Meter
 from ..figures import number as _fmt
-from ..store.database import RunStats
+
+if TYPE_CHECKING:  # annotations only: `check` shows its notices without loading the batch runner or the store
+    from ..runs.dataset import Meter
+    from ..store.database import RunStats
 
 
 def _human(n: float) -> str:
