@@ -99,3 +99,12 @@ def test_sync_twin_shares_the_question_cache_across_items() -> None:
     scorer = make_scorer()
     run_evals_sync(data=[{"input": "same doc", "output": f"s{i}"} for i in range(5)], scorers=[scorer])
     assert len(scorer.judge.calls(QUESTIONS_STEP)) == 1  # type: ignore[attr-defined]
+
+
+def test_a_concurrency_past_its_bound_is_refused_before_any_worker_starts() -> None:
+    from sumjudge.guards.limits import MAX_CONCURRENCY
+
+    scorer = make_scorer()
+    with pytest.raises(ConfigurationError, match=f"from 1 to {MAX_CONCURRENCY}"):
+        run_evals_sync([{"input": "doc", "output": "good"}], [scorer], concurrency=10**9)
+    assert scorer.judge.requests == []
