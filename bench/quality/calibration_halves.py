@@ -59,9 +59,12 @@ def sets(data: Path, limit: int | None) -> dict[str, list[Row]]:
     out["bump"] = bump
     out["fresh"] = [{"id": r["id"], "group": r["doc"], "source": r["source"], "summary": r["summary"],
                      "passed": r["kind"] == "faithful", "rating": None} for r in _jsonl(data / "fresh_articles_dev.jsonl")]
-    if limit:  # whole articles, in a fixed order, until the limit
+    if limit:  # whole articles, a tune one and a held one in turn (a fixed order), until the limit
         for name, rows in out.items():
-            groups = sorted({r["group"] for r in rows}, key=lambda g: str(g))
+            ordered = sorted({r["group"] for r in rows}, key=lambda g: str(g))
+            tune = [g for g in ordered if half_of(g) == "tune"]
+            held = [g for g in ordered if half_of(g) == "held"]
+            groups = [g for pair in zip(tune, held) for g in pair]
             kept, n = set(), 0
             for g in groups:
                 if n >= limit:

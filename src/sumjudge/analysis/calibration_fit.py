@@ -113,6 +113,8 @@ def balanced_accuracy(passed: np.ndarray, truth: np.ndarray) -> float:
 def best_bound(scores: np.ndarray, truth: np.ndarray) -> tuple[float, float]:
     """The bound (a share) whose ``score >= bound`` best matches ``truth``, and its balanced accuracy;
     among equal bests, the middle one."""
+    if scores.size == 0:  # nothing to separate: half the scale, at chance
+        return 0.5, 0.5
     values = np.unique(scores)
     candidates = np.concatenate([[0.0], (values[:-1] + values[1:]) / 2, [values[-1] + 1e-9]])
     accuracies = np.array([balanced_accuracy(scores >= b, truth) for b in candidates])

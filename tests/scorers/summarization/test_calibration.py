@@ -93,3 +93,13 @@ def test_a_calibration_round_trips_through_its_file_with_the_same_digest(tmp_pat
     again = read_calibration(path)
     assert again == cal and again.digest == cal.digest and cal.digest.startswith("sha256:")
     assert _cal(claim_threshold=0.75).digest != cal.digest
+
+
+def test_the_bound_separates_pass_from_fail_and_an_empty_fold_is_chance_not_a_crash() -> None:
+    import numpy as np
+
+    from sumjudge.analysis.calibration_fit import best_bound
+
+    bound, accuracy = best_bound(np.array([0.2, 0.3, 0.7, 0.9]), np.array([False, False, True, True]))
+    assert 0.3 < bound < 0.7 and accuracy == 1.0
+    assert best_bound(np.array([]), np.array([], dtype=bool)) == (0.5, 0.5)
