@@ -102,9 +102,9 @@ def test_sync_twin_shares_the_question_cache_across_items() -> None:
 
 
 def test_a_concurrency_past_its_bound_is_refused_before_any_worker_starts() -> None:
-    from sumjudge.guards.limits import MAX_CONCURRENCY
+    from sumjudge.guards.limits import MAX_ITEMS_IN_FLIGHT
 
     scorer = make_scorer()
-    with pytest.raises(ConfigurationError, match=f"from 1 to {MAX_CONCURRENCY}"):
+    with pytest.raises(ConfigurationError, match=f"from 1 to {MAX_ITEMS_IN_FLIGHT}"):
         run_evals_sync([{"input": "doc", "output": "good"}], [scorer], concurrency=10**9)
     assert scorer.judge.requests == []

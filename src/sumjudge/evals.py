@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ._aio import gather_or_cancel, run_sync
 from .errors import ConfigurationError, InputError
-from .guards.limits import MAX_CONCURRENCY
+from .guards.limits import MAX_ITEMS_IN_FLIGHT
 from .guards.redact import describe_failure
 from .figures.stats import MeanEstimate
 from .data.tables import result_row, rows_frame, table_items
@@ -163,8 +163,8 @@ async def run_evals(
     """
     if not scorers:
         raise ConfigurationError("run_evals needs at least one scorer")
-    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or not 1 <= concurrency <= MAX_CONCURRENCY:
-        raise ConfigurationError(f"concurrency must be an integer from 1 to {MAX_CONCURRENCY}, got {concurrency!r}")
+    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or not 1 <= concurrency <= MAX_ITEMS_IN_FLIGHT:
+        raise ConfigurationError(f"concurrency must be an integer from 1 to {MAX_ITEMS_IN_FLIGHT}, got {concurrency!r}")
     ids = [s.id for s in scorers]
     if len(set(ids)) != len(ids):
         raise ConfigurationError(f"scorer ids must be unique, got {ids}")

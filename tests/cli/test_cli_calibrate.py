@@ -84,3 +84,25 @@ def test_labels_left_in_the_viewer_are_read_from_the_store(tmp_path: Path) -> No
     assert code == 0, said
     assert "54 labelled items" in said and "Spearman with the ratings" in said
     assert json.loads(out.read_text(encoding="utf-8"))["labels"] == 54
+
+
+def test_probe_and_agreement_take_the_calibration_and_refuse_one_for_another_judge(tmp_path: Path) -> None:
+    run, store, rows = _scored(tmp_path)
+    out = tmp_path / "cal.json"
+    assert invoke("calibrate", run, "--labels", str(_labels(tmp_path, rows)), "--store", store, "--out", str(out))[0] == 0
+    data = tmp_path / "data.jsonl"
+    code, said = invoke("probe", str(data), "--model", "offline/lexical", "--store", store, "--quiet", "--per-kind", "2",
+                        "--calibration", str(out), "--json")
+    assert code in (0, 1, 3), said
+    code, listed = invoke("runs", "list", "--json", "--store", store)
+    probe_run = json.loads(listed.splitlines()[0])
+    assert probe_run["options"].get("calibration", "").startswith("sha256:"), probe_run
+    rated = tmp_path / "rated.jsonl"
+    rated.write_text("".join(json.dumps({"id": r["id"], "source": r["source"], "summary": r["summary"] or "x",
+                                         "doc_id": r["doc"], "human": 1 if r["kind"] in FLAWED else 5}) + "\n" for r in rows), encoding="utf-8")
+    code, said = invoke("agreement", str(rated), "--human-field", "human", "--model", "offline/lexical",
+                        "--calibration", str(out), "--json")
+    assert code == 0, said
+    code, said = invoke("agreement", str(rated), "--human-field", "human", "--model", "local/smollm2",
+                        "--calibration", str(out))
+    assert code == 2 and "fitted for the judge 'offline/lexical'" in said

@@ -217,6 +217,7 @@ async def judge_values(
     max_questions: int = 10,
     on_progress: Callable[[int], None] | None = None,
     graded: bool = False,
+    calibration: Any = None,
 ) -> tuple[dict[str, list[float]], int]:
     """Score every row with the summarization scorer: overall score, alignment and coverage.
 
@@ -226,7 +227,8 @@ async def judge_values(
     from ..evals import run_evals
     from ..scorers.summarization import SummarizationOptions, create_summarization_scorer
 
-    scorer = create_summarization_scorer(model, SummarizationOptions(max_questions=max_questions, graded=graded))
+    scorer = create_summarization_scorer(model, SummarizationOptions(max_questions=max_questions, graded=graded,
+                                                                      calibration=calibration))
     done = 0
 
     def tick(*_: Any) -> None:
@@ -265,13 +267,16 @@ async def measure_agreement(
     max_questions: int = 10,
     human_field: str = "human",
     graded: bool = False,
+    calibration: Any = None,
 ) -> AgreementReport:
-    """Correlate the scorer (overall, alignment, coverage) and any ROUGE ``metrics`` with people."""
+    """Correlate the scorer (overall, alignment, coverage) and any ROUGE ``metrics`` with people;
+    ``calibration`` re-decides the judge's verdicts first (a team's calibration file)."""
     started = time.perf_counter()
     report = AgreementReport(human_field=human_field, model=None)
     if use_judge:
         values, failed = await judge_values(
-            rows, model=model, concurrency=concurrency, max_questions=max_questions, graded=graded
+            rows, model=model, concurrency=concurrency, max_questions=max_questions, graded=graded,
+            calibration=calibration,
         )
         report.failed_items = failed
         from ..judges.registry import resolve_judge

@@ -20,7 +20,8 @@ from ..errors import InputError, SumjudgeError
 from .common import AGREEMENT_EXIT_CODES, EXIT_USAGE, fail, open_store, store_option
 from .help import SectionedCommand
 from .options import (
-    MAX_CONCURRENCY, concurrency_option, graded_option, judge_extra, judge_option_option, max_questions_option,
+    MAX_CONCURRENCY, calibration_option, concurrency_option, graded_option, judge_extra, judge_option_option,
+    max_questions_option, read_calibration_option,
 )
 
 
@@ -44,6 +45,7 @@ from .options import (
 @concurrency_option(f"Evaluations at a time (at most {MAX_CONCURRENCY}).", short=False)
 @max_questions_option("Coverage questions per source.")
 @graded_option
+@calibration_option
 @click.option("--metric", "metrics", multiple=True, type=click.Choice(sorted(protocol.ROUGE_METRICS)),
               help="Also measure a reference-based baseline (repeatable).")
 @click.option("--no-judge", is_flag=True, help="Measure only the --metric baselines.")
@@ -62,6 +64,7 @@ def agreement(
     concurrency: int,
     max_questions: int,
     graded: bool,
+    calibration_path: str | None,
     metrics: tuple[str, ...],
     no_judge: bool,
     as_json: bool,
@@ -104,6 +107,7 @@ def agreement(
                 max_questions=max_questions,
                 human_field=human_field,
                 graded=graded,
+                calibration=read_calibration_option(calibration_path),
             )
         )
     except (SumjudgeError, OSError) as exc:

@@ -24,8 +24,8 @@ from .common import (
 )
 from .help import SectionedCommand
 from .options import (
-    PositiveNumber, Seconds, batch_options, concurrency_option, graded_option, judge_extra, judge_option_option,
-    max_questions_option, per_kind_option, workers_option,
+    PositiveNumber, Seconds, batch_options, calibration_option, concurrency_option, graded_option, judge_extra,
+    judge_option_option, max_questions_option, per_kind_option, read_calibration_option, workers_option,
 )
 
 
@@ -61,6 +61,7 @@ def _rate(text: str | None, option: str) -> float | None:
 @max_questions_option()
 @click.option("--scale", type=PositiveNumber(), default=1.0, show_default=True, help="Multiplies every score.")
 @graded_option
+@calibration_option
 @concurrency_option()
 @click.option("--source-field", default="source", show_default=True, help="Field holding the source text.")
 @click.option("--summary-field", default=None,
@@ -88,7 +89,7 @@ def probe(
     data: str | None, pairs_file: str | None, models: tuple[str, ...], judge_option: tuple[str, ...], kinds: str | None, per_kind: int | None,
     seed: int, as_json: bool, report: str | None, min_detection: str | None, max_false_alarm: str | None,
     on_inconclusive: str,
-    max_questions: int, scale: float, graded: bool, concurrency: int, source_field: str, summary_field: str | None,
+    max_questions: int, scale: float, graded: bool, calibration_path: str | None, concurrency: int, source_field: str, summary_field: str | None,
     edited_field: str, type_field: str, id_field: str, fmt: str | None, encoding: str | None,
     delimiter: str | None, timeout: float | None, store_path: str | None, fresh: bool, use_cache: bool,
     cache_path: str | None, quiet: bool, workers: int | None = None, use_batch: bool = False,
@@ -136,8 +137,9 @@ def probe(
         fail(f"{path}: no variant could be made safely for any row (kinds: {', '.join(plan.kinds)})")
     console = stderr_console(quiet)
     options = scorer_options(max_questions, scale, 1, "mean", None, graded)
+    calibration = read_calibration_option(calibration_path)
     code = asyncio.run(_probe(
-        plan, console, models=judges, data_name=path, options=options, judge_options=extras,
+        plan, console, models=judges, data_name=path, options=options, judge_options=extras, calibration=calibration,
         concurrency=concurrency, timeout=timeout, cache=cache_path or use_cache, store_path=store_path, fresh=fresh,
         quiet=quiet, as_json=as_json, report=report, workers=workers,
         batch={"poll_interval": poll_interval, "fallback": batch_fallback} if use_batch else None, **gates,
@@ -150,8 +152,10 @@ async def _probe(
     timeout: float | None, cache: bool | str, store_path: str | None, fresh: bool, quiet: bool, as_json: bool,
     report: str | None, min_detection: float | None, max_false_alarm: float | None, workers: int | None = None,
     batch: dict[str, Any] | None = None, on_inconclusive: str = "inconclusive",
-    judge_options: dict[str, dict[str, Any]] | None = None,
+    judge_options: dict[str, dict[str, Any]] | None = None, calibration: Any = None,
 ) -> int:
+    """Each judge's probe run and table; a calibration applies to the judge it names (one judge: it
+    must be that judge's, else refused as `score` refuses it)."""
     from ..analysis.probe.table import paired_kinds
     from ..runs.dataset import Meter
     from ..runs.probe import run_probe
@@ -171,6 +175,8 @@ async def _probe(
                 cache=cache, store_path=store_path, fresh=fresh, min_detection=min_detection,
                 max_false_alarm=max_false_alarm, on_inconclusive=on_inconclusive, meter=meter, events=events, workers=workers,
                 batch=provider_rounds(batch, console, quiet=quiet), judge_options=(judge_options or {}).get(model),
+                calibration=calibration if calibration is not None and (len(models) == 1 or calibration.judge == model)
+                else None,
             )
         except (SumjudgeError, ValueError) as exc:
             fail(str(exc))

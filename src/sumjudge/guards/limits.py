@@ -15,6 +15,10 @@ MAX_SAMPLES = 100
 """Independent evaluations per summary (``samples``, ``--samples``)."""
 MAX_CONCURRENCY = 1024
 """Items (and judge requests) in flight (``--concurrency``)."""
+MAX_ITEMS_IN_FLIGHT = 100_000
+"""Items ``run_evals`` holds at once (its ``concurrency``): a provider batch round gathers 10,000 items'
+requests into one job, so the library's bound is wider than the HTTP one above, and still keeps a typo
+of ``10**9`` from creating that many workers."""
 MAX_WORKERS = 256
 """Worker processes (``--workers``)."""
 MAX_PER_KIND = 100_000
@@ -55,7 +59,7 @@ MAX_LISTED = 1_000_000
 """Runs or items a listing shows (``runs list --limit``, ``runs show --worst``/``--best``)."""
 
 __all__ = [
-    "MAX_CLAIMS", "MAX_LISTED", "MAX_REASKS", "MAX_RETRIES", "MAX_WINDOW_TOKENS", "MAX_CONCURRENCY", "MAX_CONTEXT_TOKENS", "MAX_DISK_MB", "MAX_MEMORY_MB", "MAX_PASSAGES", "MAX_PER_KIND",
+    "MAX_CLAIMS", "MAX_LISTED", "MAX_REASKS", "MAX_RETRIES", "MAX_WINDOW_TOKENS", "MAX_CONCURRENCY", "MAX_ITEMS_IN_FLIGHT", "MAX_CONTEXT_TOKENS", "MAX_DISK_MB", "MAX_MEMORY_MB", "MAX_PASSAGES", "MAX_PER_KIND",
     "MAX_POLL_INTERVAL", "MAX_QUESTIONS", "MAX_QUESTION_CHARS", "MAX_REPLY_CHARS", "MAX_REPLY_ITEMS", "MAX_SAMPLES", "MAX_SEED",
     "MAX_SENTENCES", "MAX_SERVER_REPLY_BYTES", "MAX_THREADS", "MAX_WORKERS",
 ]

@@ -141,7 +141,7 @@ async def run_probe(
     fresh: bool = False, min_detection: float | None = None, max_false_alarm: float | None = None,
     meter: Meter | None = None, events: RunEvents | None = None, workers: int | None = None,
     batch: JudgeRounds | None = None, on_inconclusive: str = "inconclusive",
-    judge_options: Mapping[str, Any] | None = None,
+    judge_options: Mapping[str, Any] | None = None, calibration: Any = None,
 ) -> ProbeResult:
     """Score the plan's originals and variants into the run store (resumed when the same probe ran
     before) and make the table. ``workers`` and ``batch`` are :func:`run_dataset`'s: processes for a
@@ -151,11 +151,13 @@ async def run_probe(
 
     dataset = ProbeDataset(plan, data_name)
     info = dataset.info()
+    if calibration is not None:  # named by its digest in the run's identity, as `score` names it
+        options = {**options, "calibration": calibration.digest}
     result = await run_dataset(
         dataset, info, model=model, options=options, concurrency=concurrency,  # type: ignore[arg-type]
         timeout=timeout, cache=cache, store_path=store_path, fresh=fresh, meter=meter, events=events,
         gates=Gates(allow_errors=ErrorAllowance(share=1.0)),  # failed items are left out of the table
-        workers=workers, batch=batch, judge_options=judge_options,
+        workers=workers, batch=batch, judge_options=judge_options, calibration=calibration,
     )
     with RunStore(store_path or DEFAULT_STORE_PATH, readonly=True) as store:
         outcomes = {item.item_id: item.outcome for item in store.iter_items(result.run.id)}
