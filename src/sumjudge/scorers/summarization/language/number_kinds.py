@@ -107,4 +107,21 @@ def change_link(text: str, form: str) -> str | None:
     return None
 
 
-__all__ = ["YEARS", "change_link", "led_by", "number_kind"]
+_MARGIN_LEAD = regex.compile(
+    r"(?i)\b(?:(by)|margin\s+of|majority\s+of|lead\s+of)\s+"
+    r"(?:(?:about|around|nearly|almost|some|roughly|just|only|over|under|more\s+than|fewer\s+than|less\s+than)\s+)?"
+)
+_WIN_EN = regex.compile(r"(?i)\b(?:w[io]n(?:s|ning)?|beat(?:s|en|ing)?|defeat\w*|lead(?:s|ing)?|led|ahead|trail\w*|los[te]s?|losing)\b")
+
+
+def is_margin(text: str, form: str) -> bool:
+    """Whether the number written ``form`` is a margin, the difference between two sides ("won by 412
+    votes", "a margin of 412", "a majority of 412"), not a side's own total ("won with 5,138 votes").
+    English only: a margin and a total are two facts, never one fact stated with another number."""
+    for m in led_by(_MARGIN_LEAD, text, form):
+        if not m.group(1) or _WIN_EN.search(" ".join(text[: m.start()].split()[-6:])):
+            return True
+    return False
+
+
+__all__ = ["YEARS", "change_link", "is_margin", "led_by", "number_kind"]

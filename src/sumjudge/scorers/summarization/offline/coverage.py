@@ -20,6 +20,7 @@ from .extrinsic import passage_form
 from .roles import swap_shown
 from .links import opposite_link, unit_changed
 from .support import polarity_conflict, slot_match
+from .number_pairs import measure_differs
 from .number_roles import number_role_changed
 from .wrong_numbers import same_kind_of
 
@@ -133,7 +134,8 @@ it out has not left out the fact."""
 
 
 def key_fact_missing(
-    fact: Sentence, summary_units: frozenset[str], best: Sentence | None, summary_numbers: frozenset[str] = frozenset()
+    fact: Sentence, summary_units: frozenset[str], best: Sentence | None, summary_numbers: frozenset[str] = frozenset(),
+    english: bool = False,
 ) -> tuple[str, str] | None:
     """Coverage: what of a fact's key facts (its numbers, dates, names) the summary lacks,
     ``None`` when it has them all (and at least half of the names). The second item is a
@@ -141,7 +143,9 @@ def key_fact_missing(
     ("520 seats" for "250 seats"), else empty. ``summary_numbers``: every value the summary's numbers
     may stand for (a fact's "10,000" is in a summary that says "ten thousand"). A weekday is
     detail, never a key fact (:data:`..language.lexicon.WEEKDAYS`), nor a spelled ordinal ("a second
-    heart attack" is "a repeat heart attack"). Of a date, any one part will do (:func:`date_parts`)."""
+    heart attack" is "a repeat heart attack"). Of a date, any one part will do (:func:`date_parts`).
+    In English a number that measures another thing (a margin for a total, a part for a count, tonnes
+    for dryers: :func:`.number_pairs.measure_differs`) contradicts nothing."""
     summary_units = dated(fact, summary_units, summary_numbers)
     missing = missing_numbers(fact, summary_units, summary_numbers)
     if missing and best is not None:
@@ -149,6 +153,7 @@ def key_fact_missing(
             w for w in best.numbers
             if w not in fact.numbers and w.endswith("%") == missing[0].endswith("%")
             and same_kind_of(fact, missing[0], (best,), w)
+            and not (english and measure_differs(fact, missing[0], best, w))
         ]
         window = Evidence(0, 1, (best,), frozenset())
         there, score = slot_match(fact, "#" + missing[0], window, ["#" + w for w in theirs], ignore=_AMOUNT_WORDS)
@@ -226,7 +231,7 @@ def judge_fact(
         found |= point & when  # one part of a date dates the fact
     share = fact.weight_of(found) / fact.weight_of(point)
     best = read.closest(fact)
-    key = key_fact_missing(fact, units, best, read.numbers)
+    key = key_fact_missing(fact, units, best, read.numbers, read.analyser.lang == "en")
     if best is not None and key is not None and key[1]:
         return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {key[1]}")
     if best is not None and key is None and found:
