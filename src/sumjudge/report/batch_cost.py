@@ -33,4 +33,13 @@ def batch_figures(model: str, usage: Any) -> list[tuple[str, str]]:
     ]
 
 
-__all__ = ["BATCH_PRICE_FACTOR", "batch_figures", "billed_cost"]
+def run_batch_figures(store: Any, run: Any) -> list[tuple[str, str]]:
+    """The billed cost of a stored run's provider batch jobs (``--batch``), for its report; none without."""
+    from ..store.provider_jobs import ProviderJobs
+
+    with ProviderJobs(store.path, readonly=True) as jobs:
+        usage = jobs.usage(run.id)
+    return [] if usage is None else batch_figures(run.model, usage)
+
+
+__all__ = ["BATCH_PRICE_FACTOR", "batch_figures", "billed_cost", "run_batch_figures"]

@@ -272,11 +272,11 @@ async def _score_run(
     if interrupted:
         return DatasetResult(run=run, stats=stats, interrupted=True)
 
-    from ..store.item_lookup import item_rows
+    from ..store.item_lookup import count_at_least, item_rows
     from .gates import ITEM_GATE_FLAGS, Gates, decide_gates, inconclusive
 
     gates = gates or Gates(scale=scale)
-    passing = store.count_at_least(run.id, gates.pass_rate.threshold) if gates.pass_rate else None
+    passing = count_at_least(store, run.id, gates.pass_rate.threshold) if gates.pass_rate else None
     rows = item_rows(store, run.id) if gates.item.active else None
     decisions = decide_gates(stats, info.count, gates, passing=passing, rows=rows)
     failures = [d.text() for d in decisions if d.outcome == "fail"]
@@ -321,6 +321,7 @@ def _write_reports(
 ) -> list[str]:
     """The HTML report, the JUnit XML and the job summary; the items are streamed from the store."""
     from ..report import write_report
+    from ..report.batch_cost import run_batch_figures
     from ..report.junit import write_junit
     from ..report.markdown import append_step_summary, run_markdown
 
@@ -330,7 +331,7 @@ def _write_reports(
     threshold = gates.pass_rate.threshold if gates.pass_rate else None
     if "--report" in files:
         texts = (lambda: ((row.id, row.source, row.summary) for row in dataset.rows())) if dataset is not None else None
-        figures = (_batch_figures(store, run) + corrected_figures(store, run)
+        figures = (run_batch_figures(store, run) + corrected_figures(store, run)
                    + ([("spread", spread.line())] if spread is not None else []))
         files["--report"].write_with(lambda tmp: write_report(tmp, run, stats, items, scale=scale, extra_figures=figures,
                                                               texts=texts))
@@ -371,16 +372,6 @@ def corrected_figures(store: RunStore, run: RunRecord) -> list[tuple[str, str]]:
             out.append((f"{r.what}, corrected", f"{number(f.value)} [{number(f.ci_low)}, {number(f.ci_high)}] "
                         f"({r.positives} + {r.negatives} labels)"))
     return out
-
-
-def _batch_figures(store: RunStore, run: RunRecord) -> list[tuple[str, str]]:
-    """The billed cost of the run's provider batch jobs (`--batch`), for the report; none without."""
-    from ..report.batch_cost import batch_figures
-    from ..store.provider_jobs import ProviderJobs
-
-    with ProviderJobs(store.path, readonly=True) as jobs:
-        usage = jobs.usage(run.id)
-    return [] if usage is None else batch_figures(run.model, usage)
 
 
 def _field_names(dataset: Any) -> dict[str, str] | None:

@@ -251,7 +251,7 @@ def _fact(gate: str, why: str | None) -> Decision | None:
 def decide_gates(stats: RunStats, total_items: int, gates: Gates, *, passing: int | None = None,
                  rows: list[ItemRow] | None = None) -> list[Decision]:
     """Every gate's decision (those with nothing to say left out), ``--on-inconclusive`` applied.
-    ``passing``: the items at or above the pass-rate threshold (``RunStore.count_at_least``); ``rows``:
+    ``passing``: the items at or above the pass-rate threshold (:func:`sumjudge.store.item_lookup.count_at_least`); ``rows``:
     the run's items, for the item gates (needed when ``gates.item`` has one on)."""
     found: list[Decision | None] = [
         _fact("scored", nothing_scored_gate(stats)),

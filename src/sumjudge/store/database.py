@@ -393,13 +393,6 @@ class RunStore:
         run = self.get_run(run_ref)
         return rows_frame(record_row(item.outcome.as_json()) for item in self.iter_items(run.id))
 
-    def count_at_least(self, run_id: str, threshold: float) -> int:
-        """Items of the run that scored ``threshold`` or more (``--pass-rate``)."""
-        row = self._db.execute(
-            "SELECT COUNT(*) FROM items WHERE run_id = ? AND status = 'ok' AND score >= ?", (run_id, threshold)
-        ).fetchone()
-        return int(row[0])
-
     def stats(self, run_id: str, *, axes: bool = True) -> RunStats:
         """The run's figures, with the 95% bootstrap interval of each mean (items resampled, seeded);
         ``axes=False`` leaves out the intervals of the two axes' means (a third of the cost)."""

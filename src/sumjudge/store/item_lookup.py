@@ -87,4 +87,12 @@ def ranked_items(store: RunStore, run_id: str, n: int, *, worst: bool = True) ->
     return [ItemRecord(item_id=r[0], row_number=r[1], outcome=outcome_from_json(r[2])) for r in rows]
 
 
-__all__ = ["ItemRow", "get_item", "item_rows", "neighbours", "ranked_items"]
+def count_at_least(store: RunStore, run_id: str, threshold: float) -> int:
+    """Items of the run that scored ``threshold`` or more (``--pass-rate``)."""
+    row = store._db.execute(
+        "SELECT COUNT(*) FROM items WHERE run_id = ? AND status = 'ok' AND score >= ?", (run_id, threshold)
+    ).fetchone()
+    return int(row[0])
+
+
+__all__ = ["ItemRow", "count_at_least", "get_item", "item_rows", "neighbours", "ranked_items"]
