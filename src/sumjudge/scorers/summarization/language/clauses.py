@@ -27,29 +27,42 @@ _EN_CLAUSE_SPLIT = regex.compile(
 )
 _KO_CLAUSE_SPLIT = regex.compile(r"(?<=\p{Hangul}(?:고|며|으며|지만|는데|은데|었고|했고|했으며)),\s*")
 _GENERIC_CLAUSE_SPLIT = regex.compile(r"\s*;\s*")
+_WORDY = regex.compile(r"[\p{L}\p{N}]")
 
 
-def split_clauses(sentence: str, lang: str, min_words: int = 4) -> list[str]:
-    """Split a sentence where each part states a fact of its own (see the module's first kind)."""
-    if lang == "en":
-        pieces = _EN_CLAUSE_SPLIT.split(sentence)
-    elif lang == "ko":
-        pieces = _KO_CLAUSE_SPLIT.split(sentence)
-    else:
-        pieces = _GENERIC_CLAUSE_SPLIT.split(sentence)
-    pieces = [p.strip() for p in pieces if p and p.strip()]
-    if len(pieces) <= 1:
+def split_clauses(sentence: str, lang: str, min_words: int = 4, keep_joins: bool = True) -> list[str]:
+    """Split a sentence where each part states a fact of its own (see the module's first kind). With
+    ``keep_joins`` (a summary's claims) each part is a span of the sentence: a part too short to stand
+    alone stays joined to its neighbour with the words that join them there (", and Hale has
+    conceded"), never glued to it. Without it (the source's facts, which :mod:`.facts` cuts further
+    and whose ranking was measured so) the parts are joined by a space."""
+    pattern = _EN_CLAUSE_SPLIT if lang == "en" else _KO_CLAUSE_SPLIT if lang == "ko" else _GENERIC_CLAUSE_SPLIT
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in [*pattern.finditer(sentence), None]:
+        end = m.start() if m else len(sentence)
+        if sentence[start:end].strip():
+            spans.append((start, end))
+        start = m.end() if m else start
+    if len(spans) <= 1:
         return [sentence.strip()]
-    merged: list[str] = []
-    for piece in pieces:
-        if merged and (len(piece.split()) < min_words or len(merged[-1].split()) < min_words):
-            merged[-1] = f"{merged[-1]} {piece}"
+    if keep_joins:  # a quote mark before an opening "But" is no part
+        spans = [s for s in spans if _WORDY.search(sentence, *s)]
+
+    def words(group: list[tuple[int, int]]) -> int:
+        return sum(len(sentence[a:b].split()) for a, b in group)
+
+    merged: list[list[tuple[int, int]]] = []
+    for span in spans:
+        if merged and (words([span]) < min_words or words(merged[-1]) < min_words):
+            merged[-1].append(span)
         else:
-            merged.append(piece)
-    if len(merged) > 1 and len(merged[-1].split()) < min_words:
-        last = merged.pop()
-        merged[-1] = f"{merged[-1]} {last}"
-    return merged
+            merged.append([span])
+    if len(merged) > 1 and words(merged[-1]) < min_words:
+        merged[-2].extend(merged.pop())
+    if keep_joins:
+        return [sentence[g[0][0] : g[-1][1]].strip() for g in merged] or [sentence.strip()]
+    return [" ".join(sentence[a:b].strip() for a, b in g) for g in merged]
 
 
 EN_AUX = frozenset(
@@ -166,8 +179,9 @@ def split_predicates(sentence: str, lang: str) -> list[str]:
 
 
 def split_statements(sentence: str, lang: str, min_words: int = 4) -> list[str]:
-    """Both kinds of split: the clauses of a sentence, each given its subject where it lost it."""
+    """Both kinds of split: the clauses of a sentence (the source's facts: parts joined by a space,
+    :func:`split_clauses`), each given its subject where it lost it."""
     out: list[str] = []
-    for clause in split_clauses(sentence, lang, min_words=min_words):
+    for clause in split_clauses(sentence, lang, min_words=min_words, keep_joins=False):
         out.extend(split_predicates(clause, lang))
     return [s for s in (p.strip() for p in out) if s]

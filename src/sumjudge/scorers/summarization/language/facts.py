@@ -362,7 +362,7 @@ def _statements(text: str) -> list[str]:
     """:func:`split_statements`, keeping a predicate split only where each part has a verb of its
     own: "home to 425 young women and girls" and "from safety and healing" stay whole."""
     out: list[str] = []
-    clauses = split_clauses(text, "en", min_words=4)
+    clauses = split_clauses(text, "en", min_words=4, keep_joins=False)
     found = en_subject(clauses[0].split()) if len(clauses) > 1 else None
     if found and (len(found[0].split()) > 5 or "to" in found[0].lower().split()):
         found = None
