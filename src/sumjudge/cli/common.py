@@ -15,7 +15,7 @@ EXIT_OK, EXIT_BELOW, EXIT_USAGE, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED, EXIT_TERMI
 
 def stderr_console(quiet: bool = False) -> Any:
     """Progress, notices and the end table go to standard error (standard output may carry ``--out -``)."""
-    from .inert import inert_console
+    from .consoles import inert_console
 
     # markup off: file names, ids and model ids are the user's text, never rich markup; controls made inert
     console = inert_console(stderr=True, quiet=quiet, highlight=False, markup=False)
@@ -25,7 +25,7 @@ def stderr_console(quiet: bool = False) -> Any:
 
 
 def stdout_console() -> Any:
-    from .inert import inert_console
+    from .consoles import inert_console
 
     console = inert_console(highlight=False, markup=False)  # an ESC in a summary is shown, never obeyed
     if not console.is_terminal:
@@ -37,7 +37,7 @@ def say(message: str) -> None:
     """One line on standard error, credentials hidden (:func:`sumjudge.guards.redact.redact`); printed even
     under ``--quiet``, so use it for what decides the exit code."""
     from ..guards.redact import redact
-    from .inert import inert
+    from .consoles import inert
 
     click.echo(inert(redact(message)), err=True)
 

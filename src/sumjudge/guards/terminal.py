@@ -3,7 +3,7 @@ starts an ANSI escape sequence that can recolour, clear or retitle the terminal;
 carriage return that overwrites a line; the C1 controls; DEL) is written as its ``\\xNN`` escape, so
 ``\\x1b[2J`` in a summary is printed as text, never obeyed. Newlines and tabs stay.
 
-The rule lives below every layer, so the command line (:mod:`sumjudge.cli.inert`, its consoles) and the
+The rule lives below every layer, so the command line (:mod:`sumjudge.cli.consoles`, its consoles) and the
 libraries' messages (``assert_summary``'s failure under pytest) apply the same one."""
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from scripted import claims, judge, questions
 
 from sumjudge import create_summarization_scorer
 from sumjudge.errors import JudgeOutputError
-from sumjudge.scorers.summarization.asked import same_text, strays
+from sumjudge.scorers.summarization.stray_verdicts import same_text, strays
 from sumjudge.scorers.summarization.quotes import locate
 from sumjudge.scorers.summarization.verdicts import COVERAGE_STEP
 

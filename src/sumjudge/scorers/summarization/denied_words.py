@@ -1,5 +1,5 @@
 """What a text denies: its words cut into clauses, and the words each denial covers, for the check that
-a claim is the summary's (:mod:`.held`).
+a claim is the summary's (:mod:`.own_claims`).
 
 A denial covers the words after it up to the end of its clause (a clause ends at ``, ; : . ! ?`` and
 before "but", "yet", "although", ... : "not safe for children, but safe for adults" denies "safe for

@@ -4,7 +4,7 @@ summary ("The council rejected 500 homes.") would score 1.0 on claims the judge 
 ("The council approved 120 homes.", with a real quote).
 
 "The summary makes it" (:func:`held_by`) forgives what a judge does when it cuts a summary into atomic
-claims, with the tolerance of the verdicts' matching (:mod:`.asked`): Unicode forms, typographic
+claims, with the tolerance of the verdicts' matching (:mod:`.stray_verdicts`): Unicode forms, typographic
 quotes and dashes, escapes, case, whitespace and punctuation; a word of the claim may be a misspelling
 or another form of a word of the summary (a character similarity of at least
 :data:`~.quotes.WORD_THRESHOLD`, or the same beginning: "approves" for "approved", "열었다" for
@@ -35,7 +35,7 @@ from typing import Any
 from ...errors import ContextOverflowError, JudgeOutputError
 from ...judges.base import ChatMessage, JudgeReply, JudgeRequest
 from ...guards.redact import MASK
-from .asked import _NUMBER, _folded
+from .stray_verdicts import _NUMBER, _folded
 from .denied_words import DENYING_WORDS, HEARSAY, Clauses, clauses, denied_from_outside, negation
 from .quotes import WORD_THRESHOLD
 from .word_order import swapped

@@ -5,7 +5,7 @@
   nothing visible left is blank, and one with no word (no letter or digit: "?", combining marks alone)
   asks nothing;
 - :data:`~sumjudge.guards.limits.MAX_QUESTION_CHARS`: the longest a question may be;
-- :func:`same_question`: two questions that read the same (:func:`~.asked.same_text`) are one.
+- :func:`same_question`: two questions that read the same (:func:`~.stray_verdicts.same_text`) are one.
 
 :func:`drawn_questions` applies them to what a judge drew (blank ones dropped, repeats dropped, a long
 one cut at a word, at most ``max_questions`` kept); :func:`question_problem` says what is wrong with a
@@ -18,7 +18,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 
 from ...guards.limits import MAX_QUESTION_CHARS
-from .asked import same_text
+from .stray_verdicts import same_text
 
 
 def _hidden(ch: str) -> bool:

@@ -40,8 +40,8 @@ from ...messages import select_source, select_summary
 from ...guards.redact import redact, secrets_of, shaped_secrets
 from ...tracing import evaluation_span, traced
 from . import prompts
-from .asked import stray_error, stray_feedback, strays
-from .held import summary_claims
+from .stray_verdicts import stray_error, stray_feedback, strays
+from .own_claims import summary_claims
 from .long_source import LongSource
 from .options import SummarizationOptions
 from .probabilities import with_probabilities

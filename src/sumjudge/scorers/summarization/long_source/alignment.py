@@ -15,8 +15,8 @@ from dataclasses import dataclass, field, replace
 
 from ....errors import ContextOverflowError
 from ....judges.base import ChatMessage, JudgeReply, JudgeRequest, StepInputs
-from ..asked import stray_error, stray_feedback, strays
-from ..held import not_held, not_held_error, not_held_feedback
+from ..stray_verdicts import stray_error, stray_feedback, strays
+from ..own_claims import not_held, not_held_error, not_held_feedback
 from ..verdicts import CLAIMS_STEP, AlignmentVerdict, ClaimsOutput, EvidenceSpan
 from . import prompts as long_prompts
 from .chunks import Chunk

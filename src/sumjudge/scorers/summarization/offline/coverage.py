@@ -74,6 +74,43 @@ def named_by_acronym(fact: Sentence, read: SummaryRead) -> frozenset[str]:
     return frozenset(out)
 
 
+_DESIGNATORS = frozenset(
+    "inc incorporated corp corporation co company companies ltd limited llc plc group holdings partners"
+    " enterprises international industries appliances electronics motors airlines airways foods"
+    " technologies systems brands products".split()
+)
+"""The generic last words of a company's name ("Brightway Appliances", "Calder Foods Inc."): its
+short form leaves them out."""
+
+
+def named_by_short_form(fact: Sentence, read: SummaryRead) -> frozenset[str]:
+    """The fact's name units that are generic last words of a capitalised run of it (:data:`_DESIGNATORS`)
+    where the summary holds every other word of the run: "Brightway" is "Brightway Appliances"."""
+    out: set[str] = set()
+    for m in _NAME_RUN.finditer(fact.text):
+        words = m.group().split()
+        cut = len(words)
+        while cut > 1 and words[cut - 1].lower() in _DESIGNATORS:
+            cut -= 1
+        short = " ".join(words[:cut])
+        own = read.analyser.analyse(short).units
+        if cut < len(words) and own and own <= read.units and _alone(short, read):
+            out |= read.analyser.analyse(" ".join(words[cut:])).units & set(fact.names)
+    return frozenset(out)
+
+
+def _alone(short: str, read: SummaryRead) -> bool:
+    """Whether the summary writes ``short`` as a name of its own: not followed by another capitalised
+    word or generic last word ("Brightway Electronics" is another company)."""
+    pattern = regex.compile(rf"(?i)(?<![\p{{L}}\p{{N}}]){regex.escape(short)}(?![\p{{L}}\p{{N}}])(?:\s+([\p{{L}}'’-]+))?")
+    for s in read.sentences:
+        for m in pattern.finditer(s.text):
+            nxt = m.group(1) or ""
+            if not nxt[:1].isupper() and nxt.lower() not in _DESIGNATORS:
+                return True
+    return False
+
+
 def point_of(fact: Sentence) -> frozenset[str]:
     """The fact's units without its detail: the weekday of an event whose month or year is given
     ("on Tuesday, March 3") is not what the fact is about, so a summary that leaves it out still
@@ -223,7 +260,7 @@ def judge_fact(
     if not fact.content:
         return CoverageVerdict(question=question, answered=False, reason="the question names no fact to look for")
     point = point_of(fact)
-    units = read.units | named_by_acronym(fact, read)
+    units = read.units | named_by_acronym(fact, read) | named_by_short_form(fact, read)
     held = units | _matched_numbers(fact, read)
     found = point & held
     when = date_parts(fact)
