@@ -34,12 +34,14 @@ _CLAUSE_SUBJECT = r"(?:it|he|she|they|we|i|you|there|that|this|these|those)\b"
 _ATTRIBUTION_TAIL = regex.compile(
     r"\s*,\s*(?:(?:[\p{L}\p{M}'’.-]+\s+){0,7}(?:said|says|reports|reported|told\s+[\p{L}\p{M}'’. -]{1,40}|"
     r"according\s+to\s+[\p{L}\p{M}'’. -]{1,40}|added|claimed|explained)"
-    r"(?:\s+(?:on|last|this|yesterday|today|earlier)\b[\p{L}\p{N} ]{0,25})?"
+    r"(?:\s+(?:on|last|this|yesterday|today|earlier|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+    r"[\p{L}\p{N} ]{0,25})?"
     r"(?:\s+(?:at|in)\s+[\p{L}\p{N}' ]{1,60})?"
     r"|(?:said|says|reports|reported|according\s+to)\s+(?!" + _CLAUSE_SUBJECT + r")[\p{L}\p{M}'’. -]{1,60})\s*[.!]?\s*$",
     regex.I,
 )
-"""", the detroit free press reports", ", police said (on Monday)", ", said Jane Ortiz", ", according to the BBC"."""
+"""", the detroit free press reports", ", police said (on Monday)", ", the commission said Thursday", ", said Jane
+Ortiz", ", according to the BBC"."""
 _ATTRIBUTION_HEAD = regex.compile(
     r"^\s*(?:according\s+to\s+[^,]{1,60},\s*|(?:[\p{L}\p{M}'’.-]+\s+){1,6}(?:said|says|reported|reports|"
     r"told\s+(?:[^,]{1,40}?(?=\s+that\b)|[^,]{1,40}?)|claimed|claims|believes|believe|announced|confirmed)\s+(?:that\s+|on\s+\p{L}+\s+that\s+)?(?=\S))",
