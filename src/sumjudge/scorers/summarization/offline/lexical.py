@@ -55,7 +55,7 @@ from .wrong_numbers import number_errors
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
 
 
-RULES_VERSION = "50.1"
+RULES_VERSION = "50.2"
 """The version of the judge's rules and its own word lists: raise it with any change that can move
 a verdict, so that a stored run is never resumed with another judge's verdicts. The history of each
 version is in the commit log and docs/design-notes.md."""
