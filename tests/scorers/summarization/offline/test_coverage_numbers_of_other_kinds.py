@@ -31,6 +31,10 @@ def _reason(question: str, summary: str) -> str:
             "Is it true that 38 of the reports to the safety commission involved burns?",
             "Of 109 reports to the safety commission, some involved burns.",
         ),
+        (  # the whole against a part of it
+            "Is it true that Brightway Appliances is recalling about 84,000 dryers?",
+            "Brightway Appliances is recalling some of the 1.7 million dryers it sold.",
+        ),
         (  # another thing counted, beyond a comma or a preposition
             "Is it true that Brightway Appliances is recalling about 84,000 dryers sold in the United States?",
             "Brightway Appliances is recalling dryers that weigh 1.7 tonnes, sold in the United States.",

@@ -1,8 +1,9 @@
 """Whether two numbers of the same kind (:func:`.wrong_numbers.same_kind_of`) still measure two things:
-a margin and a total ("won by 412 votes", "won with 5,138 votes"), a part and a count ("38 of the
-reports", "109 reports"), or counts of other things ("1.7 tonnes", "84,000 dryers"). Coverage sets
-only numbers that measure one thing against each other: a summary that gives another measure has not
-stated the fact with another number (:func:`.coverage.key_fact_missing`). English words."""
+a margin and a total ("won by 412 votes", "won with 5,138 votes"), a part or a whole and a count
+("38 of the reports", "some of the 109 reports", "109 reports"), or counts of other things ("1.7
+tonnes", "84,000 dryers"). Coverage sets only numbers that measure one thing against each other: a
+summary that gives another measure has not stated the fact with another number
+(:func:`.coverage.key_fact_missing`). English words."""
 
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ from ..language.number_kinds import is_margin
 _SCALES = SCALE_WORDS | {"thousand", "thousands", "hundred", "hundreds", "mn", "k"}
 _WORD_AFTER = regex.compile(r"[\s-]+([\p{L}'’]+)")
 _PART = regex.compile(r"(?i)\s+of\s+(?:the|its|their|his|her|them|those|these)\b")
+_WHOLE = regex.compile(
+    r"(?i)\b(?:\d+|some|most|many|few|several|half|all|none|each|any|one|two|three)\s+of\s+"
+    r"(?:the|its|their|his|her|those|these)\s+$"
+)
 
 
 def _at(s: Sentence, n: str) -> regex.Match[str] | None:
@@ -43,19 +48,25 @@ def _measured(s: Sentence, n: str) -> frozenset[str]:
     return frozenset(after[:taken])
 
 
-def _part(s: Sentence, n: str) -> bool:
-    """Whether ``s``'s number ``n`` counts a part of something ("38 of the reports")."""
+def _share(s: Sentence, n: str) -> str:
+    """``"part"`` where ``s``'s number ``n`` counts a part of something ("38 of the reports"),
+    ``"whole"`` where it counts what a part is taken from ("some of the 1.7 million dryers"), else
+    ``""``."""
     at = _at(s, n)
-    return at is not None and bool(_PART.match(s.text, at.end()))
+    if at is None:
+        return ""
+    if _PART.match(s.text, at.end()):
+        return "part"
+    return "whole" if _WHOLE.search(s.text[: at.start()]) else ""
 
 
 def measure_differs(fact: Sentence, n: str, other: Sentence, w: str) -> bool:
     """Whether ``other``'s number ``w`` measures something other than ``fact``'s number ``n``: one is
-    a margin and the other not, one a part and the other not, or each names what it counts and they
+    a margin and the other not, one a part or a whole and the other not, or each names what it counts and they
     share no word."""
     if is_margin(fact.text, fact.number_forms.get(n, n)) != is_margin(other.text, other.number_forms.get(w, w)):
         return True
-    if _part(fact, n) != _part(other, w):
+    if _share(fact, n) != _share(other, w):
         return True
     mine, theirs = _measured(fact, n), _measured(other, w)
     return bool(mine and theirs and not mine & theirs)
