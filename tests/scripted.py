@@ -65,8 +65,19 @@ def answers(*flags: bool) -> Callable[[JudgeRequest[Any]], dict[str, Any]]:
     return make
 
 
+def sentence_claims(unsupported_word: str) -> Callable[[JudgeRequest[Any]], dict[str, Any]]:
+    """Alignment that makes each sentence of the summary a claim, unsupported when it holds ``unsupported_word``."""
+
+    def make(request: JudgeRequest[Any]) -> dict[str, Any]:
+        summary = request.inputs.summary or ""
+        return claims(*[(s.strip() + ".", unsupported_word not in s) for s in summary.split(".") if s.strip()])
+
+    return make
+
+
 def judge(alignment: Any, qs: Any, coverage: Any, **kw: Any) -> ScriptedJudge:
     return ScriptedJudge(**{ALIGNMENT_STEP: alignment, QUESTIONS_STEP: qs, COVERAGE_STEP: coverage}, **kw)
 
 
-__all__ = ["AlignmentOutput", "CoverageOutput", "QuestionsOutput", "ScriptedJudge", "answers", "claims", "judge", "questions"]
+__all__ = ["AlignmentOutput", "CoverageOutput", "QuestionsOutput", "ScriptedJudge", "answers", "claims", "judge", "questions",
+           "sentence_claims"]

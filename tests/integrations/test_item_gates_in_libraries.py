@@ -5,7 +5,7 @@ plugin, `run_evals` and the framework adapters. An invented claim whose score ti
 from __future__ import annotations
 
 import pytest
-from scripted import answers, claims, judge, questions
+from scripted import answers, judge, questions, sentence_claims
 
 from sumjudge import create_summarization_scorer, run_evals_sync
 from sumjudge.errors import ConfigurationError
@@ -19,11 +19,8 @@ INVENTED = "The bridge opened in 1932. It was painted red."
 
 def coverage_low_judge():
     """Claims split at full stops, "red" unsupported; two questions, one answered (coverage 0.5)."""
-    def align(request):
-        summary = request.inputs.summary or ""
-        return claims(*[(s.strip() + ".", "red" not in s) for s in summary.split(".") if s.strip()])
-
-    return judge(align, questions("Did the bridge open in 1932?", "Did Ada Lind design it?"), answers(True, False))
+    return judge(sentence_claims("red"), questions("Did the bridge open in 1932?", "Did Ada Lind design it?"),
+                 answers(True, False))
 
 
 def test_assert_summary_max_unsupported_fails_what_min_score_passes() -> None:
@@ -40,15 +37,11 @@ def test_assert_summary_max_unsupported_fails_what_min_score_passes() -> None:
 
 
 PLUGIN_TESTS = f"""
-from scripted import answers, claims, judge, questions
+from scripted import answers, judge, questions, sentence_claims
 from sumjudge import create_summarization_scorer
 from sumjudge.testing import assert_summary
 
-def align(request):
-    summary = request.inputs.summary or ""
-    return claims(*[(s.strip() + ".", "red" not in s) for s in summary.split(".") if s.strip()])
-
-MODEL = create_summarization_scorer(judge(align, questions("Q1?", "Q2?"), answers(True, False)))
+MODEL = create_summarization_scorer(judge(sentence_claims("red"), questions("Q1?", "Q2?"), answers(True, False)))
 
 def test_invented():
     assert_summary({SOURCE!r}, {INVENTED!r}, model=MODEL)

@@ -125,18 +125,13 @@ def build_scorer(
         judge = MeteredJudge(judge, meter)
     judge = with_cache(judge, cache)
     opts = dict(options)
-    digest = opts.pop("exam", None)
-    if digest is not None or exam is not None:
-        if exam is None or exam.digest != digest:
-            raise ConfigurationError(f"the run's options name the exam {digest!r}, but the exam given is "
-                                     f"{exam.digest if exam is not None else None!r}")
-        opts["questions"] = exam
-    named = opts.pop("calibration", None)
-    if named is not None or calibration is not None:
-        if calibration is None or calibration.digest != named:
-            raise ConfigurationError(f"the run's options name the calibration {named!r}, but the one given is "
-                                     f"{calibration.digest if calibration is not None else None!r}")
-        opts["calibration"] = calibration
+    for key, option, given in (("exam", "questions", exam), ("calibration", "calibration", calibration)):
+        named = opts.pop(key, None)  # the run's options name it by its digest; the object itself is given
+        if named is not None or given is not None:
+            if given is None or given.digest != named:
+                raise ConfigurationError(f"the run's options name the {key} {named!r}, but the {key} given is "
+                                         f"{given.digest if given is not None else None!r}")
+            opts[option] = given
     return create_summarization_scorer(model=judge, options=opts)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from scripted import answers, claims, judge, questions
+from scripted import answers, judge, questions, sentence_claims
 
 from sumjudge import create_summarization_scorer
 from sumjudge.errors import ConfigurationError
@@ -15,12 +15,9 @@ INVENTED = "The bridge opened in 1932. It was painted red."
 
 
 def _scorer():
-    def align(request):
-        summary = request.inputs.summary or ""
-        return claims(*[(s.strip() + ".", "red" not in s) for s in summary.split(".") if s.strip()])
-
     # four questions, one answered: coverage 0.25 sits below either summary's alignment
-    return create_summarization_scorer(judge(align, questions("Q1?", "Q2?", "Q3?", "Q4?"), answers(True, False, False, False)))
+    return create_summarization_scorer(judge(sentence_claims("red"), questions("Q1?", "Q2?", "Q3?", "Q4?"),
+                                             answers(True, False, False, False)))
 
 
 def test_an_invented_claim_ties_its_faithful_twin_on_the_score_but_breaks_max_unsupported() -> None:
