@@ -50,34 +50,27 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         f"judge for assert_summary and the sumjudge_scorer fixture (else {MODEL_ENV_VAR}, else {DEFAULT_MODEL})",
         default="",
     )
-    group.addoption(
-        "--sumjudge-on-inconclusive",
-        dest="sumjudge_on_inconclusive",
-        default=None,
-        choices=("inconclusive", "pass", "fail"),
-        help="what an assert_summary bound whose samples' interval crosses it counts as (else ini "
-        "sumjudge_on_inconclusive, else inconclusive: the test fails with SummaryInconclusive)",
-    )
-    parser.addini("sumjudge_on_inconclusive", "inconclusive, pass or fail (see --sumjudge-on-inconclusive)",
-                  default="")
-    group.addoption(
-        "--sumjudge-max-unsupported",
-        dest="sumjudge_max_unsupported",
-        default=None,
-        metavar="N",
-        help="every assert_summary that does not say otherwise fails when more than N claims are shown "
-        "unsupported (0: none), whatever the coverage (else ini sumjudge_max_unsupported, else no bound)",
-    )
-    parser.addini("sumjudge_max_unsupported", "see --sumjudge-max-unsupported", default="")
-    group.addoption(
-        "--sumjudge-calibration",
-        dest="sumjudge_calibration",
-        default=None,
-        metavar="FILE.json",
-        help="a calibration (`sumjudge calibrate`) every assert_summary applies unless it names its own "
-        "(else ini sumjudge_calibration)",
-    )
-    parser.addini("sumjudge_calibration", "see --sumjudge-calibration", default="")
+    _session_setting(parser, group, "on_inconclusive", choices=("inconclusive", "pass", "fail"),
+                     help="what an assert_summary bound whose samples' interval crosses it counts as (else ini "
+                     "sumjudge_on_inconclusive, else inconclusive: the test fails with SummaryInconclusive)")
+    _session_setting(parser, group, "max_unsupported", metavar="N",
+                     help="every assert_summary that does not say otherwise fails when more than N claims are shown "
+                     "unsupported (0: none), whatever the coverage (else ini sumjudge_max_unsupported, else no bound)")
+    _session_setting(parser, group, "calibration", metavar="FILE.json",
+                     help="a calibration (`sumjudge calibrate`) every assert_summary applies unless it names its own "
+                     "(else ini sumjudge_calibration)")
+
+
+def _session_setting(parser: pytest.Parser, group: Any, name: str, *, help: str, **kw: Any) -> None:
+    """A setting of the session given as ``--sumjudge-NAME`` or, else, as ini ``sumjudge_NAME``."""
+    flag = "--sumjudge-" + name.replace("_", "-")
+    group.addoption(flag, dest="sumjudge_" + name, default=None, help=help, **kw)
+    parser.addini("sumjudge_" + name, f"see {flag}", default="")
+
+
+def setting(config: pytest.Config, name: str) -> str:
+    """A session setting as given: the flag, else the ini value, else ""."""
+    return config.getoption("sumjudge_" + name) or config.getini("sumjudge_" + name).strip()
 
 
 def chosen_model(config: pytest.Config) -> tuple[str, str]:
@@ -104,7 +97,7 @@ def chosen_model(config: pytest.Config) -> tuple[str, str]:
 
 def chosen_on_inconclusive(config: pytest.Config) -> str:
     """``--sumjudge-on-inconclusive``, else the ini value, else ``inconclusive``."""
-    value = config.getoption("sumjudge_on_inconclusive") or config.getini("sumjudge_on_inconclusive").strip()
+    value = setting(config, "on_inconclusive")
     if value and value not in ("inconclusive", "pass", "fail"):
         raise pytest.UsageError(f"ini sumjudge_on_inconclusive takes inconclusive, pass or fail, got {value!r}")
     return value or "inconclusive"
@@ -112,7 +105,7 @@ def chosen_on_inconclusive(config: pytest.Config) -> str:
 
 def chosen_max_unsupported(config: pytest.Config) -> int | None:
     """``--sumjudge-max-unsupported``, else the ini value, else ``None`` (no bound); checked at start-up."""
-    value = config.getoption("sumjudge_max_unsupported") or config.getini("sumjudge_max_unsupported").strip()
+    value = setting(config, "max_unsupported")
     if not value:
         return None
     from ..guards.limits import MAX_CLAIMS
@@ -126,7 +119,7 @@ def pytest_configure(config: pytest.Config) -> None:
     session = SumjudgeSession(*chosen_model(config), is_worker=hasattr(config, "workerinput"))
     session.on_inconclusive = chosen_on_inconclusive(config)
     session.max_unsupported = chosen_max_unsupported(config)
-    session.calibration = config.getoption("sumjudge_calibration") or config.getini("sumjudge_calibration").strip() or None
+    session.calibration = setting(config, "calibration") or None
     config.pluginmanager.register(session, PLUGIN_NAME)
     open_scope(session)
     config.add_cleanup(lambda: close_scope(session))
