@@ -15,7 +15,6 @@ No model, no network, the same answer every time. It is a quick gate, not a read
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from ....errors import JudgeError
@@ -24,7 +23,7 @@ from ..language import Reading, memo
 from ..language.analysis import PASSIVE, Document, Sentence, TextAnalyzer, capitalised_words
 from ..language.passages import Evidence, dangling_pronoun, derived_forms, light_units, passages
 from ..language.lexicon import CORE, WORDFREQ
-from ..language.questions import FactRanking, fact_of_question, phrase_question
+from ..language.questions import fact_of_question, phrase_question
 from ..language.segment import quote
 from ..verdicts import (
     ALIGNMENT_STEP,
@@ -45,6 +44,7 @@ from .crossings import crossing_note
 from .denials import denial_verdict
 from .links import opposite_link, unit_changed
 from .roles import anchors_reordered, role_swap, subject_swap, swap_shown
+from .lexical_settings import LexicalSettings
 from .tense import planned_as_done
 from .support import (
     Shown, loose_pairs, negated_once, negation_unstated, polarity_conflict, substitutions,
@@ -59,42 +59,6 @@ RULES_VERSION = "50.2"
 """The version of the judge's rules and its own word lists: raise it with any change that can move
 a verdict, so that a stored run is never resumed with another judge's verdicts. The history of each
 version is in the commit log and docs/design-notes.md."""
-
-
-@dataclass(frozen=True)
-class LexicalSettings:
-    """The judge's few constants; docs/offline-judge.md says why each has its value."""
-
-    window: int = 2
-    """Largest number of consecutive source sentences a passage holds."""
-    passages: int = 1
-    """How many of the best passages a claim is checked against (supported when one suffices)."""
-    strict_words: bool = True
-    """An English content word that the source has in no form makes the claim unsupported (off: it
-    only counts against ``support_threshold``, as numbers and names never do)."""
-    support_threshold: float = 0.9
-    """Share of a claim's weight that the window must hold (found, substituted or added)."""
-    addition_share: float | None = 0.7
-    """English: a claim word missing from the passage (a name or number aside) that stands
-    in no passage word's slot (:func:`.extrinsic.in_slot`) is an *addition* (an adjective, a
-    summarising noun, a connective: what paraphrase adds) and counts as held when the found words
-    carry at least this share of the claim's weight; one in a slot is a substitution and makes the
-    claim unsupported. ``None``: no word is an addition (every word the source lacks is extrinsic)."""
-    pair_threshold: float = 0.6
-    """Share of the claim's neighbouring word pairs that must stand close together in the one
-    window sentence that holds both (catches words re-combined into a different fact)."""
-    pair_distance: int = 4
-    answer_threshold: float = 0.6
-    """Share of a fact's weight that the summary must hold."""
-    unsettled_presence: float = 0.31
-    """What a question counts for when the summary holds its fact in part, lacking none of its numbers
-    or names: the value that makes the coverage axis over the judge's own questions an unbiased
-    estimate of the share of key facts people find in the summary (REALSumm's pyramid recall). It is
-    the unchecked verdict's probability (it counts as answered only from one half up)."""
-    lone_name_presence: float = 0.57
-    """The same for a fact the summary carries but for its one name ("the council" for "the
-    Grenshaw city council")."""
-    ranking: FactRanking = field(default_factory=FactRanking)
 
 
 def _antonym(claim: Sentence, unit: str, ev: Evidence, there: str) -> Shown:
