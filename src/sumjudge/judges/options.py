@@ -20,28 +20,18 @@ judge knows, raised before a judge is built, a file read or a model loaded.
 
 from __future__ import annotations
 
-import json
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import ConfigurationError
-from .base import REQUEST_FIELDS, extra_problem
-from .providers import PROVIDERS, parse_model_id, split_method
+from .base import REQUEST_FIELDS
+from .option_sets import OptionSet
+from .registry import judge_entry
 
 OPTIONS_ENV_VAR = "SUMJUDGE_JUDGE_OPTIONS"
 """``"KEY=VALUE,KEY=VALUE"``: judge options for every command that takes ``--judge-option``."""
-
-@dataclass(frozen=True)
-class OptionSet:
-    """The keys a kind of judge takes and the check that types them."""
-
-    keys: tuple[str, ...] | None
-    """``None``: any key (sent on to the provider)."""
-    check: Callable[[dict[str, Any]], dict[str, Any]]
-    """``extra`` -> the same keys, each value of its type; :class:`ConfigurationError` for a bad one."""
 
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
 
@@ -67,54 +57,9 @@ def gathered_options(flags: Sequence[str] = (), environ: Mapping[str, str] | Non
     return options
 
 
-def _json_value(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
-
-
-def _http_options(extra: dict[str, Any]) -> dict[str, Any]:
-    typed = {k: _json_value(v) if isinstance(v, str) else v for k, v in extra.items()}
-    problem = extra_problem(typed)  # the request's own fields, NaN and infinity: what ModelConfig refuses too
-    if problem:
-        raise ConfigurationError(problem)
-    return typed
-
-
-def _local_options(extra: dict[str, Any]) -> dict[str, Any]:
-    from .local import LocalSettings
-
-    return LocalSettings.check(extra)
-
-
-def _offline_options(extra: dict[str, Any]) -> dict[str, Any]:
-    if extra:
-        raise ConfigurationError(f"unknown option(s) {', '.join(sorted(extra))}: an offline judge takes none")
-    return {}
-
-
 def option_set(model_id: str) -> OptionSet:
-    """The options ``model_id``'s judge takes."""
-    from .local import LocalSettings
-    from .registry import judge_family, method_family
-
-    provider, name = parse_model_id(model_id)
-    method, _ = split_method(provider)
-    if method is not None:
-        on_server = method_family(method)
-        if on_server is not None and on_server.server_options is not None:
-            return on_server.server_options()  # type: ignore[no-any-return]
-        return OptionSet(None, _http_options)
-    kind = PROVIDERS[provider].kind
-    family = judge_family(provider, name) if kind in ("offline", "local") else None
-    if family is not None and family.options is not None:
-        return family.options()
-    if kind == "offline":
-        return OptionSet((), _offline_options)
-    if kind == "local":
-        return OptionSet(LocalSettings.KEYS, _local_options)
-    return OptionSet(None, _http_options)
+    """The options ``model_id``'s judge takes (its registry entry's)."""
+    return judge_entry(model_id).options()
 
 
 def checked_options(model_id: str, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,5 +1,6 @@
-"""From ``"provider/model"`` to a judge: the one function that resolves a name (the judge used
-when none is named is :mod:`~sumjudge.judges.default`'s).
+"""From ``"provider/model"`` to a judge: :func:`judge_entry` is the one function that resolves a name,
+to how its judge is made and which options it takes (the judge used when none is named is
+:mod:`~sumjudge.judges.default`'s).
 
 Which provider a name means, and how to reach it, is data in :mod:`~sumjudge.judges.providers`.
 Which code makes the judge is named here by import path (:data:`FACTORIES`) and imported only when
@@ -18,6 +19,7 @@ from typing import Any
 from ..errors import ConfigurationError
 from .base import JudgeModel, ModelConfig
 from .default import DEFAULT_JUDGE_NOTICE, DEFAULT_MODEL, MODEL_ENV_VAR, default_chosen_for_user, default_model_id
+from .option_sets import HTTP_OPTIONS, OFFLINE_OPTIONS, OptionSet, local_options
 from .providers import PROVIDERS, Kind, ProviderSpec, parse_model_id, resolve_api_key, resolve_base_url, split_method
 
 JudgeFactory = Callable[[ProviderSpec, str, ModelConfig], JudgeModel]
@@ -38,14 +40,14 @@ class JudgeFamily:
     accepts: Callable[[str], bool]
     create: Callable[[str, ModelConfig], JudgeModel]
     options: Callable[[], Any] | None = None
-    """The judge's :class:`~.options.OptionSet`, built when first asked (``None``: the provider kind's own)."""
+    """The judge's :class:`~.option_sets.OptionSet`, built when first asked (``None``: the provider kind's own)."""
     method: str | None = None
     """The family's method on any OpenAI-compatible server, named ``<method>+<provider>/<model>``
     (the entry point carries the method's name); ``None``: none."""
     on_server: Callable[[ProviderSpec, str, ModelConfig], JudgeModel] | None = None
     """How to make the method's judge for ``provider``'s server and its ``model``."""
     server_options: Callable[[], Any] | None = None
-    """The method's :class:`~.options.OptionSet` on a server."""
+    """The method's :class:`~.option_sets.OptionSet` on a server (``None``: any key, as over HTTP)."""
 
 
 def judge_family(provider: str, name: str) -> JudgeFamily | None:
@@ -72,44 +74,60 @@ def method_family(method: str) -> JudgeFamily | None:
     return None
 
 
-def _create_method_judge(method: str, spec: ProviderSpec, name: str, config: ModelConfig) -> JudgeModel:
-    family = method_family(method)
-    if family is None or family.on_server is None:
-        raise ConfigurationError(
-            f"no judge method {method!r} is installed for {method}+{spec.name}/{name} (registered under the "
-            f"entry points {FAMILIES_GROUP!r})"
-        )
-    return family.on_server(spec, name, config)
-
-
 LOCAL_FACTORY = "sumjudge.judges.local:create_local_judge"
 
+FACTORIES: dict[Kind, str] = {
+    "openai_compat": "sumjudge.judges.openai_compat:OpenAICompatJudge",
+    "azure": "sumjudge.judges.azure:AzureOpenAIJudge",
+    "anthropic": "sumjudge.judges.anthropic:AnthropicJudge",
+    "local": LOCAL_FACTORY,
+}
+"""The factory of each provider kind whose judges this package makes, ``"module:attribute"`` (imported
+when first used). Offline judges have none here: every one is a registered family."""
 
-def _create_local_judge(spec: ProviderSpec, name: str, config: ModelConfig) -> JudgeModel:
-    family = judge_family(spec.name, name)
+
+@dataclass(frozen=True)
+class JudgeEntry:
+    """What the registry knows of one model id: how to make its judge, and which options it takes.
+    Found once per id by :func:`judge_entry`; making the judge and checking its options both read it."""
+
+    model_id: str
+    create: Callable[[ModelConfig], JudgeModel]
+    """``settings -> judge`` (the settings' ``id`` is this entry's ``model_id``)."""
+    options: Callable[[], OptionSet]
+    """The judge's :class:`~.option_sets.OptionSet`, built when asked."""
+
+
+def judge_entry(model_id: str) -> JudgeEntry:
+    """The entry of ``model_id``: a method on a server (``reader+llamacpp/qwen``), a family another package
+    registered (``offline/lexical``, ``local/reader``), or a provider kind's own judge. An unknown provider
+    or a method or offline judge nobody registered is one :class:`ConfigurationError`."""
+    provider, name = parse_model_id(model_id)
+    method, server = split_method(provider)
+    spec = PROVIDERS[server]
+    if method is not None:
+        family = method_family(method)
+        if family is None or family.on_server is None:
+            raise ConfigurationError(
+                f"no judge method {method!r} is installed for {model_id} (registered under the entry points "
+                f"{FAMILIES_GROUP!r})"
+            )
+        on_server, server_options = family.on_server, family.server_options
+        return JudgeEntry(model_id, lambda config: on_server(spec, name, config),
+                          server_options if server_options is not None else lambda: HTTP_OPTIONS)
+    family = judge_family(spec.name, name) if spec.kind in ("offline", "local") else None
     if family is not None:
-        return family.create(name, config)
-    return _load(LOCAL_FACTORY)(spec, name, config)  # type: ignore[no-any-return]
-
-
-def _create_offline_judge(spec: ProviderSpec, name: str, config: ModelConfig) -> JudgeModel:
-    family = judge_family(spec.name, name)
-    if family is None:
+        create = family.create
+        default = local_options if spec.kind == "local" else lambda: OFFLINE_OPTIONS
+        return JudgeEntry(model_id, lambda config: create(name, config), family.options or default)
+    if spec.kind == "offline":
         raise ConfigurationError(
             f"no offline judge {name!r} is installed (none is registered under the entry points "
             f"{FAMILIES_GROUP!r}): reinstall sumjudge"
         )
-    return family.create(name, config)
-
-
-FACTORIES: dict[Kind, str | JudgeFactory] = {
-    "openai_compat": "sumjudge.judges.openai_compat:OpenAICompatJudge",
-    "azure": "sumjudge.judges.azure:AzureOpenAIJudge",
-    "anthropic": "sumjudge.judges.anthropic:AnthropicJudge",
-    "local": _create_local_judge,
-    "offline": _create_offline_judge,
-}
-"""The factory of each provider kind: ``"module:attribute"`` (imported when first used) or a callable."""
+    factory: JudgeFactory = _load(FACTORIES[spec.kind])
+    return JudgeEntry(model_id, lambda config: factory(spec, name, config),
+                      local_options if spec.kind == "local" else lambda: HTTP_OPTIONS)
 
 
 def resolve_judge(model: str | ModelConfig | JudgeModel | None = None) -> JudgeModel:
@@ -129,14 +147,7 @@ def resolve_judge(model: str | ModelConfig | JudgeModel | None = None) -> JudgeM
             f"model must be a 'provider/model' string, a ModelConfig or a judge object, "
             f"got {type(model).__name__}"
         )
-    provider, name = parse_model_id(model.id)
-    method, server = split_method(provider)
-    spec = PROVIDERS[server]
-    if method is not None:
-        return _create_method_judge(method, spec, name, model)
-    entry = FACTORIES[spec.kind]
-    factory: JudgeFactory = _load(entry) if isinstance(entry, str) else entry
-    return factory(spec, name, model)
+    return judge_entry(model.id).create(model)
 
 
 def _load(path: str) -> Any:
@@ -151,7 +162,9 @@ __all__ = [
     "FACTORIES",
     "MODEL_ENV_VAR",
     "FAMILIES_GROUP",
+    "JudgeEntry",
     "JudgeFamily",
+    "judge_entry",
     "judge_family",
     "method_family",
     "PROVIDERS",
