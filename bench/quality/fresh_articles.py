@@ -1,6 +1,7 @@
 """Does the score tell a good summary from a bad one on text nobody tuned to?
 
-    python bench/quality/fresh_articles.py [--data DIR] [--judge offline/lexical] [--verbose]
+    python bench/quality/fresh_articles.py [--data DIR] [--file F] [--judge offline/lexical] [--half tune|held|all]
+        [--docs N] [--set KEY=VALUE] [--out records.jsonl] [--verbose]
 
 Scores ``fresh_articles_dev.jsonl`` (short news articles, each with a careful person's faithful
 summary and flawed versions of it: one factual error, the main event left out, an added detail)
@@ -8,7 +9,13 @@ and prints, per article, the score of each summary with its two axes, then:
 
 - faithful summaries scoring at least 0.5;
 - flawed summaries scoring below their article's faithful one;
+- per kind of flaw, the summaries whose alignment is below their faithful one's (a wrong fact, an added
+  detail: what alignment is for) and whose score is;
 - the shares of unchecked claims and unchecked questions.
+
+``--half``: the articles split by ``sha256(doc)`` parity, as the other benchmarks split theirs (choose
+on ``tune``, report ``held``); ``--docs``: the first N articles of the half. ``--out``: each summary's
+verdicts, for reading again without the model.
 
 ``--verbose`` prints every question and verdict.
 """
@@ -17,10 +24,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
-from sumjudge import SummarizationOptions, create_summarization_scorer
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bump_pairs import half_of  # noqa: E402
+
+from sumjudge import create_summarization_scorer  # noqa: E402
+from sumjudge.judges.base import ModelConfig  # noqa: E402
 
 
 def main() -> None:
@@ -28,10 +41,20 @@ def main() -> None:
     ap.add_argument("--data", default=os.environ.get("SUMJUDGE_DATA_DIR", "../shared/data"))
     ap.add_argument("--file", default="fresh_articles_dev.jsonl")
     ap.add_argument("--judge", default="offline/lexical")
+    ap.add_argument("--half", choices=("tune", "held", "all"), default="all")
+    ap.add_argument("--docs", type=int, default=0, help="the first N articles of the half (0: all)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a judge option")
+    ap.add_argument("--out", default="", help="append each summary's verdicts here (JSON lines)")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
-    items = [json.loads(x) for x in (Path(args.data) / args.file).read_text().splitlines() if x.strip()]
-    scorer = create_summarization_scorer(model=args.judge)
+    path = Path(args.file) if Path(args.file).exists() else Path(args.data) / args.file
+    items = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    items = [i for i in items if args.half == "all" or half_of(i["doc"]) == args.half]
+    if args.docs:
+        keep = list(dict.fromkeys(i["doc"] for i in items))[: args.docs]
+        items = [i for i in items if i["doc"] in keep]
+    settings = dict(kv.split("=", 1) for kv in args.set)
+    scorer = create_summarization_scorer(model=ModelConfig(id=args.judge, extra=settings) if settings else args.judge)
     by_doc: dict[str, dict[str, object]] = defaultdict(dict)
     claims = unchecked_claims = questions = unchecked_questions = 0
     for item in items:
@@ -41,7 +64,10 @@ def main() -> None:
         unchecked_claims += sum(v.unchecked for v in r.preprocess_step_result.alignment)
         questions += len(r.preprocess_step_result.questions)
         unchecked_questions += sum(v.unchecked for v in r.analyze_step_result.coverage)
-        print(f"{item['id']:<40} score {r.score:.2f}  alignment {r.alignment_score:.2f}  coverage {r.coverage_score:.2f}")
+        print(f"{item['id']:<40} score {r.score:.2f}  alignment {r.alignment_score:.2f}  coverage {r.coverage_score:.2f}", flush=True)
+        if args.out:
+            with open(args.out, "a", encoding="utf-8") as out:
+                out.write(json.dumps(_record(item, r)) + "\n")
         if args.verbose:
             for v in r.preprocess_step_result.alignment:
                 mark = "?" if v.unchecked else ("+" if v.supported else "-")
@@ -49,6 +75,7 @@ def main() -> None:
             for v in r.analyze_step_result.coverage:
                 mark = "?" if v.unchecked else ("+" if v.answered else "-")
                 print(f"    {mark} Q {v.question}\n        {v.reason[:220]}")
+    _kinds(by_doc)
     faithful = [d["faithful"] for d in by_doc.values() if "faithful" in d]
     passing = sum(r.score >= 0.5 for r in faithful)  # type: ignore[attr-defined]
     flawed = below = 0
@@ -61,6 +88,25 @@ def main() -> None:
     print(f"\njudge {args.judge}: faithful >= 0.5: {passing} of {len(faithful)}; flawed below their faithful one: "
           f"{below} of {flawed}; unchecked claims {unchecked_claims} of {claims}, unchecked questions "
           f"{unchecked_questions} of {questions}")
+
+
+def _record(item: dict[str, Any], r: Any) -> dict[str, Any]:
+    return {"id": item["id"], "doc": item["doc"], "kind": item["kind"], "score": r.score, "alignment": r.alignment_score,
+            "coverage": r.coverage_score,
+            "claims": [{"claim": v.claim, "supported": v.supported, "p": v.probability, "reason": v.reason}
+                       for v in r.preprocess_step_result.alignment]}
+
+
+def _kinds(by_doc: dict[str, dict[str, Any]]) -> None:
+    """Per kind of flaw (an error, an omission, an added detail): below the faithful summary in alignment, in score."""
+    groups = {"wrong fact": ("error",), "omission of the main event": ("omits",), "added detail": ("added",)}
+    for label, prefixes in groups.items():
+        pairs = [(d["faithful"], r) for d in by_doc.values() if "faithful" in d
+                 for kind, r in d.items() if kind.startswith(prefixes)]
+        if pairs:
+            a = sum(r.alignment_score < f.alignment_score for f, r in pairs)
+            sc = sum(r.score < f.score for f, r in pairs)
+            print(f"{label}: alignment below the faithful one's {a} of {len(pairs)}; score below {sc} of {len(pairs)}")
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from ....errors import ConfigurationError, JudgeError
@@ -56,6 +57,8 @@ from ..verdicts import (
     CoverageVerdict,
 )
 from . import prompts
+from .claim_verdict import Contrast, claim_verdict
+from .contrast import alternatives
 from .models import ReaderModel, resolve_reader_model
 from .settings import DEFAULT_N_CTX, ReaderSettings, check_options
 
@@ -151,6 +154,7 @@ class ReaderJudge:
             f"{model}"
             f"+drafts:{self._words.fingerprint}+t{s.threshold:g}/{s.coverage_threshold:g}~{s.unsure_margin:g}"
             f"+{s.claims}+k{s.passages}w{s.window}{s.layout}{s.max_sentences}+proof{s.proof_scale:g}+gaps{s.word_gaps}"
+            f"+alt{s.alternatives}m{s.contrast_margin:g}"
         )
 
     async def generate(self, request: JudgeRequest[Any]) -> JudgeReply[Any]:
@@ -204,57 +208,52 @@ class ReaderJudge:
         tail, prompt = (prompts.sentence_tail, prompts.sentence_prompt) if plain else (prompts.claim_tail, prompts.alignment_prompt)
         w = prompts.wording(detect_language(source))  # the instructions around the text, in the language chosen for it
         notify("read", f"reading {len(drafts.claims)} claim(s) against the source ({len(drafts.sentences)} sentences)")
-        answers: list[YesNoAnswer] | None = None
-        if self.settings.layout == "source":
-            try:
-                answers, usage = self._ask_after(prompts.source_head(drafts.sentences, w), [tail(c.text, w) for c in drafts.claims], w.system)
-            except PromptTooLong:  # a source longer than the context: each claim after its own passages
-                answers = None
-        if answers is None:
+        head = prompts.source_head(drafts.sentences, w) if self.settings.layout == "source" else None
+
+        def read(asked: list[tuple[DraftClaim, str]]) -> tuple[list[YesNoAnswer], Usage]:
+            """Each text as its claim is read: after the whole source (read once), else after passages."""
+            nonlocal head
+            if head is not None:
+                try:
+                    return self._ask_after(head, [tail(text, w) for _, text in asked], w.system)
+                except PromptTooLong:  # a source longer than the context: each claim after its own passages
+                    head = None
             if self.settings.layout == "shared":
                 shown = prompts.excerpt(drafts.sentences, self.shown_sentences(drafts))
-                users = [prompt(shown, c.text, w) for c in drafts.claims]
-            else:
-                users = [prompt(prompts.excerpt(drafts.sentences, own_sentences(c)), c.text, w) for c in drafts.claims]
-            answers, usage = self._ask(users, system=w.system)
+                return self._ask([prompt(shown, text, w) for _, text in asked], system=w.system)
+            return self._ask([prompt(prompts.excerpt(drafts.sentences, own_sentences(c)), text, w) for c, text in asked],
+                             system=w.system)
+
+        answers, usage = read([(c, c.text) for c in drafts.claims])
         words: list[AlignmentVerdict | None] = [None] * len(drafts.claims)
         if self.settings.proof_scale < 1:
             words = list(offline_verdicts(self._words, source, summary, [c.text for c in drafts.claims], claims))
-        verdicts = [self._claim_verdict(c, a, drafts, w) for c, a, w in zip(drafts.claims, answers, words)]
-        return AlignmentOutput(alignment=verdicts), usage
+        contrasts, more = self._contrasts(drafts, words, read)
+        verdicts = [claim_verdict(c, a, drafts, self.settings, v, k) for c, a, v, k in zip(drafts.claims, answers, words, contrasts)]
+        return AlignmentOutput(alignment=verdicts), _added(usage, more)
 
-    def _claim_verdict(
-        self, claim: DraftClaim, answer: YesNoAnswer, drafts: Drafts, words: AlignmentVerdict | None = None
-    ) -> AlignmentVerdict:
-        """The model's verdict, unless the words show the claim wrong (then they decide). Where the
-        words and the model disagree (the words show an error the model passes, or state the claim in
-        one passage that the model does not support) the reason says so."""
-        t = self.settings.threshold
-        proof = words if words is not None and not words.supported else None
-        where = ", ".join(p.where for p in claim.passages) or "the source"
-        if self.settings.layout == "source" and len(drafts.sentences) > 1:
-            where = f"the whole source; closest source {where}"
-        best = claim.passages[0] if claim.passages else None
-        # the quote: the passage that holds most of the claim, as the source has it (the scorer locates
-        # and verifies it, as any judge's quote)
-        quote = " ".join(drafts.sentences[best.start : best.end]) if best is not None else ""
-        quoted = f': "{quote[:160]}{"..." if len(quote) > 160 else ""}"' if quote else ""
-        kept = round(answer.p_yes, 4)  # one rounding: the reason shows the number the verdict carries
-        read = f"P(supported) = {kept:.2f} (threshold {t:.2f}), read against {where}{quoted}"
-        if proof is not None:  # shown by words: the model's P stays in the reason, scaled down in the verdict
-            p = answer.p_yes * self.settings.proof_scale
-            reason = f"not supported, shown by words: {proof.reason}; the model read {read}"
-            if answer.p_yes >= t:
-                reason += "; the words and the model disagree: the model alone would call it supported"
-            # the words' evidence goes with them: the passage that disproves the claim, the words that differ
-            return AlignmentVerdict(claim=claim.text, quote=proof.quote or quote, reason=reason, supported=False,
-                                    probability=round(p, 4), differs=proof.differs)
-        supported = answer.p_yes >= t
-        reason = f"{'supported' if supported else 'not supported'}: {read}"
-        if not supported and words is not None and not words.unchecked:
-            reason += f"; the words and the model disagree: the words find it {words.reason.split(':')[0]}"
-        return AlignmentVerdict(claim=claim.text, quote=quote, reason=reason, supported=supported,
-                                probability=kept)
+    def _contrasts(
+        self, drafts: Drafts, words: list[AlignmentVerdict | None],
+        read: Callable[[list[tuple[DraftClaim, str]]], tuple[list[YesNoAnswer], Usage]],
+    ) -> tuple[list[Contrast | None], Usage | None]:
+        """Each claim's best alternative from the source with its answer, read as the claims were (after
+        the same read of the source); None for a claim the words already prove wrong or with none."""
+        built = [
+            [] if v is not None and not v.supported else alternatives(c.text, drafts.sentences, self.settings.alternatives)
+            for c, v in zip(drafts.claims, words)
+        ]
+        asked = [(c, a.text) for c, alts in zip(drafts.claims, built) for a in alts]
+        if not asked:
+            return [None] * len(drafts.claims), None
+        answers, usage = read(asked)
+        out: list[Contrast | None] = []
+        at = 0
+        for alts in built:
+            mine = answers[at : at + len(alts)]
+            at += len(alts)
+            top = max(range(len(alts)), key=lambda i: mine[i].p_yes, default=None)
+            out.append(None if top is None else Contrast(alts[top], mine[top], len(alts)))
+        return out, usage
 
     # -- coverage
 
@@ -353,6 +352,14 @@ def state_identity(model_digest: str, n_ctx: int) -> str:
     except importlib.metadata.PackageNotFoundError:  # pragma: no cover - a model is loaded through it
         version = "?"
     return f"sha256:{model_digest}|llama-cpp-python {version}|n_ctx {n_ctx}"
+
+
+def _added(usage: Usage, more: Usage | None) -> Usage:
+    """Two reads' usage as one request's."""
+    if more is None:
+        return usage
+    return Usage(prompt_tokens=usage.prompt_tokens + more.prompt_tokens,
+                 cached_tokens=usage.cached_tokens + more.cached_tokens, calls=usage.calls)
 
 
 def own_sentences(claim: DraftClaim) -> list[int]:

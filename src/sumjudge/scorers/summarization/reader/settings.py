@@ -15,10 +15,12 @@ from ....judges.options import OptionSet
 
 DEFAULT_N_CTX = 4096
 LAYOUTS = ("source", "own", "shared")
+MAX_ALTERNATIVES = 16
+"""Alternatives asked per claim, at most: each is a tail read after the source."""
 CLAIMS = ("clauses", "sentences")
 
 
-_FLOATS = ("threshold", "coverage_threshold", "proof_scale", "unsure_margin")
+_FLOATS = ("threshold", "coverage_threshold", "proof_scale", "unsure_margin", "contrast_margin")
 _TEXTS = ("layout", "model_path", "claims")
 _KIND_NAMES = {float: "a number", str: "text", int: "an integer"}
 _RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
@@ -32,6 +34,8 @@ _RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "layout": (lambda v: v in LAYOUTS, " or ".join(LAYOUTS)),
     "proof_scale": (lambda v: 0 <= v <= 1, "0 to 1"),
     "word_gaps": (lambda v: v in (0, 1), "0 or 1"),
+    "alternatives": (lambda v: 0 <= v <= MAX_ALTERNATIVES, f"0 to {MAX_ALTERNATIVES}"),
+    "contrast_margin": (lambda v: 0 <= v <= 20, "0 to 20"),
     "state_disk_mb": (lambda v: 0 <= v <= MAX_DISK_MB, f"0 to {MAX_DISK_MB}"),
     "model_path": (lambda v: not v or v.lower().endswith(".gguf"), "a .gguf file"),
 }
@@ -76,6 +80,13 @@ class ReaderSettings:
     """A claim the offline judge proves wrong is unsupported, its P(supported) the model's times this:
     at most this, and two such claims still in the model's order (a cap would tie them). 1: the model
     alone decides."""
+    alternatives: int = 4
+    """Alternatives of each claim built from its source (:mod:`.contrast`: one of its names, numbers,
+    dates or decisions replaced by the value the source writes there, or two swapped), each asked after
+    the same read of the source; 0: none, each claim decided by its own P."""
+    contrast_margin: float = 1.0
+    """A claim is unsupported when its best alternative's log-odds of "yes" exceed the claim's by at
+    least this (1.0: the alternative's odds about 2.7 times the claim's)."""
     word_gaps: int = 1
     """1: questions the summary's words already settle are "not answered" without a model call; 0:
     the model reads every question."""
