@@ -75,6 +75,9 @@ class Alternative:
     text: str
     was: str
     now: str
+    at: int = 0
+    """Where it first differs from the claim (characters): read right after the claim, the words
+    before it are the claim's, already in llama.cpp's context."""
 
 
 def values(text: str, known: frozenset[str] = frozenset()) -> list[Value]:
@@ -168,19 +171,19 @@ def alternatives(claim: str, sentences: Sequence[str], limit: int) -> list[Alter
             opposite = _OPPOSITE.get(a.text.lower())
             if opposite is not None:
                 now = opposite.capitalize() if a.text[:1].isupper() else opposite
-                ranked.append((1, i, Alternative(_replaced(claim, a, now), a.text, now)))
+                ranked.append((1, i, Alternative(_replaced(claim, a, now), a.text, now, a.start)))
             continue
         best: dict[str, int] = {}
         for h in held:
             if h.kind == a.kind and not any(_same(h.text, w.text) for w in own):
                 best[h.text] = max(best.get(h.text, 0), len(ctx & h.around))
-        ranked += [(n, i, Alternative(_replaced(claim, a, u), a.text, u)) for u, n in best.items() if n > 0]
+        ranked += [(n, i, Alternative(_replaced(claim, a, u), a.text, u, a.start)) for u, n in best.items() if n > 0]
         for b in own[i + 1 :]:  # two values of one kind, each where the source writes the other
             if b.kind == a.kind and a.kind != "year" and not _same(a.text, b.text):
                 n = min(_fit(ctx, b.text, held), _fit(_around(claim, b.start, b.end), a.text, held))
                 if n > 0:
                     swapped = claim[: a.start] + b.text + claim[a.end : b.start] + a.text + claim[b.end :]
-                    ranked.append((n, i, Alternative(swapped, f"{a.text} ... {b.text}", f"{b.text} ... {a.text}")))
+                    ranked.append((n, i, Alternative(swapped, f"{a.text} ... {b.text}", f"{b.text} ... {a.text}", a.start)))
     ranked.sort(key=lambda r: (-r[0], r[1]))
     out: list[Alternative] = []
     seen = {_key(claim)}

@@ -32,7 +32,6 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from ....errors import ConfigurationError, JudgeError
@@ -224,36 +223,27 @@ class ReaderJudge:
             return self._ask([prompt(prompts.excerpt(drafts.sentences, own_sentences(c)), text, w) for c, text in asked],
                              system=w.system)
 
-        answers, usage = read([(c, c.text) for c in drafts.claims])
         words: list[AlignmentVerdict | None] = [None] * len(drafts.claims)
         if self.settings.proof_scale < 1:
             words = list(offline_verdicts(self._words, source, summary, [c.text for c in drafts.claims], claims))
-        contrasts, more = self._contrasts(drafts, words, read)
-        verdicts = [claim_verdict(c, a, drafts, self.settings, v, k) for c, a, v, k in zip(drafts.claims, answers, words, contrasts)]
-        return AlignmentOutput(alignment=verdicts), _added(usage, more)
-
-    def _contrasts(
-        self, drafts: Drafts, words: list[AlignmentVerdict | None],
-        read: Callable[[list[tuple[DraftClaim, str]]], tuple[list[YesNoAnswer], Usage]],
-    ) -> tuple[list[Contrast | None], Usage | None]:
-        """Each claim's best alternative from the source with its answer, read as the claims were (after
-        the same read of the source); None for a claim the words already prove wrong or with none."""
-        built = [
+        built = [  # a claim the words prove wrong needs no alternative
             [] if v is not None and not v.supported else alternatives(c.text, drafts.sentences, self.settings.alternatives)
             for c, v in zip(drafts.claims, words)
         ]
-        asked = [(c, a.text) for c, alts in zip(drafts.claims, built) for a in alts]
-        if not asked:
-            return [None] * len(drafts.claims), None
-        answers, usage = read(asked)
-        out: list[Contrast | None] = []
-        at = 0
-        for alts in built:
-            mine = answers[at : at + len(alts)]
-            at += len(alts)
-            top = max(range(len(alts)), key=lambda i: mine[i].p_yes, default=None)
-            out.append(None if top is None else Contrast(alts[top], mine[top], len(alts)))
-        return out, usage
+        # each claim, then its alternatives, the latest change first: each shares the most words with
+        # the one read before it, and llama.cpp reads only what follows them
+        order = [[c.text, *(a.text for a in sorted(alts, key=lambda a: -a.at))] for c, alts in zip(drafts.claims, built)]
+        read_all, usage = read([(c, text) for c, texts in zip(drafts.claims, order) for text in texts])
+        got = iter(read_all)
+        answers: list[YesNoAnswer] = []
+        contrasts: list[Contrast | None] = []
+        for texts, alts in zip(order, built):
+            by_text = {text: next(got) for text in texts}
+            answers.append(by_text[texts[0]])
+            top = max(alts, key=lambda a: by_text[a.text].p_yes, default=None)
+            contrasts.append(None if top is None else Contrast(top, by_text[top.text], len(alts)))
+        verdicts = [claim_verdict(c, a, drafts, self.settings, v, k) for c, a, v, k in zip(drafts.claims, answers, words, contrasts)]
+        return AlignmentOutput(alignment=verdicts), usage
 
     # -- coverage
 
@@ -352,14 +342,6 @@ def state_identity(model_digest: str, n_ctx: int) -> str:
     except importlib.metadata.PackageNotFoundError:  # pragma: no cover - a model is loaded through it
         version = "?"
     return f"sha256:{model_digest}|llama-cpp-python {version}|n_ctx {n_ctx}"
-
-
-def _added(usage: Usage, more: Usage | None) -> Usage:
-    """Two reads' usage as one request's."""
-    if more is None:
-        return usage
-    return Usage(prompt_tokens=usage.prompt_tokens + more.prompt_tokens,
-                 cached_tokens=usage.cached_tokens + more.cached_tokens, calls=usage.calls)
 
 
 def own_sentences(claim: DraftClaim) -> list[int]:
