@@ -5,7 +5,7 @@ It reads no prompt. Each request carries typed inputs (source, summary, question
 answers from them:
 
 - alignment: the summary's sentences, split into statements (:mod:`..language.clauses`), are the claims;
-  :mod:`.support` decides each one and says why.
+  the rules of :mod:`.rule_list`, in order, decide each one and say why.
 - questions: the source's most salient facts, one per question (:mod:`..language.questions`).
 - coverage: a question is answered when the summary carries most of the fact's weight and does not
   negate or reverse it.
@@ -20,11 +20,10 @@ from typing import Any
 from ....errors import JudgeError
 from ....judges.base import JudgeReply, JudgeRequest, Usage
 from ..language import Reading, memo
-from ..language.analysis import PASSIVE, Document, Sentence, TextAnalyzer, capitalised_words
-from ..language.passages import Evidence, dangling_pronoun, derived_forms, light_units, passages
+from ..language.analysis import Document, Sentence, TextAnalyzer, capitalised_words
+from ..language.passages import dangling_pronoun
 from ..language.lexicon import CORE, WORDFREQ
 from ..language.questions import fact_of_question, phrase_question
-from ..language.segment import quote
 from ..verdicts import (
     ALIGNMENT_STEP,
     CLAIMS_STEP,
@@ -34,23 +33,12 @@ from ..verdicts import (
     AlignmentVerdict,
     ClaimsOutput,
     CoverageOutput,
-    Difference,
     QuestionsOutput,
 )
 from .coverage import coverage_gaps, judge_fact, read_summary
-from .extrinsic import additions, antonym_beside, extrinsic_problems, in_slot, passage_form, predicates, slot_word
-from .reasons import renumber, unchecked_reason, whole_source_numbers
-from .crossings import crossing_note
-from .denials import denial_verdict
-from .links import opposite_link, unit_changed
-from .roles import anchors_reordered, role_swap, subject_swap, swap_shown
 from .lexical_settings import LexicalSettings
-from .tense import planned_as_done
-from .support import (
-    Shown, loose_pairs, negated_once, negation_unstated, polarity_conflict, substitutions,
-)
-from .wrong_names import name_errors
-from .wrong_numbers import number_errors
+from .reasons import renumber, whole_source_numbers
+from .rule_list import judge_claim
 
 __all__ = ["RULES_VERSION", "LexicalJudge", "LexicalSettings", "fact_of_question", "phrase_question"]
 
@@ -59,27 +47,6 @@ RULES_VERSION = "50.2"
 """The version of the judge's rules and its own word lists: raise it with any change that can move
 a verdict, so that a stored run is never resumed with another judge's verdicts. The history of each
 version is in the commit log and docs/design-notes.md."""
-
-
-def _antonym(claim: Sentence, unit: str, ev: Evidence, there: str) -> Shown:
-    """A claim word against its antonym in the passage."""
-    said, theirs = claim.forms.get(unit, unit), passage_form(ev, there)
-    return Shown(
-        f"{said!r} contradicts the source's {theirs!r}: the claim says "
-        f'"{quote(claim.text, 100)}", the source says "{quote(ev.text, 100)}" ({ev.where})',
-        said, theirs,
-    )
-
-
-def _unsupported(claim: Sentence, ev: Evidence, shown: list[str]) -> AlignmentVerdict:
-    """An unsupported verdict with its evidence: the passage that disproves the claim as
-    its quote, and the words that differ (each error's, where it knows them), which the scorer
-    locates and checks as it does any quote."""
-    differs = [Difference(claim=r.said, source=r.instead) for r in shown if isinstance(r, Shown) and r.said]
-    return AlignmentVerdict(
-        claim=claim.text, quote=ev.text if ev.sentences else "", supported=False, reason="; ".join(shown),
-        differs=differs or None,
-    )
 
 
 class LexicalJudge:
@@ -187,153 +154,9 @@ class LexicalJudge:
             verdicts = [v.model_copy(update={"reason": renumber(v.reason, numbers)}) for v in verdicts]
         return AlignmentOutput(alignment=verdicts)
 
-    def _judge_claim(self, claim: Sentence, doc: Document, dangling: str | None = None) -> AlignmentVerdict:
-        """Unsupported only when an error is shown; supported and ``unchecked`` when words
-        are missing but nothing contradicts the claim; supported when the passage states it."""
-        if dangling:
-            return AlignmentVerdict(
-                claim=claim.text,
-                supported=False,
-                reason=f"{dangling!r} points back to no one: nothing before it in the summary says who or what "
-                "it is, so the source cannot confirm the claim",
-                differs=[Difference(claim=dangling)],
-            )
-        if (denied := denial_verdict(claim, doc, self._analyser(doc.lang), self._judge_claim)) is not None:
-            return denied
-        cfg = self.settings
-        derived = derived_forms(claim, doc)
-        light = light_units(claim, doc.lang)
-        if light >= claim.units:
-            light = frozenset()  # a claim of nothing but such words still has to be found
-        found = passages(claim, doc, doc.aliases, derived, cfg.window, cfg.passages)
-        first = found[0]
-        numbers, number_notes = number_errors(claim, doc, first)
-        names, name_notes = name_errors(claim, doc, first, derived)
-        if numbers or names:
-            return _unsupported(claim, first, numbers + names)
-        added: frozenset[str] = frozenset()
-        if cfg.addition_share is not None:
-            added = additions(claim, doc, first, derived, light, self._analyser(doc.lang).antonyms)
-        # a word the source lacks in any form it can read is unchecked, never shown wrong, in every
-        # language but English (whose lexicon knows its word forms)
-        words = extrinsic_problems(claim, doc, first, derived, light, cfg.strict_words, added, facts=False)
-        notes = number_notes + name_notes + words
-        for ev in found:
-            shown, soft = self._check(claim, doc, ev, light, added)
-            if shown:
-                return _unsupported(claim, ev, shown)
-            held = ev.found | ev.names_before | light
-            if not soft and not notes and all(u in held for u in claim.units if not u.startswith("#")):
-                return AlignmentVerdict(
-                    claim=claim.text, quote=ev.text, supported=True,
-                    reason=f'stated in source {ev.where}: "{quote(ev.text)}"',
-                )
-            if ev is first:
-                notes = notes + soft
-        covered = first.found | first.names_before | light
-        # graded (``--graded``), an unchecked claim counts as the share of its words the passage holds,
-        # not as fully supported; the boolean verdict stays "supported" (nothing contradicts it)
-        support = claim.weight_of(covered & claim.units) / claim.mass if claim.mass else 1.0
-        return AlignmentVerdict(
-            claim=claim.text, quote=first.text, supported=True, unchecked=True,
-            reason=unchecked_reason(claim, first, covered, doc, notes), probability=round(min(1.0, support), 4),
-        )
-
-    def _check(
-        self, claim: Sentence, doc: Document, ev: Evidence, light: frozenset[str], added: frozenset[str] = frozenset()
-    ) -> tuple[list[str], list[str]]:
-        """What the passage ``ev`` shows wrong in the claim (a negation, an antonym, a role swap), and
-        what keeps it from stating the claim without showing an error (missing words, words apart)."""
-        cfg = self.settings
-        soft: list[str] = []
-        subs = substitutions(claim, ev)
-        covered = ev.found | ev.names_before | frozenset(subs) | light
-        if cfg.addition_share is not None and doc.lang == "en" and claim.mass:
-            soft += self._additions(claim, ev, covered, added)
-            missing = {u for u in claim.units - covered if not u.startswith("#") and u not in claim.names}
-            missing -= predicates(claim)  # a verb the passage lacks counts against the threshold, not as an addition
-            if not soft and claim.weight_of(covered) / claim.mass >= cfg.addition_share:
-                covered |= missing  # none of them is in a slot: additions
-        share = claim.weight_of(covered) / claim.mass if claim.mass else 0.0
-        if share < cfg.support_threshold:
-            soft.append(f"only {share:.0%} of the claim occurs in the closest passage ({ev.where})")
-        analyser = self._analyser(doc.lang)
-        for u, x in subs.items():
-            if x in analyser.antonyms.get(u, ()) and not negated_once(claim, u, ev.sentences, x, doc.lang):
-                return [_antonym(claim, u, ev, x)], soft
-        for u in sorted(claim.units - ev.found - ev.names_before):
-            against = analyser.antonyms.get(u)
-            if not against or u.startswith("#") or u in claim.names:
-                continue
-            there = slot_word(claim, u, ev) if in_slot(claim, u, ev) else antonym_beside(claim, u, ev, against)
-            # "the driver was unhurt" where the passage has "the driver was injured"; "did not approve"
-            # for "rejected" negates the antonym: the two agree
-            if there in against and not negated_once(claim, u, ev.sentences, there, doc.lang):
-                return [_antonym(claim, u, ev, there)], soft
-        conflict = polarity_conflict(
-            claim, list(ev.sentences), analyser.antonyms, who="the claim", where=f"the source ({ev.where})",
-            lang=doc.lang,
-        )
-        if not conflict and any(p.negated for p in claim.phrases) and claim.units <= ev.found | ev.names_before | light:
-            # every word there, no negation: one sentence must state the negated phrase, its words in order
-            unstated = negation_unstated(claim, ev.sentences, ev.names_before | light, doc.lang)
-            if unstated is not None:
-                conflict = Shown(
-                    f'negation differs: the claim says "{quote(claim.text, 100)}", the source ({ev.where}) says '
-                    f'"{quote(ev.text, 100)}" without a negation',
-                    unstated.strip().rstrip("."),
-                )
-        if conflict:
-            return [conflict], soft
-        swap = role_swap(claim, ev, cfg.pair_distance, PASSIVE.get(doc.lang), doc.lang)
-        if swap:
-            return [swap], soft
-        order = opposite_link(claim, ev.sentences, doc.lang) or unit_changed(claim, doc.sentences, doc.lang)
-        if order:  # "resigned before the vote" where the source has "resigned after the vote"
-            mine, theirs, s = order
-            where = ev.where if s in ev.sentences else f"sentence {doc.sentences.index(s) + 1}"  # a unit elsewhere
-            return [Shown(
-                f"{mine!r} contradicts the source's {theirs!r}: the claim says \"{quote(claim.text, 100)}\", "
-                f"the source says \"{quote(s.text, 100)}\" ({where})", mine, theirs,
-            )], soft
-        subject = swap_shown(claim, ev.sentences) if doc.lang == "en" else None
-        if subject:
-            mine, theirs, verb = subject
-            return [Shown(
-                f'the source says {theirs!r} {verb}, not {mine!r}: "{quote(ev.text, 100)}" ({ev.where})', mine, theirs
-            )], soft
-        other = subject_swap(claim, ev.sentences, named_after=False) if doc.lang == "en" else None
-        if other:  # the words are there, but the source gives the verb another subject: not stated
-            soft.append(f"the source ({ev.where}) says {other[1]!r} {other[2]}, where the claim has {other[0]!r}")
-        planned = planned_as_done(claim, ev, analyser) if doc.lang == "en" else None
-        if planned:  # every word there, but the source only plans or expects it
-            soft.append(f"the source ({ev.where}) has {planned!r} only as planned, asked for or possible: the claim states it as done")
-        crossed = crossing_note(claim, ev, analyser) if doc.lang == "en" else None
-        if crossed:  # every word there, but joining parts of different clauses
-            soft.append(crossed)
-        reordered = anchors_reordered(claim, ev)
-        if reordered:  # every word there, but in another relation: not stated
-            soft.append(f"the source ({ev.where}) has {reordered[1]!r} before {reordered[0]!r}: the claim may relate them otherwise")
-        if cfg.pair_threshold > 0:
-            loose, judged = loose_pairs(claim, ev, cfg.pair_distance)
-            if judged and 1 - len(loose) / judged < cfg.pair_threshold:
-                shown = ", ".join(f"{claim.forms.get(a, a)!r} with {claim.forms.get(b, b)!r}" for a, b in loose[:3])
-                soft.append(f"the words occur in the source ({ev.where}) but not together as the claim puts them: {shown}")
-        return [], soft
-
-    @staticmethod
-    def _additions(claim: Sentence, ev: Evidence, covered: frozenset[str], added: frozenset[str]) -> list[str]:
-        """The first claim word (not a name or number) that the source has but the passage lacks and
-        that stands in another passage word's slot: a substitution, not an addition."""
-        missing = sorted(u for u in claim.units - covered - added if not u.startswith("#") and u not in claim.names)
-        for u in missing:
-            if in_slot(claim, u, ev):
-                there = slot_word(claim, u, ev)
-                return [
-                    f"{claim.forms.get(u, u)!r} stands where the passage has {passage_form(ev, there or u)!r} "
-                    f'({ev.where}: "{quote(ev.text, 100)}")'
-                ]
-        return []
+    def _judge_claim(self, claim: Sentence, doc: Document, opening: str | None = None) -> AlignmentVerdict:
+        """The verdict on one claim by the judge's rules, in order (:mod:`.rule_list`)."""
+        return judge_claim(claim, doc, self._analyser(doc.lang), self.settings, opening)
 
     # ---------------------------------------------------------------------------------------------
     # Step B: questions
