@@ -22,7 +22,7 @@ def _opening(look: Look) -> Finding:
 
 
 OPENING_PRONOUN = Rule(
-    "opening pronoun", "a personal pronoun that opens the summary with no one named before it",
+    "opening pronoun", "a personal pronoun opening the summary, no one named before it",
     "claim", (Wrong,), _opening,
 )
 
@@ -34,8 +34,8 @@ def _denial(look: Look) -> Finding:
 
 
 DENIAL = Rule(
-    "denial", "a claim that denies by reference (\"It is false that ...\", \"None of this is true.\"), "
-    "the statement it wraps judged by the other rules", "claim", (Settled,), _denial, english_only=True,
+    "denial", "a claim denying by reference (\"It is false that ...\", \"None of this is true.\"), the "
+    "statement it wraps judged by these rules", "claim", (Settled,), _denial, english_only=True,
 )
 
 
@@ -50,22 +50,23 @@ def _numbers_and_names(look: Look) -> Finding:
 
 
 NUMBERS_AND_NAMES = Rule(
-    "numbers and names", "each number, date and name of the claim: in the source in any spelling, in the "
-    "best passage or another in its place; a pronoun's gender", "claim", (Wrong, Doubt), _numbers_and_names,
+    "numbers and names", "each number, date and name: in the source in any spelling; in the best passage, or "
+    "another in its place; a pronoun's gender", "claim", (Wrong, Doubt), _numbers_and_names,
 )
 
 
 def _absent_words(look: Look) -> Finding:
     case = look.case
     words = extrinsic_problems(
-        look.claim, look.doc, look.ev, case.derived, case.light, case.settings.strict_words, case.added, facts=False,
+        look.claim, look.doc, look.ev, case.derived, case.light, case.settings.strict_words, case.added,
+        facts=False,
     )
     return Doubt(tuple(words)) if words else None
 
 
 ABSENT_WORDS = Rule(
-    "words the source lacks", "(English, Korean) each content word of the claim the source has in no form, "
-    "additions to a paraphrase aside", "claim", (Doubt,), _absent_words,
+    "words the source lacks", "(English, Korean) a content word the source has in no form, a paraphrase's "
+    "additions aside", "claim", (Doubt,), _absent_words,
 )
 
 

@@ -1,6 +1,7 @@
 """Words, names and numbers of a claim that the source lacks (extrinsic) or has only outside the
 passage that holds the rest of the claim (intrinsic), each named in a reason with the source's word
-or figure in its place where there is one. Rules 1 and 2 of docs/offline-judge.md's "Alignment".
+or figure in its place where there is one; the rule "words the source lacks" (:mod:`.claim_rules`)
+names them with :func:`extrinsic_problems`.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def extrinsic_problems(
             if u in added or not _absent(u, claim, doc, derived, light):
                 continue
             if u in subs and _beside_name(claim, u):
-                continue  # a paraphrase beside a name ("designed by Ada Lind"): rule 3 weighs it
+                continue  # a paraphrase beside a name ("designed by Ada Lind"): the share rule weighs it
             there = slot_word(claim, u, ev)
             instead = f"; the passage has {passage_form(ev, there)!r} there" if there else ""
             problems.append(

@@ -42,7 +42,8 @@ class Wrong:
         """The unsupported verdict: the passage as its quote and the words that differ as
         ``differs``, which the scorer locates and checks as it does any quote."""
         ev = self.passage
-        differs = [Difference(claim=r.said, source=r.instead) for r in self.reasons if isinstance(r, Shown) and r.said]
+        shown = [r for r in self.reasons if isinstance(r, Shown) and r.said]
+        differs = [Difference(claim=r.said, source=r.instead) for r in shown]
         return AlignmentVerdict(
             claim=claim.text, quote=ev.text if ev is not None and ev.sentences else "", supported=False,
             reason="; ".join(self.reasons), differs=differs or None,
@@ -88,7 +89,7 @@ class ClaimCase:
         self.analyser = analyser
         self.settings = settings
         self.opening = opening
-        """A pronoun that opens the summary with no one before it (this claim's first words), else ``None``."""
+        """A pronoun that opens the summary with no one before it (in this claim), else ``None``."""
         self.rejudge = rejudge
         """The judge of another claim against the same source (a statement a denial wraps)."""
 
@@ -116,7 +117,8 @@ class ClaimCase:
         count no word as an addition."""
         if self.settings.addition_share is None:
             return frozenset()
-        return additions(self.claim, self.doc, self.passages[0], self.derived, self.light, self.analyser.antonyms)
+        first = self.passages[0]
+        return additions(self.claim, self.doc, first, self.derived, self.light, self.analyser.antonyms)
 
 
 class Look:
@@ -147,8 +149,10 @@ class Look:
 
     @cached_property
     def reads_additions(self) -> bool:
-        """Whether words the passage lacks may count as additions (English, the setting on, a claim of some weight)."""
-        return self.case.settings.addition_share is not None and self.doc.lang == "en" and bool(self.claim.mass)
+        """Whether words the passage lacks may count as additions: English, the setting on, a claim of
+        some weight."""
+        on = self.case.settings.addition_share is not None
+        return on and self.doc.lang == "en" and bool(self.claim.mass)
 
     @cached_property
     def slotted(self) -> str | None:
@@ -167,7 +171,7 @@ class Look:
         return None
 
     def holds_every_word(self) -> bool:
-        """Whether the passage holds every word of the claim, its numbers aside (checked by their own rule)."""
+        """Whether the passage holds every word of the claim, numbers aside (the numbers rule reads those)."""
         held = self.ev.found | self.ev.names_before | self.case.light
         return all(u in held for u in self.claim.units if not u.startswith("#"))
 

@@ -26,7 +26,7 @@ def _slotted(look: Look) -> Finding:
 
 
 SLOT_WORD = Rule(
-    "word in another's slot", "a claim word the passage lacks standing where the passage has another word",
+    "word in another's slot", "a claim word the passage lacks where the passage has another word",
     "passage", (Doubt,), _slotted, english_only=True,
 )
 
@@ -37,7 +37,7 @@ def _share(look: Look) -> Finding:
     addition_share = case.settings.addition_share
     if look.reads_additions and addition_share is not None:
         missing = {u for u in claim.units - covered if not u.startswith("#") and u not in claim.names}
-        missing -= predicates(claim)  # a verb the passage lacks counts against the threshold, not as an addition
+        missing -= predicates(claim)  # a verb the passage lacks counts against the threshold, not as added
         if look.slotted is None and claim.weight_of(covered) / claim.mass >= addition_share:
             covered |= missing  # none of them is in a slot: additions
     share = claim.weight_of(covered) / claim.mass if claim.mass else 0.0
@@ -47,8 +47,8 @@ def _share(look: Look) -> Finding:
 
 
 SHARE = Rule(
-    "share of the claim", "the share of the claim's weight the passage holds, substituted words and "
-    "additions to a paraphrase counted", "passage", (Doubt,), _share,
+    "share of the claim", "the share of the claim's weight the passage holds (substitutions, additions "
+    "counted)", "passage", (Doubt,), _share,
 )
 
 
@@ -72,7 +72,7 @@ def _antonym_substituted(look: Look) -> Finding:
 
 
 ANTONYM_SUBSTITUTED = Rule(
-    "antonym substituted", "a claim word whose slot beside a name or number the passage fills with its antonym",
+    "antonym substituted", "a claim word whose slot beside a name or number holds its antonym",
     "passage", (Wrong,), _antonym_substituted,
 )
 
@@ -93,7 +93,7 @@ def _antonym_in_place(look: Look) -> Finding:
 
 
 ANTONYM_IN_PLACE = Rule(
-    "antonym in place", "a claim word the passage lacks, its antonym in its slot or beside the claim's neighbours",
+    "antonym in place", "a claim word the passage lacks, its antonym in its slot or beside its neighbours",
     "passage", (Wrong,), _antonym_in_place,
 )
 
@@ -108,7 +108,7 @@ def _polarity(look: Look) -> Finding:
 
 
 POLARITY = Rule(
-    "polarity", "phrases sharing most of their weight and predicate, one negated or with an antonym pair",
+    "polarity", "phrases sharing most weight and predicate, one negated or an antonym pair",
     "passage", (Wrong,), _polarity,
 )
 
@@ -129,7 +129,7 @@ def _negation_unstated(look: Look) -> Finding:
 
 
 NEGATION_UNSTATED = Rule(
-    "negation unstated", "a negated claim whose words the passage holds but no sentence states negated",
+    "negation unstated", "a negated claim whose words the passage holds, no sentence stating them negated",
     "passage", (Wrong,), _negation_unstated,
 )
 
@@ -141,8 +141,8 @@ def _roles(look: Look) -> Finding:
 
 
 ROLES = Rule(
-    "roles swapped", "two claim words on the other sides of the word between them in a passage sentence of "
-    "the same voice (in Korean, their case particles)", "passage", (Wrong,), _roles,
+    "roles swapped", "two claim words on the other sides of the word between them, same voice (Korean: case "
+    "particles)", "passage", (Wrong,), _roles,
 )
 
 
@@ -159,20 +159,27 @@ def _turned(look: Look, found: tuple[str, str, Sentence] | None) -> Finding:
     ),), ev)
 
 
+def _link_turned(look: Look) -> Finding:
+    return _turned(look, opposite_link(look.claim, look.ev.sentences, look.doc.lang))
+
+
 LINK_TURNED = Rule(
-    "link turned", "a claim word whose opposite the passage has between the same two words (\"before\" for "
-    "\"after\", \"for\" for \"against\", \"months\" for \"years\")", "passage",
-    (Wrong,), lambda look: _turned(look, opposite_link(look.claim, look.ev.sentences, look.doc.lang)),
+    "link turned", "a claim word whose opposite stands between the same two words (\"before\"/\"after\", "
+    "\"for\"/\"against\", \"months\"/\"years\")", "passage", (Wrong,), _link_turned,
 )
+
+
+def _unit_changed(look: Look) -> Finding:
+    return _turned(look, unit_changed(look.claim, look.doc.sentences, look.doc.lang))
+
 
 UNIT_CHANGED = Rule(
-    "unit changed", "a number's length or weight where any source sentence gives that number another unit of "
-    "its kind", "passage", (Wrong,),
-    lambda look: _turned(look, unit_changed(look.claim, look.doc.sentences, look.doc.lang)), english_only=True,
+    "unit changed", "a number's length or weight unit where the source gives that number another",
+    "passage", (Wrong,), _unit_changed, english_only=True,
 )
 
 
-def _named_subject(look: Look) -> Finding:
+def _swapped_names(look: Look) -> Finding:
     subject = swap_shown(look.claim, look.ev.sentences)
     if not subject:
         return None
@@ -183,9 +190,8 @@ def _named_subject(look: Look) -> Finding:
 
 
 SWAPPED_NAMES = Rule(
-    "swapped names", "the same people in swapped roles around a verb, another winner of the contest, a "
-    "comparison turned around, the loser or the beaten side as the winner", "passage", (Wrong,), _named_subject,
-    english_only=True,
+    "swapped names", "the same people in swapped roles, another winner, a comparison turned around, the "
+    "loser as the winner", "passage", (Wrong,), _swapped_names, english_only=True,
 )
 
 
@@ -193,12 +199,13 @@ def _other_subject(look: Look) -> Finding:
     other = subject_swap(look.claim, look.ev.sentences, named_after=False)
     if not other:
         return None
-    return Doubt((f"the source ({look.ev.where}) says {other[1]!r} {other[2]}, where the claim has {other[0]!r}",))
+    mine, theirs, verb = other
+    return Doubt((f"the source ({look.ev.where}) says {theirs!r} {verb}, where the claim has {mine!r}",))
 
 
 OTHER_SUBJECT = Rule(
-    "another subject", "the words there, but the passage gives the claim's verb another subject", "passage",
-    (Doubt,), _other_subject, english_only=True,
+    "another subject", "the claim's verb with another subject in the passage",
+    "passage", (Doubt,), _other_subject, english_only=True,
 )
 
 
@@ -211,13 +218,18 @@ def _planned(look: Look) -> Finding:
 
 
 PLANNED = Rule(
-    "plan as done", "the words there, but the passage only plans, asks for or expects what the claim states as done",
+    "plan as done", "what the passage only plans, asks for or expects, stated as done",
     "passage", (Doubt,), _planned, english_only=True,
 )
 
+
+def _crossing(look: Look) -> Finding:
+    return _doubt(crossing_note(look.claim, look.ev, look.case.analyser))
+
+
 CROSSING = Rule(
-    "words across clauses", "the words there, but joining parts of different clauses or sentences",
-    "passage", (Doubt,), lambda look: _doubt(crossing_note(look.claim, look.ev, look.case.analyser)), english_only=True,
+    "words across clauses", "words joined from different clauses or sentences",
+    "passage", (Doubt,), _crossing, english_only=True,
 )
 
 
@@ -230,7 +242,7 @@ def _reordered(look: Look) -> Finding:
 
 
 REORDERED = Rule(
-    "names reordered", "the words there, but two of the claim's names and numbers in the other order",
+    "names reordered", "two of the claim's names or numbers in the other order",
     "passage", (Doubt,), _reordered,
 )
 
@@ -243,11 +255,13 @@ def _apart(look: Look) -> Finding:
     if not judged or 1 - len(loose) / judged >= cfg.pair_threshold:
         return None
     shown = ", ".join(f"{claim.forms.get(a, a)!r} with {claim.forms.get(b, b)!r}" for a, b in loose[:3])
-    return Doubt((f"the words occur in the source ({ev.where}) but not together as the claim puts them: {shown}",))
+    return Doubt((
+        f"the words occur in the source ({ev.where}) but not together as the claim puts them: {shown}",
+    ))
 
 
 APART = Rule(
-    "words apart", "neighbouring claim words that stand far apart in the passage sentence that holds both",
+    "words apart", "neighbouring claim words far apart in the passage sentence holding both",
     "passage", (Doubt,), _apart,
 )
 

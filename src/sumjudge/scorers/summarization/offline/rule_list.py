@@ -18,8 +18,8 @@ from .claim_rules import ABSENT_WORDS, DENIAL, NUMBERS_AND_NAMES, OPENING_PRONOU
 from .findings import CONCLUSIONS, ClaimCase, Doubt, Finding, Look, Rule, Settled, Wrong
 from .lexical_settings import LexicalSettings
 from .passage_rules import (
-    ANTONYM_IN_PLACE, ANTONYM_SUBSTITUTED, APART, CROSSING, LINK_TURNED, NEGATION_UNSTATED, OTHER_SUBJECT, PLANNED,
-    POLARITY, REORDERED, ROLES, SHARE, SLOT_WORD, SWAPPED_NAMES, UNIT_CHANGED,
+    ANTONYM_IN_PLACE, ANTONYM_SUBSTITUTED, APART, CROSSING, LINK_TURNED, NEGATION_UNSTATED, OTHER_SUBJECT,
+    PLANNED, POLARITY, REORDERED, ROLES, SHARE, SLOT_WORD, SWAPPED_NAMES, UNIT_CHANGED,
 )
 from .reasons import unchecked_reason
 
@@ -88,9 +88,10 @@ def _unchecked(case: ClaimCase, notes: list[str]) -> AlignmentVerdict:
     claim, first = case.claim, case.passages[0]
     covered = first.found | first.names_before | case.light
     support = claim.weight_of(covered & claim.units) / claim.mass if claim.mass else 1.0
+    reason = unchecked_reason(claim, first, covered, case.doc, notes)
     return AlignmentVerdict(
-        claim=claim.text, quote=first.text, supported=True, unchecked=True,
-        reason=unchecked_reason(claim, first, covered, case.doc, notes), probability=round(min(1.0, support), 4),
+        claim=claim.text, quote=first.text, supported=True, unchecked=True, reason=reason,
+        probability=round(min(1.0, support), 4),
     )
 
 
