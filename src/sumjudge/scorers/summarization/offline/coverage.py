@@ -245,6 +245,27 @@ def _antonym_in_place(
     return None
 
 
+def _contradiction(fact: Sentence, best: Sentence, read: SummaryRead, missing: frozenset[str]) -> str | None:
+    """How the summary, which holds the fact's key facts, contradicts the rest of it, first found first:
+    another subject of the same verb (English), a link or unit turned around, a number's role changed
+    (English), an antonym in place of a ``missing`` fact word, a negation. ``None``: no contradiction."""
+    lang = read.analyser.lang
+    swapped = swap_shown(fact, [best], summary_is_claim=False) if lang == "en" else None
+    if swapped:
+        return f"it says {swapped[1]!r} {swapped[2]} where the source has {swapped[0]!r}"
+    order = opposite_link(fact, [best], lang) or unit_changed(fact, read.sentences, lang)
+    if order:  # "before the vote" where the source has "after the vote"
+        return f"it says {order[1]!r} where the source has {order[0]!r}"
+    role = number_role_changed(fact, [best]) if lang == "en" else None
+    if role:  # "rose by 3.2%" where the source has "rose to 3.2%"
+        return f"it says {role[1]!r} where the source has {role[0]!r}"
+    reversed_ = _antonym_in_place(fact, best, missing, read.analyser.antonyms)
+    if reversed_:
+        return reversed_
+    conflict = polarity_conflict(fact, read.sentences, read.analyser.antonyms, who="the source", where="the summary")
+    return conflict or None
+
+
 def judge_fact(
     question: str, fact: Sentence, read: SummaryRead, answer_threshold: float,
     unsettled_presence: float = 0.31, lone_name_presence: float = 0.57,
@@ -272,31 +293,9 @@ def judge_fact(
     if best is not None and key is not None and key[1]:
         return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {key[1]}")
     if best is not None and key is None and found:
-        english = read.analyser.lang == "en"
-        swapped = swap_shown(fact, [best], summary_is_claim=False) if english else None
-        if swapped:
-            return CoverageVerdict(
-                question=question, answered=False,
-                reason=f"the summary contradicts it: it says {swapped[1]!r} {swapped[2]} where the source has {swapped[0]!r}",
-            )
-        order = opposite_link(fact, [best], read.analyser.lang) or unit_changed(fact, read.sentences, read.analyser.lang)
-        if order:  # "before the vote" where the source has "after the vote"
-            return CoverageVerdict(
-                question=question, answered=False,
-                reason=f"the summary contradicts it: it says {order[1]!r} where the source has {order[0]!r}",
-            )
-        role = number_role_changed(fact, [best]) if english else None
-        if role:  # "rose by 3.2%" where the source has "rose to 3.2%"
-            return CoverageVerdict(
-                question=question, answered=False,
-                reason=f"the summary contradicts it: it says {role[1]!r} where the source has {role[0]!r}",
-            )
-        reversed_ = _antonym_in_place(fact, best, point - found, read.analyser.antonyms)
-        if reversed_:
-            return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {reversed_}")
-        conflict = polarity_conflict(fact, read.sentences, read.analyser.antonyms, who="the source", where="the summary")
-        if conflict:
-            return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {conflict}")
+        contradiction = _contradiction(fact, best, read, point - found)
+        if contradiction:
+            return CoverageVerdict(question=question, answered=False, reason=f"the summary contradicts it: {contradiction}")
         if share >= answer_threshold:
             return CoverageVerdict(
                 question=question,
