@@ -72,29 +72,11 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
         value = n.rstrip("%")
         keys = claim.number_keys.get(n, frozenset({value}))
         if value in held:
-            linked = change_for_level(claim, n, ev) or all_for_part(claim, n, ev)
-            if linked:
-                errors.append(_shown(ev, f"the claim says {linked[0]!r} where the passage says {linked[1]!r}", *linked))
-                continue
-            scaled = _other_scale(claim, n, ev)
-            if scaled:
-                errors.append(_shown(
-                    ev, f"{claim.number_forms[n]!r} is in the passage, but as {scaled[1]!r} where the claim has {scaled[0]!r}",
-                    *scaled,
-                ))
-                continue
-            moved = _moved_number(claim, n, ev, passage) or _swapped_number(claim, n, ev, passage)
-            if moved and _alike_form(claim, n, ev, moved):
-                errors.append(_shown(
-                    ev, f"{claim.number_forms[n]!r} is in the passage, but where the claim puts it the passage says {moved!r}",
-                    claim.number_forms[n], moved,
-                ))
-            elif moved:  # another kind of number stands there (a count of flats for a tally of votes): no error shown
-                notes.append(f"{claim.number_forms[n]!r} is in the passage, but not where the claim puts it")
-            else:
-                other = _number_of_another_sentence(claim, n, ev)
-                if other:
-                    notes.append(other)
+            error, note = _in_passage(claim, n, ev, passage)
+            if error:
+                errors.append(error)
+            elif note:
+                notes.append(note)
             continue
         if passage_keys is None:
             passage_keys = frozenset().union(*(all_keys(s.number_keys) for s in ev.sentences))
@@ -133,6 +115,27 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
         else:
             notes.append(f"{shown!r} is in the source in another form, but not in the passage that states the rest")
     return errors, notes
+
+
+def _in_passage(claim: Sentence, n: str, ev: Evidence, passage: list[str]) -> tuple[Shown | None, str | None]:
+    """(error shown, note) for a claim number the passage has: an error where the passage gives it
+    another role or scale, or where the claim puts it the passage has another number of its form; a
+    note where another kind of number stands there, or where the number's words are in another sentence."""
+    linked = change_for_level(claim, n, ev) or all_for_part(claim, n, ev)
+    if linked:
+        return _shown(ev, f"the claim says {linked[0]!r} where the passage says {linked[1]!r}", *linked), None
+    shown = claim.number_forms[n]
+    scaled = _other_scale(claim, n, ev)
+    if scaled:
+        why = f"{shown!r} is in the passage, but as {scaled[1]!r} where the claim has {scaled[0]!r}"
+        return _shown(ev, why, *scaled), None
+    moved = _moved_number(claim, n, ev, passage) or _swapped_number(claim, n, ev, passage)
+    if moved and _alike_form(claim, n, ev, moved):
+        why = f"{shown!r} is in the passage, but where the claim puts it the passage says {moved!r}"
+        return _shown(ev, why, shown, moved), None
+    if moved:  # another kind of number stands there (a count of flats for a tally of votes): no error shown
+        return None, f"{shown!r} is in the passage, but not where the claim puts it"
+    return None, _number_of_another_sentence(claim, n, ev)
 
 
 def _shown(ev: Evidence, why: str, mine: str, theirs: str) -> Shown:
