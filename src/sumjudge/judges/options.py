@@ -28,7 +28,7 @@ from typing import Any
 from ..errors import ConfigurationError
 from .base import REQUEST_FIELDS
 from .option_sets import OptionSet
-from .registry import judge_entry
+from .registry import JudgeEntry, judge_entry
 
 OPTIONS_ENV_VAR = "SUMJUDGE_JUDGE_OPTIONS"
 """``"KEY=VALUE,KEY=VALUE"``: judge options for every command that takes ``--judge-option``."""
@@ -62,12 +62,12 @@ def option_set(model_id: str) -> OptionSet:
     return judge_entry(model_id).options()
 
 
-def checked_options(model_id: str, options: Mapping[str, Any]) -> dict[str, Any]:
+def checked_options(model_id: str, options: Mapping[str, Any], entry: JudgeEntry | None = None) -> dict[str, Any]:
     """``options`` for ``model_id``'s judge, each value of its type; one line naming the known keys
-    when a key is unknown or a value is bad."""
+    when a key is unknown or a value is bad. ``entry``: the id's registry entry, when already found."""
     if not options:
         return {}
-    taken = option_set(model_id)
+    taken = (entry or judge_entry(model_id)).options()
     try:
         return taken.check(dict(options))
     except ConfigurationError as exc:
