@@ -52,8 +52,8 @@ def test_score_refuses_an_impossible_flag_before_any_work(tmp_path: Path, flag: 
     ("estimate", "{data}", "--samples", HUGE), ("estimate", "{data}", "--probe", "all", "--per-kind", HUGE),
     ("probe", "{data}", "--per-kind", HUGE), ("probe", "{data}", "--concurrency", HUGE),
     ("probe", "{data}", "--max-questions", HUGE), ("probe", "{data}", "--timeout", "nan"),
-    ("check", "The cat sat on the mat.", "The cat sat.", "--max-questions", HUGE),
-    ("check", "The cat sat on the mat.", "The cat sat.", "--sample-temperature", "nan"),
+    ("check", "--source", "The cat sat on the mat.", "--summary", "The cat sat.", "--max-questions", HUGE),
+    ("check", "--source", "The cat sat on the mat.", "--summary", "The cat sat.", "--sample-temperature", "nan"),
 ])
 def test_every_command_bounds_its_count_flags(tmp_path: Path, args: tuple[str, ...]) -> None:
     code, text = invoke(*(a.format(data=data_file(tmp_path)) for a in args), "--model", "offline/lexical")

@@ -17,6 +17,7 @@ import pytest
 
 from killed_runs import finished_ids, kill_once_finished
 from probe_rows import ROWS
+from sumjudge.scorers.summarization.spec import ScorerSpec
 from sumjudge.testing.brains import SummarizationBrain
 from sumjudge.testing.judge_server import JudgeServer
 
@@ -197,8 +198,8 @@ def test_the_library_function_scores_the_plan_into_the_store_and_resumes_it(tmp_
 
     plan = make_plan(ENGLISH, kinds=["number", "rescore"], seed=0)
     options = {"max_questions": 10, "scale": 1.0}
-    first = run_probe_sync(plan, data_name="rows", model="offline/lexical", options=options, store_path=tmp_path / "r.db")
-    again = run_probe_sync(plan, data_name="rows", model="offline/lexical", options=options, store_path=tmp_path / "r.db")
+    first = run_probe_sync(plan, data_name="rows", spec=ScorerSpec.make("offline/lexical", options), store_path=tmp_path / "r.db")
+    again = run_probe_sync(plan, data_name="rows", spec=ScorerSpec.make("offline/lexical", options), store_path=tmp_path / "r.db")
     assert first.table is not None and again.table is not None
     assert again.run.id == first.run.id and again.table == first.table
     assert set(first.outcomes) == {r.id for r in plan.originals} | {v.id for v in plan.variants}

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from sumjudge.scorers.summarization.spec import ScorerSpec
 from sumjudge.runs.dataset import RunOutputs, Meter, run_dataset, run_dataset_sync
 from sumjudge.data.datasets import Dataset
 from sumjudge.errors import SumjudgeError
@@ -55,7 +56,7 @@ def test_one_call_scores_writes_in_input_order_and_resumes(tmp_path):
     seen = Seen()
     with Dataset(str(data)) as ds:
         info = ds.validate()
-        result = run_dataset_sync(ds, info, model="offline/lexical", options=OPTIONS, store_path=tmp_path / "runs.db",
+        result = run_dataset_sync(ds, info, spec=ScorerSpec.make("offline/lexical", OPTIONS), store_path=tmp_path / "runs.db",
                                 outputs=RunOutputs(out=str(out), step_summary=False), events=seen,
                                 gates=Gates(fail_under=0.9))
     assert not result.interrupted
@@ -74,7 +75,7 @@ def test_one_call_scores_writes_in_input_order_and_resumes(tmp_path):
     again = Seen()
     with Dataset(str(data)) as ds:
         info = ds.validate()
-        second = run_dataset_sync(ds, info, model="offline/lexical", options=OPTIONS, store_path=tmp_path / "runs.db",
+        second = run_dataset_sync(ds, info, spec=ScorerSpec.make("offline/lexical", OPTIONS), store_path=tmp_path / "runs.db",
                                 outputs=RunOutputs(step_summary=False), events=again)
     assert second.run.id == result.run.id
     assert again.starts == [(True, 3, 3)] and again.done == []
@@ -94,7 +95,7 @@ async def test_a_failed_item_is_kept_with_its_error_and_fails_the_gate(tmp_path,
     monkeypatch.setattr(lexical.LexicalJudge, "align", align)
     meter = Meter()
     with Dataset(str(data)) as ds:
-        result = await run_dataset(ds, ds.validate(), model="offline/lexical", options=OPTIONS,
+        result = await run_dataset(ds, ds.validate(), spec=ScorerSpec.make("offline/lexical", OPTIONS),
                                  store_path=tmp_path / "runs.db", outputs=RunOutputs(step_summary=False),
                                  meter=meter)
     assert result.stats.count == 1 and result.stats.errors == 1
@@ -114,11 +115,11 @@ def test_bad_model_or_unwritable_output_fails_before_the_run_is_opened(tmp_path)
     with Dataset(str(data)) as ds:
         info = ds.validate()
         with pytest.raises(SumjudgeError, match="nosuchprovider"):
-            run_dataset_sync(ds, info, model="nosuchprovider/x", options=OPTIONS, store_path=store)
+            run_dataset_sync(ds, info, spec=ScorerSpec.make("nosuchprovider/x", OPTIONS), store_path=store)
         blocker = tmp_path / "a-file"
         blocker.write_text("x")
         with pytest.raises(SumjudgeError, match="--report"):
-            run_dataset_sync(ds, info, model="offline/lexical", options=OPTIONS, store_path=store,
+            run_dataset_sync(ds, info, spec=ScorerSpec.make("offline/lexical", OPTIONS), store_path=store,
                            outputs=RunOutputs(report=str(blocker / "r.html")))
     assert not store.exists()  # no run was opened, so none is left "running"
 
@@ -133,7 +134,7 @@ def test_a_run_never_resumes_under_another_version_of_the_offline_judge(tmp_path
     def score() -> tuple[bool, str]:
         seen = Seen()
         with Dataset(str(data)) as ds:
-            result = run_dataset_sync(ds, ds.validate(), model="offline/lexical", options=OPTIONS,
+            result = run_dataset_sync(ds, ds.validate(), spec=ScorerSpec.make("offline/lexical", OPTIONS),
                                     store_path=tmp_path / "runs.db", outputs=RunOutputs(step_summary=False),
                                     events=seen)
         return seen.starts[0][0], result.run.id

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from cpu_judges import MARK, breaks_on_mark
+from sumjudge.scorers.summarization.spec import ScorerSpec
 from sumjudge.data.datasets import Dataset
 from sumjudge.runs.dataset import RunOutputs, Meter, run_dataset_sync
 from sumjudge.runs.workers import chunks_by_source, worker_count
@@ -59,7 +60,7 @@ def run(data: Path, tmp: Path, name: str, workers: int, **kwargs) -> tuple[bytes
     out, meter = tmp / f"{name}.jsonl", Meter()
     with Dataset(str(data)) as ds:
         info = ds.validate()
-        result = run_dataset_sync(ds, info, model="offline/lexical", options=OPTIONS, store_path=tmp / f"{name}.db",
+        result = run_dataset_sync(ds, info, spec=ScorerSpec.make("offline/lexical", OPTIONS), store_path=tmp / f"{name}.db",
                                 outputs=RunOutputs(out=str(out), step_summary=False), meter=meter,
                                 workers=workers, **kwargs)
     assert not result.interrupted
@@ -138,13 +139,13 @@ def test_a_run_stopped_between_two_records_resumes_to_the_out_of_an_uninterrupte
     out, store = tmp_path / "stopped.jsonl", tmp_path / "stopped.db"
     with Dataset(str(data)) as ds:
         info = ds.validate()
-        stopped = run_dataset_sync(ds, info, model="offline/lexical", options=OPTIONS, store_path=store,
+        stopped = run_dataset_sync(ds, info, spec=ScorerSpec.make("offline/lexical", OPTIONS), store_path=store,
                                  outputs=RunOutputs(out=str(out), step_summary=False), workers=2,
                                  events=StopAfter(2))
         assert stopped.interrupted
         saved = stopped.stats.count
         assert 0 < saved < 120 and saved % 3 == 0  # whole tasks: every source's items, or none
-        resumed = run_dataset_sync(ds, info, model="offline/lexical", options=OPTIONS, store_path=store,
+        resumed = run_dataset_sync(ds, info, spec=ScorerSpec.make("offline/lexical", OPTIONS), store_path=store,
                                  outputs=RunOutputs(out=str(out), step_summary=False), workers=2)
     assert not resumed.interrupted
     assert out.read_bytes() == single

@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 from scripted import ScriptedJudge
 
+from sumjudge.scorers.summarization.spec import ScorerSpec
 from sumjudge import SummarizationOptions
 from sumjudge.cli import main
 from sumjudge.data.datasets import Dataset
@@ -119,7 +120,7 @@ def test_questions_at_the_documented_bound_is_taken(tmp_path: Path) -> None:
 def test_a_draw_that_gives_no_questions_writes_no_exam(tmp_path: Path) -> None:
     judge = ScriptedJudge(**{QUESTIONS_STEP: {"questions": ["  ", ""]}})
     with Dataset(str(data_file(tmp_path))) as dataset, pytest.raises(JudgeOutputError, match="no questions for the source of item 'a'"):
-        asyncio.run(draw_exam(dataset, model="scripted/judge", options={"max_questions": 2},
+        asyncio.run(draw_exam(dataset, spec=ScorerSpec("scripted/judge", SummarizationOptions.coerce({"max_questions": 2})),
                               judge_factory=lambda: judge))
 
 
@@ -142,7 +143,7 @@ def test_drawn_questions_are_cleaned_cut_and_kept_once(tmp_path: Path) -> None:
              long]
     judge = ScriptedJudge(**{QUESTIONS_STEP: {"questions": drawn}})
     with Dataset(str(data_file(tmp_path))) as dataset:
-        exam, _ = asyncio.run(draw_exam(dataset, model="scripted/judge", options={"max_questions": 5},
+        exam, _ = asyncio.run(draw_exam(dataset, spec=ScorerSpec("scripted/judge", SummarizationOptions.coerce({"max_questions": 5})),
                                      judge_factory=lambda: judge))
     kept = exam.entries[0].questions
     assert kept[0] == "Did the council [31mapprove 120 homes?" and len(kept) == 2

@@ -12,6 +12,7 @@ import sqlite3
 import pytest
 
 from batch_helpers import TextBrain, results, write_data
+from sumjudge.scorers.summarization.spec import ScorerSpec
 from sumjudge.data.datasets import Dataset
 from sumjudge.errors import ConfigurationError
 from sumjudge.runs.dataset import RunOutputs, run_dataset_sync
@@ -48,7 +49,7 @@ def score(tmp_path, model, name, *, batch=None, cache=None, data=None):
     with Dataset(str(data)) as ds:
         info = ds.validate()
         result = run_dataset_sync(
-            ds, info, model=model, options=OPTIONS, store_path=tmp_path / f"{name}.db", cache=cache,
+            ds, info, spec=ScorerSpec.make(model, OPTIONS), store_path=tmp_path / f"{name}.db", cache=cache,
             outputs=RunOutputs(out=str(out), step_summary=False), batch=batch,
         )
     return result, results(out)

@@ -11,6 +11,7 @@ import pytest
 from scripted import answers, claims, judge, questions
 from long_sources import NEEDLE, TOWNS, long_source, passage_judge
 
+from sumjudge.scorers.summarization.spec import ScorerSpec
 from sumjudge import create_summarization_scorer
 from sumjudge.data.datasets import Dataset
 from sumjudge.errors import JudgeOutputError
@@ -103,7 +104,7 @@ def test_a_run_records_the_stray_items_as_failed_and_counts_them(tmp_path, monke
         monkeypatch.setenv("OPENAI_API_KEY", "k")
         out = tmp_path / "out.jsonl"
         with Dataset(str(data)) as ds:
-            result = run_dataset_sync(ds, ds.validate(), model="openai/test-model", options={"max_questions": 3},
+            result = run_dataset_sync(ds, ds.validate(), spec=ScorerSpec.make("openai/test-model", {"max_questions": 3}),
                                     store_path=tmp_path / "runs.db",
                                     outputs=RunOutputs(out=str(out), step_summary=False))
     (line,) = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
@@ -219,7 +220,7 @@ def test_a_false_summary_is_not_scored_on_claims_the_judge_took_from_the_source(
         monkeypatch.setenv("OPENAI_API_KEY", "k")
         out = tmp_path / "out.jsonl"
         with Dataset(str(data)) as ds:
-            result = run_dataset_sync(ds, ds.validate(), model="openai/test-model", options={"max_questions": 1},
+            result = run_dataset_sync(ds, ds.validate(), spec=ScorerSpec.make("openai/test-model", {"max_questions": 1}),
                                     store_path=tmp_path / "runs.db",
                                     outputs=RunOutputs(out=str(out), step_summary=False))
     (line,) = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, MissingDependencyError
+from ..guards.limits import DEFAULT_MAX_QUESTIONS
 from ..figures import number
 from ..data.jsonl import jsonl_records
 
@@ -214,7 +215,7 @@ async def judge_values(
     *,
     model: Any = None,
     concurrency: int = 8,
-    max_questions: int = 10,
+    max_questions: int = DEFAULT_MAX_QUESTIONS,
     on_progress: Callable[[int], None] | None = None,
     graded: bool = False,
     calibration: Any = None,
@@ -264,7 +265,7 @@ async def measure_agreement(
     use_judge: bool = True,
     metrics: Sequence[str] = (),
     concurrency: int = 8,
-    max_questions: int = 10,
+    max_questions: int = DEFAULT_MAX_QUESTIONS,
     human_field: str = "human",
     graded: bool = False,
     calibration: Any = None,

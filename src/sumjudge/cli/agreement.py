@@ -21,7 +21,7 @@ from .common import AGREEMENT_EXIT_CODES, EXIT_USAGE, fail, open_store, store_op
 from .help import SectionedCommand
 from .options import (
     MAX_CONCURRENCY, calibration_option, concurrency_option, graded_option, judge_extra, judge_option_option,
-    max_questions_option, read_calibration_option,
+    max_questions_option, read_calibration_option, scorer_options,
 )
 
 
@@ -79,6 +79,7 @@ def agreement(
         return
     if labels_from is not None:
         fail("--labels-from goes with --run")
+    scorer_options(max_questions=max_questions, graded=graded)  # a bad value: its flag named, exit 2
     if data is None or human_field is None:
         fail("give DATA and --human-field (ratings in a file), or --run RUN (labels in the run store)")
     assert data is not None and human_field is not None

@@ -26,8 +26,8 @@ from ..errors import JudgeError, SumjudgeError
 from .common import CHECK_EXIT_CODES, EXIT_BELOW, EXIT_OK, fail, say, stderr_console, stdout_console
 from .help import SectionedCommand
 from .options import (
-    Finite, cache_options, calibration_option, gate_flag, item_gate_options, item_gates, judge_extra, judge_option_option,
-    model_option, read_calibration_option, scorer_options, scorer_options_decorator, timeout_option,
+    Finite, cache_options, calibration_option, gate_flag, item_gate_options, item_gates, judge_option_option,
+    model_option, read_calibration_option, scorer_options_decorator, scorer_spec, timeout_option,
 )
 
 _LOOKS_LIKE_A_PATH = re.compile(r"^\S+$")
@@ -89,30 +89,23 @@ def check(
     min_coverage: float | None, calibration_path: str | None, as_json: bool,
 ) -> None:
     """Score one SUMMARY against its SOURCE and print the verdicts behind the score."""
-    from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, default_model_id
-    from ..judges.base import ModelConfig
-    from ..scorers.summarization import create_summarization_scorer
+    from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user
     from .progress import JudgeNotices
 
     if source_arg == "-" and summary_arg == "-":
         fail("only one of --source and --summary can read standard input")
-    judge_id = model or default_model_id()
-    extra = judge_extra(judge_id, judge_option)
-    source, summary = _text(source_arg, "--source"), _text(summary_arg, "--summary")
-    options = scorer_options(max_questions, scale, samples, reducer, sample_temperature, graded)
     if fail_under is not None and not 0 <= fail_under <= scale:
         fail(f"--fail-under must be from 0 to the scale ({scale:g}): outside it the gate can never pass or never "
              f"fail, got {fail_under:g}")
     gates = item_gates(max_unsupported, min_alignment, min_coverage)
     calibration = read_calibration_option(calibration_path)
-    if calibration is not None:
-        options["calibration"] = calibration
-        if fail_under is None and calibration.bound is not None:  # the bound fitted on the team's labels
-            fail_under = calibration.bound
-    try:  # one pair: the library's own factory, none of the batch runner's machinery
-        config = ModelConfig(id=judge_id, max_concurrency=4, **({"extra": extra} if extra else {}),
-                             **({"timeout": timeout} if timeout is not None else {}))
-        scorer = create_summarization_scorer(config, options, cache=cache_path or use_cache)
+    if calibration is not None and fail_under is None and calibration.bound is not None:
+        fail_under = calibration.bound  # the bound fitted on the team's labels
+    spec = scorer_spec(model, judge_option, max_questions=max_questions, scale=scale, samples=samples, reducer=reducer,
+                       sample_temperature=sample_temperature, graded=graded, calibration=calibration)
+    source, summary = _text(source_arg, "--source"), _text(summary_arg, "--summary")
+    try:  # one pair: the spec's own scorer, none of the batch runner's machinery
+        scorer = spec.scorer(concurrency=4, timeout=timeout, cache=cache_path or use_cache)
         if default_chosen_for_user(model):
             say(DEFAULT_JUDGE_NOTICE)
         with JudgeNotices(stderr_console(), spinner=True):  # a model loading and reading: said as it goes

@@ -14,7 +14,7 @@ from ..errors import SumjudgeError
 from ..guards.limits import MAX_WINDOW_TOKENS
 from .common import ESTIMATE_EXIT_CODES, FORMATS_HELP, fail, input_options, open_dataset, stdout_console
 from .help import SectionedCommand
-from .options import max_claims_option, max_questions_option, per_kind_option, samples_option
+from .options import max_claims_option, max_questions_option, per_kind_option, samples_option, scorer_options
 
 
 HELP = f"""Forecast what `sumjudge score DATA --model M` would spend: judge calls, prompt and completion
@@ -64,13 +64,14 @@ def estimate(
     from ..scorers.summarization.forecast import Forecaster, price
 
     model_id = model or default_model_id()
+    options = scorer_options(max_questions=max_questions, max_claims=max_claims, samples=samples)
     dataset = open_dataset(
         data, source_field=source_field, summary_field=summary_field, id_field=id_field,
         fmt=fmt, encoding=encoding, delimiter=delimiter,
     )
     try:
         config = ModelConfig(id=model_id, context_window=context_window)
-        forecaster = Forecaster(config, max_questions=max_questions, max_claims=max_claims, samples=samples)
+        forecaster = Forecaster(config, options)
         if probe_kinds is not None:  # the originals and variants a probe would score
             from ..data.datasets import Fields
             from ..runs.probe import probe_items

@@ -5,13 +5,14 @@ processes and provider batch jobs."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
 
 from ..guards.limits import (
-    MAX_CLAIMS, MAX_CONCURRENCY, MAX_PER_KIND, MAX_POLL_INTERVAL, MAX_QUESTIONS, MAX_SAMPLES, MAX_WORKERS,
+    DEFAULT_MAX_QUESTIONS, MAX_CLAIMS, MAX_CONCURRENCY, MAX_PER_KIND, MAX_POLL_INTERVAL, MAX_QUESTIONS, MAX_SAMPLES, MAX_WORKERS,
 )
 
 F = Callable[..., Any]
@@ -65,7 +66,7 @@ class PositiveNumber(Finite):
 
 
 COUNT_MAXIMA = {
-    "--max-questions": MAX_QUESTIONS, "--max-claims": MAX_CLAIMS, "--samples": MAX_SAMPLES,
+    "--max-claims": MAX_CLAIMS, "--samples": MAX_SAMPLES,
     "--concurrency": MAX_CONCURRENCY, "--workers": MAX_WORKERS, "--per-kind": MAX_PER_KIND,
 }
 """Every count flag's maximum: a value above it is exit 2, said before anything is read or called (a
@@ -120,8 +121,10 @@ timeout_option = click.option(
 )
 
 
-def max_questions_option(help: str = f"Upper bound on coverage questions per source (at most {MAX_QUESTIONS}).") -> F:
-    return click.option("--max-questions", type=count("--max-questions"), default=10, show_default=True, help=help)
+def max_questions_option(help: str = f"Upper bound on coverage questions per source (default "
+                                     f"{DEFAULT_MAX_QUESTIONS}, at most {MAX_QUESTIONS}).") -> F:
+    """``--max-questions``: its default is the scorer's; checked where the scorer's options are made."""
+    return click.option("--max-questions", type=int, default=DEFAULT_MAX_QUESTIONS, metavar="N", help=help)
 
 
 def samples_option(help: str = "Independent evaluations per summary; the score is their --reducer, the spread is "
@@ -185,21 +188,48 @@ cache_options = _stack(
 """``--cache`` and ``--cache-path``."""
 
 
-def scorer_options(
-    max_questions: int, scale: float, samples: int, reducer: str, sample_temperature: float | None,
-    graded: bool = False,
-) -> dict[str, Any]:
-    """The scorer's options as the run store keys a run on them; the sampling ones only with more
-    than one sample, and ``graded`` only when set, so a one-sample, counted run resumes the runs
-    recorded before those options existed."""
-    options: dict[str, Any] = {"max_questions": max_questions, "scale": scale}
-    if samples > 1:
-        options.update(samples=samples, reducer=reducer)
-        if sample_temperature is not None:
-            options["sample_temperature"] = sample_temperature
-    if graded:
-        options["graded"] = True
-    return options
+def scorer_spec(
+    model: str | None, judge_option: Sequence[str], *, max_questions: int, scale: float, samples: int,
+    reducer: str, sample_temperature: float | None, graded: bool = False, **more: Any,
+) -> Any:
+    """What the flags ask for, as one :class:`~sumjudge.scorers.summarization.spec.ScorerSpec`: the judge
+    (``--model``, else the default), its options (``--judge-option`` and ``$SUMJUDGE_JUDGE_OPTIONS``),
+    and the scorer's :class:`~sumjudge.scorers.summarization.options.SummarizationOptions` (``more``: the
+    exam, the calibration, ``draw_missing``, ``strict_evidence``, ``question_draws``). Each is checked
+    there, once; a bad one is one line naming its flag and exit 2, before any model is loaded."""
+    from ..errors import SumjudgeError
+    from ..judges.options import gathered_options
+    from ..scorers.summarization.spec import ScorerSpec
+    from .common import fail
+
+    given = {"sample_temperature": sample_temperature} if sample_temperature is not None else {}
+    options = scorer_options(max_questions=max_questions, scale=scale, samples=samples, reducer=reducer,
+                             graded=graded, **given, **more)
+    try:
+        return ScorerSpec.make(model, options, gathered_options(judge_option))
+    except SumjudgeError as exc:
+        fail(str(exc))
+
+
+def scorer_options(**fields: Any) -> Any:
+    """The scorer's :class:`~sumjudge.scorers.summarization.options.SummarizationOptions` of these fields,
+    checked there (the one check of each); a bad one is one line naming its flag and exit 2."""
+    from ..errors import SumjudgeError
+    from ..scorers.summarization.options import SummarizationOptions
+    from .common import fail
+
+    try:
+        return SummarizationOptions(**fields)
+    except SumjudgeError as exc:
+        fail(_as_flags(str(exc), list(fields)))
+
+
+def _as_flags(message: str, options: list[str]) -> str:
+    """``message`` with each option named as its flag (``max_questions`` -> ``--max-questions``): the user
+    typed the flag."""
+    for name in options:
+        message = re.sub(rf"(?<![\w-]){name}\b", gate_flag(name), message)
+    return message
 
 
 class Share(Finite):
@@ -260,24 +290,11 @@ def read_calibration_option(path: str | None) -> Any:
         fail(str(exc))
 
 
-def evidence_options(exam: Any, *, draw_missing: bool, strict_evidence: bool) -> dict[str, Any]:
-    """The options a kept exam and strict evidence add to a run's (what the run store records and keys
-    the run on): the exam by its digest, each only when set, so other runs keep their keys."""
-    options: dict[str, Any] = {}
-    if exam is not None:
-        options["exam"] = exam.digest
-        if draw_missing:
-            options["draw_missing"] = True
-    if strict_evidence:
-        options["strict_evidence"] = True
-    return options
-
-
 __all__ = [
     "COUNT_MAXIMA", "MAX_CONCURRENCY", "MAX_PER_KIND", "MAX_POLL_INTERVAL", "MAX_WORKERS", "Finite", "PositiveNumber",
-    "Seconds", "Share", "Temperature", "calibration_option", "read_calibration_option", "batch_options", "cache_options", "concurrency_option", "count", "evidence_options",
+    "Seconds", "Share", "Temperature", "calibration_option", "read_calibration_option", "batch_options", "cache_options", "concurrency_option", "count",
     "gate_flag", "graded_option", "item_gate_options", "item_gates", "judge_extra", "judge_option_option", "max_claims_option", "max_questions_option", "model_option", "per_kind_option", "samples_option",
-    "scorer_options", "scorer_options_decorator", "timeout_option", "workers_option",
+    "scorer_options", "scorer_spec", "scorer_options_decorator", "timeout_option", "workers_option",
 ]
 
 

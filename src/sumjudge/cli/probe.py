@@ -24,8 +24,8 @@ from .common import (
 )
 from .help import SectionedCommand
 from .options import (
-    PositiveNumber, Seconds, batch_options, calibration_option, concurrency_option, graded_option, judge_extra,
-    judge_option_option, max_questions_option, per_kind_option, read_calibration_option, workers_option,
+    PositiveNumber, Seconds, batch_options, calibration_option, concurrency_option, graded_option,
+    judge_option_option, max_questions_option, per_kind_option, read_calibration_option, scorer_spec, workers_option,
 )
 
 
@@ -106,14 +106,17 @@ def probe(
     from ..runs.outputs import store_reads
     from ..runs.probe import make_plan, read_pairs, read_rows
     from ..store.database import DEFAULT_STORE_PATH
-    from .score import scorer_options
 
     if (data is None) == (pairs_file is None):
         fail("give DATA (rows to make variants of) or --pairs FILE (pairs made by people), not both")
     if len(models) > 2:
         fail("--model takes one judge, or two to compare")
-    judges = list(models) or [default_model_id()]
-    extras = {m: judge_extra(m, judge_option) for m in judges}
+    calibration = read_calibration_option(calibration_path)
+    specs = [scorer_spec(m, judge_option, max_questions=max_questions, scale=scale, samples=1, reducer="mean",
+                         sample_temperature=None, graded=graded,  # a calibration applies to the judge it names
+                         calibration=calibration if calibration is not None and (len(models) < 2 or calibration.judge == m)
+                         else None)
+             for m in list(models) or [default_model_id()]]
     gates = {"min_detection": _rate(min_detection, "--min-detection"),
              "max_false_alarm": _rate(max_false_alarm, "--max-false-alarm"), "on_inconclusive": on_inconclusive}
     path = str(pairs_file or data)
@@ -136,11 +139,8 @@ def probe(
     if not plan.variants:
         fail(f"{path}: no variant could be made safely for any row (kinds: {', '.join(plan.kinds)})")
     console = stderr_console(quiet)
-    options = scorer_options(max_questions, scale, 1, "mean", None, graded)
-    calibration = read_calibration_option(calibration_path)
     code = asyncio.run(_probe(
-        plan, console, models=judges, data_name=path, options=options, judge_options=extras, calibration=calibration,
-        concurrency=concurrency, timeout=timeout, cache=cache_path or use_cache, store_path=store_path, fresh=fresh,
+        plan, console, specs=specs, data_name=path, concurrency=concurrency, timeout=timeout, cache=cache_path or use_cache, store_path=store_path, fresh=fresh,
         quiet=quiet, as_json=as_json, report=report, workers=workers,
         batch={"poll_interval": poll_interval, "fallback": batch_fallback} if use_batch else None, **gates,
     ))
@@ -148,14 +148,13 @@ def probe(
 
 
 async def _probe(
-    plan: Any, console: Any, *, models: list[str], data_name: str, options: dict[str, Any], concurrency: int,
+    plan: Any, console: Any, *, specs: list[Any], data_name: str, concurrency: int,
     timeout: float | None, cache: bool | str, store_path: str | None, fresh: bool, quiet: bool, as_json: bool,
     report: str | None, min_detection: float | None, max_false_alarm: float | None, workers: int | None = None,
     batch: dict[str, Any] | None = None, on_inconclusive: str = "inconclusive",
-    judge_options: dict[str, dict[str, Any]] | None = None, calibration: Any = None,
 ) -> int:
-    """Each judge's probe run and table; a calibration applies to the judge it names (one judge: it
-    must be that judge's, else refused as `score` refuses it)."""
+    """Each judge's probe run and table (one spec per judge; a calibration is in the spec of the judge it
+    names, and with one judge it must be that judge's, else refused as `score` refuses it)."""
     from ..analysis.probe.table import paired_kinds
     from ..runs.dataset import Meter
     from ..runs.probe import run_probe
@@ -165,18 +164,16 @@ async def _probe(
 
     terminated = _cancel_on_sigterm()
     results = []
-    for model in models:
+    for spec in specs:
         meter = Meter()
-        events = _ShownEvents(console, meter, model_id=model, quiet=quiet,  # --batch on a live probe: said
+        events = _ShownEvents(console, meter, model_id=spec.model, quiet=quiet,  # --batch on a live probe: said
                               batch_store=(store_path or DEFAULT_STORE_PATH) if batch is not None else None)
         try:
             result = await run_probe(
-                plan, data_name=data_name, model=model, options=options, concurrency=concurrency, timeout=timeout,
+                plan, spec, data_name=data_name, concurrency=concurrency, timeout=timeout,
                 cache=cache, store_path=store_path, fresh=fresh, min_detection=min_detection,
                 max_false_alarm=max_false_alarm, on_inconclusive=on_inconclusive, meter=meter, events=events, workers=workers,
-                batch=provider_rounds(batch, console, quiet=quiet), judge_options=(judge_options or {}).get(model),
-                calibration=calibration if calibration is not None and (len(models) == 1 or calibration.judge == model)
-                else None,
+                batch=provider_rounds(batch, console, quiet=quiet),
             )
         except (SumjudgeError, ValueError) as exc:
             fail(str(exc))

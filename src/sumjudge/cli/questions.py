@@ -13,10 +13,10 @@ import asyncio
 import click
 
 from ..errors import JudgeError, SumjudgeError
-from ..guards.limits import MAX_CONCURRENCY, MAX_QUESTIONS
+from ..guards.limits import MAX_CONCURRENCY
 from .common import EXIT_BELOW, fail, input_options, open_dataset, say
 from .help import SectionedCommand
-from .options import cache_options, count, judge_extra, judge_option_option, model_option, timeout_option
+from .options import cache_options, count, judge_option_option, max_questions_option, model_option, scorer_spec, timeout_option
 
 
 @click.command(cls=SectionedCommand, common=("out", "model", "judge_option", "max_questions"))
@@ -25,8 +25,7 @@ from .options import cache_options, count, judge_extra, judge_option_option, mod
               help="Where to write the exam ('-' for standard output); the file is replaced whole.")
 @model_option
 @judge_option_option
-@click.option("--max-questions", type=count("--max-questions"), default=10, show_default=True,
-              help=f"Upper bound on questions per source (as score's; at most {MAX_QUESTIONS}).")
+@max_questions_option()
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Which draw: 0 asks the judge at its own temperature; N > 0 as score's sample N would.")
 @click.option("--concurrency", "-c", type=count("--concurrency"), default=8, show_default=True,
@@ -40,11 +39,11 @@ def questions(
     timeout: float | None, use_cache: bool, cache_path: str | None,
 ) -> None:
     """Draw the coverage questions of every source in DATA once and write them as an exam to keep."""
-    from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, default_model_id
+    from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user
     from ..runs.exam import draw_exam, exam_output_plan, write_exam
 
-    model_id = model or default_model_id()
-    extra = judge_extra(model_id, judge_option)
+    spec = scorer_spec(model, judge_option, max_questions=max_questions, scale=1.0, samples=1, reducer="mean",
+                       sample_temperature=None)
     if out != "-":  # before any call: never over the data, a store or cache, or what a run reads
         try:
             exam_output_plan(out, data=None if data == "-" else data, cache=cache_path or use_cache).check()
@@ -61,8 +60,7 @@ def questions(
             say(DEFAULT_JUDGE_NOTICE)
         try:
             exam, usage = asyncio.run(draw_exam(
-                dataset, model=model_id, options={"max_questions": max_questions}, concurrency=concurrency,
-                timeout=timeout, cache=cache_path or use_cache, seed=seed, judge_options=extra,
+                dataset, spec, concurrency=concurrency, timeout=timeout, cache=cache_path or use_cache, seed=seed,
             ))
             if out == "-":
                 click.echo(exam.text(), nl=False)
@@ -75,7 +73,7 @@ def questions(
             fail(str(exc))
     where = "standard output" if out == "-" else out
     say(f"sumjudge: exam {exam.digest[:12]} written to {where}: {len(exam.entries)} sources of {info.count} rows, "
-        f"{sum(len(e.questions) for e in exam.entries)} questions, judge {model_id}, {usage.calls} judge calls")
+        f"{sum(len(e.questions) for e in exam.entries)} questions, judge {spec.model}, {usage.calls} judge calls")
 
 
 __all__ = ["questions"]

@@ -19,9 +19,8 @@ import click
 from ..errors import SumjudgeError
 from .help import SectionedCommand
 from .options import (
-    Finite, batch_options, cache_options, calibration_option, concurrency_option, evidence_options, item_gate_options,
-    item_gates, judge_extra, judge_option_option, model_option, read_calibration_option, scorer_options,
-    scorer_options_decorator,
+    Finite, batch_options, cache_options, calibration_option, concurrency_option, item_gate_options,
+    item_gates, judge_option_option, model_option, read_calibration_option, scorer_options_decorator, scorer_spec,
     timeout_option, workers_option,
 )
 from .common import EXIT_INTERRUPTED, EXIT_TERMINATED, fail, say, stderr_console
@@ -136,15 +135,13 @@ def score(
     from ..data.datasets import Dataset, Fields
     from ..runs.gates import ErrorAllowance, Gates, PassRate
     from ..judges.cache import DEFAULT_CACHE_PATH
-    from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, default_model_id
+    from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user
     from ..data.files import check_paths
     from ..errors import InputError
     from ..scorers.summarization.exam import Exam
     from ..store.database import DEFAULT_STORE_PATH
 
     console = stderr_console(quiet)
-    model_id = model or default_model_id()
-    extra = judge_extra(model_id, judge_option)
     try:
         gates = Gates(
             fail_under=fail_under,
@@ -164,18 +161,13 @@ def score(
         )
         if draw_missing and exam_path is None:
             raise InputError("--draw-missing needs --questions EXAM.jsonl")
-        if question_draws is not None and not 1 <= question_draws <= samples:
-            raise InputError(f"--question-draws must be from 1 to --samples ({samples}), got {question_draws}")
         exam = Exam.read(exam_path) if exam_path is not None else None
     except SumjudgeError as exc:
         fail(str(exc))
-    options = scorer_options(max_questions, scale, samples, reducer, sample_temperature, graded)
-    options.update(evidence_options(exam, draw_missing=draw_missing, strict_evidence=strict_evidence))
-    calibration = read_calibration_option(calibration_path)
-    if calibration is not None:  # named by its digest: another calibration is another run
-        options["calibration"] = calibration.digest
-    if question_draws is not None and samples > 1:
-        options["question_draws"] = question_draws
+    spec = scorer_spec(model, judge_option, max_questions=max_questions, scale=scale, samples=samples,
+                       reducer=reducer, sample_temperature=sample_temperature, graded=graded, questions=exam,
+                       draw_missing=draw_missing, strict_evidence=strict_evidence, question_draws=question_draws,
+                       calibration=read_calibration_option(calibration_path))
     fields = Fields(source=source_field, summary=summary_field, id=id_field)
     try:
         dataset = Dataset(data, fields=fields, format=fmt, encoding=encoding, delimiter=delimiter)  # type: ignore[arg-type]
@@ -192,8 +184,7 @@ def score(
         code = asyncio.run(
             _score(
                 dataset, info, console,
-                model_id=model_id, options=options, exam=exam, judge_options=extra, calibration=calibration,
-                concurrency=concurrency, workers=workers,
+                spec=spec, concurrency=concurrency, workers=workers,
                 out=out, report=report, junit=junit, gates=gates, store_path=store_path, fresh=fresh, timeout=timeout,
                 cache=cache_path or use_cache, quiet=quiet, empty_sources=len(info.empty_sources),
                 batch={"poll_interval": poll_interval, "fallback": batch_fallback} if use_batch else None,
@@ -274,8 +265,7 @@ async def _score(
     info: Any,
     console: Any,
     *,
-    model_id: str,
-    options: dict[str, Any],
+    spec: Any,
     concurrency: int,
     out: str | None,
     report: str | None,
@@ -288,10 +278,7 @@ async def _score(
     quiet: bool,
     batch: dict[str, Any] | None = None,
     workers: int | None = None,
-    exam: Any = None,
     empty_sources: int = 0,
-    judge_options: dict[str, Any] | None = None,
-    calibration: Any = None,
 ) -> int:
     """Run the batch (:func:`sumjudge.runs.run_dataset`) and say how it ended; the exit code."""
     from ..runs.dataset import RunOutputs, Meter, run_dataset
@@ -300,7 +287,7 @@ async def _score(
     from ..store.database import DEFAULT_STORE_PATH
 
     meter = Meter()
-    events = _ShownEvents(console, meter, model_id=model_id, quiet=quiet,
+    events = _ShownEvents(console, meter, model_id=spec.model, quiet=quiet,
                           batch_store=(store_path or DEFAULT_STORE_PATH) if batch is not None else None, out=out)
     terminated = _cancel_on_sigterm()
     from .batch_view import provider_rounds
@@ -311,11 +298,10 @@ async def _score(
     try:
         with JudgeNotices(console, spinner=False):  # a model loading: said (the bar shows the reading)
             result = await run_dataset(
-                dataset, info, model=model_id, options=options, concurrency=concurrency, timeout=timeout,
+                dataset, info, spec, concurrency=concurrency, timeout=timeout,
                 cache=cache, store_path=store_path, fresh=fresh,
                 outputs=RunOutputs(out=out, report=report, junit=junit), gates=gates, meter=meter,
-                events=events, batch=rounds, workers=workers, exam=exam, judge_options=judge_options,
-                calibration=calibration,
+                events=events, batch=rounds, workers=workers,
             )
     except (SumjudgeError, ValueError) as exc:
         fail(str(exc))
@@ -338,7 +324,7 @@ async def _score(
             from .batch_view import batch_usage, cost_lines
 
             usage = batch_usage(store_path or DEFAULT_STORE_PATH, run.id)
-            for line in cost_lines(model_id, usage) if usage is not None else []:
+            for line in cost_lines(spec.model, usage) if usage is not None else []:
                 console.print(line, markup=False)
         if stats.errors:
             console.print(

@@ -4,6 +4,9 @@ one is refused before anything is read or called, so no loop, pool or list is ev
 
 A module of constants with no imports, so the CLI's flags can name them without loading the scorer."""
 
+DEFAULT_MAX_QUESTIONS = 10
+"""Coverage questions per source when none is asked for (``SummarizationOptions.max_questions``): the one
+default, which every flag and function that takes the count leaves to the options."""
 MAX_QUESTIONS = 100
 """Coverage questions per source (``max_questions``, ``--max-questions``)."""
 MAX_QUESTION_CHARS = 1000
@@ -59,7 +62,7 @@ MAX_LISTED = 1_000_000
 """Runs or items a listing shows (``runs list --limit``, ``runs show --worst``/``--best``)."""
 
 __all__ = [
-    "MAX_CLAIMS", "MAX_LISTED", "MAX_REASKS", "MAX_RETRIES", "MAX_WINDOW_TOKENS", "MAX_CONCURRENCY", "MAX_ITEMS_IN_FLIGHT", "MAX_CONTEXT_TOKENS", "MAX_DISK_MB", "MAX_MEMORY_MB", "MAX_PASSAGES", "MAX_PER_KIND",
+    "DEFAULT_MAX_QUESTIONS", "MAX_CLAIMS", "MAX_LISTED", "MAX_REASKS", "MAX_RETRIES", "MAX_WINDOW_TOKENS", "MAX_CONCURRENCY", "MAX_ITEMS_IN_FLIGHT", "MAX_CONTEXT_TOKENS", "MAX_DISK_MB", "MAX_MEMORY_MB", "MAX_PASSAGES", "MAX_PER_KIND",
     "MAX_POLL_INTERVAL", "MAX_QUESTIONS", "MAX_QUESTION_CHARS", "MAX_REPLY_CHARS", "MAX_REPLY_ITEMS", "MAX_SAMPLES", "MAX_SEED",
     "MAX_SENTENCES", "MAX_SERVER_REPLY_BYTES", "MAX_THREADS", "MAX_WORKERS",
 ]

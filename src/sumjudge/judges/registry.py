@@ -99,8 +99,8 @@ class JudgeEntry:
 
 
 def judge_entry(model_id: str) -> JudgeEntry:
-    """The entry of ``model_id``: a method on a server (``reader+llamacpp/qwen``), a family another package
-    registered (``offline/lexical``, ``local/reader``), or a provider kind's own judge. An unknown provider
+    """The entry of ``model_id``: a method on a server (``<method>+<provider>/<model>``), a family another
+    package registered (``offline/lexical``), or a provider kind's own judge. An unknown provider
     or a method or offline judge nobody registered is one :class:`ConfigurationError`."""
     provider, name = parse_model_id(model_id)
     method, server = split_method(provider)

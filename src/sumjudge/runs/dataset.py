@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import json
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from ..data.datasets import Dataset, DatasetInfo
 from ..errors import InputError, StoreError
 from ..evals import run_evals
 from ..judges.base import JudgeModel, is_cpu_bound
+from ..scorers.summarization.spec import ScorerSpec
 from ..store.database import ItemRecord, RunRecord, RunStore
 from ..store.records import FailedItem, ItemOutcome, run_line
 from ..store.run_stats import RunStats
@@ -152,9 +152,8 @@ class DatasetResult:
 async def run_dataset(
     dataset: Dataset,
     info: DatasetInfo,
+    spec: ScorerSpec,
     *,
-    model: str,
-    options: Mapping[str, Any],
     concurrency: int = 8,
     timeout: float | None = None,
     cache: bool | str | None = None,
@@ -167,9 +166,6 @@ async def run_dataset(
     batch: JudgeRounds | None = None,
     workers: int | None = None,
     judge_factory: Callable[[], JudgeModel] | None = None,
-    exam: Any = None,
-    judge_options: Mapping[str, Any] | None = None,
-    calibration: Any = None,
 ) -> DatasetResult:
     """Score ``dataset`` (validated: ``info`` is what :meth:`Dataset.validate` said) into the run store.
 
@@ -184,12 +180,10 @@ async def run_dataset(
 
     ``workers``: processes that score a CPU-bound judge's items (:mod:`.workers`; default: the cores
     available, one per 100 pending items at most); other judges score in this process.
-    ``judge_factory``: an importable function that builds the judge (named ``model`` in the store).
-    ``exam``: a kept :class:`~sumjudge.scorers.summarization.exam.Exam` whose questions the run uses
-    (``options`` then hold its digest as ``"exam"``: the store records which exam the run sat).
-    ``judge_options``: the judge's ``ModelConfig.extra`` (``--judge-option``; the verdicts' settings
-    among them are in the judge's identity, which keys the run). ``calibration``: a team's calibration,
-    named in ``options`` by its digest as the exam is.
+    ``spec``: the judge, its options and the scorer's (:class:`~sumjudge.scorers.summarization.spec.ScorerSpec`);
+    its :meth:`~ScorerSpec.identity` keys the run in the store (a kept exam and a calibration by their
+    digests), with the judge's options recorded beside it.
+    ``judge_factory``: an importable function that builds the judge (named ``spec.model`` in the store).
     """
     from ..data.files import AtomicFile
     from ..store.database import DEFAULT_STORE_PATH, JUDGE_OPTIONS
@@ -199,15 +193,12 @@ async def run_dataset(
     plan = output_plan(dataset, store_path, cache, out=outputs.out, report=outputs.report, junit=outputs.junit,
                        step_summary=outputs.step_summary)
     plan.check(appends=False)  # a job summary it may not write is a note at the end, not a failure
-    scorer = build_scorer(model, options, concurrency=concurrency, timeout=timeout, cache=cache, meter=meter,
-                          judge_factory=judge_factory, wrap=batch.wrap if batch is not None else None, exam=exam,
-                          judge_options=judge_options, calibration=calibration)
-    if exam is not None and not options.get("draw_missing"):  # a source the exam lacks: refused before any call
+    scorer = build_scorer(spec, concurrency=concurrency, timeout=timeout, cache=cache, meter=meter,
+                          judge_factory=judge_factory, wrap=batch.wrap if batch is not None else None)
+    exam, options = spec.exam, spec.identity()
+    if exam is not None and not spec.options.draw_missing:  # a source the exam lacks: refused before any call
         exam.check_rows((row.id, row.source) for row in dataset.rows())
-    recipe = WorkerRecipe(model, json.dumps(dict(options)), concurrency, timeout, cache, judge_factory,
-                          exam.text() if exam is not None else None,
-                          json.dumps(dict(judge_options)) if judge_options else None,
-                          calibration.model_dump_json() if calibration is not None else None)
+    recipe = WorkerRecipe(spec.recipe(), concurrency, timeout, cache, judge_factory)
     files: dict[str, AtomicFile] = {}
     try:
         for option in ("--out", "--report", "--junit"):
@@ -216,16 +207,16 @@ async def run_dataset(
         store = RunStore(store_path or DEFAULT_STORE_PATH)
         with store:
             # the judge's options are recorded with the run: `runs show` says them, `compare` refuses others
-            recorded = {**options, JUDGE_OPTIONS: dict(judge_options)} if judge_options else dict(options)
+            recorded = {**options, JUDGE_OPTIONS: dict(spec.judge_options)} if spec.judge_options else options
             run, resumed = store.open_run(
-                model=model, options=recorded, data=dataset.display_name, fingerprint=info.fingerprint,
+                model=spec.model, options=recorded, data=dataset.display_name, fingerprint=info.fingerprint,
                 total_items=info.count, resume=not fresh, judge=scorer.identity,
                 fields=_field_names(dataset),
             )
             record_run_files(store, run.id, {DATA: getattr(dataset, "path", None), CACHE: plan.databases.get("the reply cache")})
             return await _score_run(
                 dataset, info, scorer, store, run, resumed=resumed, concurrency=concurrency, outputs=outputs,
-                files=files, gates=gates, meter=meter, events=events, scale=float(options.get("scale", 1.0)),
+                files=files, gates=gates, meter=meter, events=events, scale=float(spec.options.scale),
                 workers=(recipe, workers), plan=plan, rounds=batch,
             )
     finally:
@@ -388,6 +379,6 @@ def run_dataset_sync(dataset: Dataset, info: DatasetInfo, **kwargs: Any) -> Data
 
 
 __all__ = [
-    "RunEvents", "RunOutputs", "DatasetResult", "JudgeRounds", "Meter", "MeteredJudge", "build_scorer", "run_dataset",
+    "RunEvents", "RunOutputs", "DatasetResult", "JudgeRounds", "Meter", "MeteredJudge", "run_dataset",
     "run_dataset_sync", "score_dataset",
 ]

@@ -23,26 +23,24 @@ from ..judges.base import JudgeModel, Usage, judge_identity
 from ..errors import JudgeOutputError
 from ..scorers.summarization.exam import Exam, ExamEntry, source_sha256
 from ..scorers.summarization.prompts import PROMPT_VERSION
+from ..scorers.summarization.spec import ScorerSpec
 from .scoring import build_scorer
 
 
 async def draw_exam(
     dataset: Dataset,
+    spec: ScorerSpec,
     *,
-    model: str,
-    options: Mapping[str, Any],
     concurrency: int = 8,
     timeout: float | None = None,
     cache: bool | str | None = None,
     seed: int = 0,
     judge_factory: Callable[[], JudgeModel] | None = None,
-    judge_options: Mapping[str, Any] | None = None,
 ) -> tuple[Exam, Usage]:
     """The exam of ``dataset`` (validated), and what drawing it cost. ``seed``: the sample index the
     questions are drawn as (0: the judge's own temperature; above 0 the samples' temperature), so
     that several exams of one data set can be drawn and kept."""
-    scorer = build_scorer(model, options, concurrency=concurrency, timeout=timeout, cache=cache,
-                          judge_factory=judge_factory, judge_options=judge_options)
+    scorer = build_scorer(spec, concurrency=concurrency, timeout=timeout, cache=cache, judge_factory=judge_factory)
     sources: dict[str, str] = {}
     first_item: dict[str, str] = {}
     for row in dataset.rows():
@@ -50,7 +48,7 @@ async def draw_exam(
         first_item.setdefault(source_sha256(row.source), row.id)
     gate = asyncio.Semaphore(concurrency)
     judge = judge_identity(scorer.judge)
-    max_questions = int(options.get("max_questions", 10))
+    max_questions = spec.options.max_questions
 
     async def one(digest: str, source: str) -> tuple[ExamEntry, Usage]:
         async with gate:

@@ -22,6 +22,7 @@ from ..analysis.probe.variants import KINDS, ProbeRow
 from ..data.datasets import Dataset, DatasetInfo, Fields, Row, add_to_fingerprint
 from ..errors import InputError
 from ..store.database import RunRecord, RunStore
+from ..scorers.summarization.spec import ScorerSpec
 from ..store.records import ItemOutcome
 from .dataset import RunEvents, JudgeRounds, Meter, run_dataset
 
@@ -136,12 +137,11 @@ class ProbeResult:
 
 
 async def run_probe(
-    plan: ProbePlan, *, data_name: str, model: str, options: Mapping[str, Any], concurrency: int = 8,
+    plan: ProbePlan, spec: ScorerSpec, *, data_name: str, concurrency: int = 8,
     timeout: float | None = None, cache: bool | str | None = None, store_path: str | Path | None = None,
     fresh: bool = False, min_detection: float | None = None, max_false_alarm: float | None = None,
     meter: Meter | None = None, events: RunEvents | None = None, workers: int | None = None,
     batch: JudgeRounds | None = None, on_inconclusive: str = "inconclusive",
-    judge_options: Mapping[str, Any] | None = None, calibration: Any = None,
 ) -> ProbeResult:
     """Score the plan's originals and variants into the run store (resumed when the same probe ran
     before) and make the table. ``workers`` and ``batch`` are :func:`run_dataset`'s: processes for a
@@ -151,19 +151,17 @@ async def run_probe(
 
     dataset = ProbeDataset(plan, data_name)
     info = dataset.info()
-    if calibration is not None:  # named by its digest in the run's identity, as `score` names it
-        options = {**options, "calibration": calibration.digest}
     result = await run_dataset(
-        dataset, info, model=model, options=options, concurrency=concurrency,  # type: ignore[arg-type]
+        dataset, info, spec, concurrency=concurrency,  # type: ignore[arg-type]
         timeout=timeout, cache=cache, store_path=store_path, fresh=fresh, meter=meter, events=events,
         gates=Gates(allow_errors=ErrorAllowance(share=1.0)),  # failed items are left out of the table
-        workers=workers, batch=batch, judge_options=judge_options, calibration=calibration,
+        workers=workers, batch=batch,
     )
     with RunStore(store_path or DEFAULT_STORE_PATH, readonly=True) as store:
         outcomes = {item.item_id: item.outcome for item in store.iter_items(result.run.id)}
     table = None
     if not result.interrupted:
-        judge = {"model": model, "options": dict(options), "run": result.run.id, "seed": plan.seed,
+        judge = {"model": spec.model, "options": spec.identity(), "run": result.run.id, "seed": plan.seed,
                  "per_kind": plan.per_kind, "data": data_name}
         table = probe_table(plan, outcomes, judge, min_detection=min_detection, max_false_alarm=max_false_alarm,
                             on_inconclusive=on_inconclusive)  # type: ignore[arg-type]

@@ -8,7 +8,7 @@ so that both score an item the same way and write the same record.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +17,7 @@ from ..guards.redact import describe_failure
 from ..guards.redact import secrets_of
 from ..evals import is_interrupt
 from ..judges.base import JudgeModel, JudgeReply, JudgeRequest, OutputT, WrappedJudge
+from ..scorers.summarization.spec import ScorerSpec
 from ..store.records import FailedItem, ItemOutcome, ScoredItem, source_digest
 
 METER_COUNTS = ("calls", "failed_calls", "prompt_tokens", "completion_tokens", "cached_tokens")
@@ -93,46 +94,22 @@ def _judge_secrets(scorer: Any) -> list[str]:
 
 
 def build_scorer(
-    model: str, options: Mapping[str, Any], *, concurrency: int, timeout: float | None = None,
-    cache: bool | str | None = None, meter: Meter | None = None, judge_factory: Callable[[], JudgeModel] | None = None,
-    wrap: Callable[[JudgeModel], JudgeModel] | None = None, exam: Any = None,
-    judge_options: Mapping[str, Any] | None = None, calibration: Any = None,
+    spec: ScorerSpec, *, concurrency: int, timeout: float | None = None, cache: bool | str | None = None,
+    meter: Meter | None = None, judge_factory: Callable[[], JudgeModel] | None = None,
+    wrap: Callable[[JudgeModel], JudgeModel] | None = None,
 ) -> Any:
-    """The summarization scorer of a batch: its judge built once from ``model`` (a registry id),
-    metered inside the reply cache (so that only real calls are counted). Raises
-    :class:`~sumjudge.errors.SumjudgeError` (or ``ValueError``) for an unknown model or bad options.
+    """The summarization scorer of a batch, made by ``spec`` (:meth:`ScorerSpec.scorer`): its judge built
+    once (by ``judge_factory`` when given: a test's, named ``spec.model`` in the store), gathered into
+    provider batch rounds by ``wrap`` (``--batch``), metered inside the reply cache (so that only real
+    calls are counted)."""
 
-    ``exam``: the kept :class:`~sumjudge.scorers.summarization.exam.Exam` the run sits; the options
-    then name it by its digest (``"exam"``, what the run store records), and the two must agree.
-    ``judge_options``: the judge's ``ModelConfig.extra`` (``--judge-option``, :mod:`sumjudge.judges.options`).
-    ``calibration``: the :class:`~sumjudge.scorers.summarization.calibration.Calibration` the run applies,
-    named in the options by its digest (``"calibration"``) as the exam is."""
-    from ..errors import ConfigurationError
-    from ..judges.base import ModelConfig
-    from ..judges.cache import with_cache
-    from ..judges.registry import resolve_judge
-    from ..scorers.summarization import create_summarization_scorer
+    def batch_and_meter(judge: JudgeModel) -> JudgeModel:
+        if wrap is not None:
+            judge = wrap(judge)
+        return MeteredJudge(judge, meter) if meter is not None else judge
 
-    settings: dict[str, Any] = {"max_concurrency": concurrency}
-    if judge_options:
-        settings["extra"] = dict(judge_options)
-    if timeout is not None:
-        settings["timeout"] = timeout
-    judge: JudgeModel = judge_factory() if judge_factory else resolve_judge(ModelConfig(id=model, **settings))
-    if wrap is not None:  # provider batch jobs (--batch): requests gathered into rounds
-        judge = wrap(judge)
-    if meter is not None:
-        judge = MeteredJudge(judge, meter)
-    judge = with_cache(judge, cache)
-    opts = dict(options)
-    for key, option, given in (("exam", "questions", exam), ("calibration", "calibration", calibration)):
-        named = opts.pop(key, None)  # the run's options name it by its digest; the object itself is given
-        if named is not None or given is not None:
-            if given is None or given.digest != named:
-                raise ConfigurationError(f"the run's options name the {key} {named!r}, but the {key} given is "
-                                         f"{given.digest if given is not None else None!r}")
-            opts[option] = given
-    return create_summarization_scorer(model=judge, options=opts)
+    return spec.scorer(concurrency=concurrency, timeout=timeout, cache=cache, wrap=batch_and_meter,
+                       judge=judge_factory() if judge_factory is not None else None)
 
 
 def outcome_of(row: Row, result: Any) -> ItemOutcome:

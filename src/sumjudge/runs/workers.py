@@ -19,7 +19,6 @@ from processes: they stay in one process with async concurrency.
 from __future__ import annotations
 
 import asyncio
-import json
 import multiprocessing
 import os
 import signal
@@ -33,8 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import SumjudgeError
 from ..evals import run_evals
-from ..scorers.summarization.calibration import Calibration
-from ..scorers.summarization.exam import Exam
+from ..scorers.summarization.spec import ScorerSpec
 from ..store.records import FailedItem, ItemOutcome
 from .scoring import METER_COUNTS, GuardedScorer, Meter, build_scorer, outcome_of
 
@@ -64,20 +62,14 @@ class WorkerRecipe:
     """What a worker process needs to build its own scorer: the arguments of
     :func:`~sumjudge.runs.scoring.build_scorer`, in a form that crosses processes."""
 
-    model: str
-    options: str
-    """The scorer's options as JSON (so that a recipe is hashable whatever the options hold)."""
+    spec: str
+    """The run's :class:`~sumjudge.scorers.summarization.spec.ScorerSpec` as text
+    (:meth:`~sumjudge.scorers.summarization.spec.ScorerSpec.recipe`: hashable whatever it holds)."""
     concurrency: int
     timeout: float | None = None
     cache: bool | str | None = None
     judge_factory: Callable[[], Any] | None = None
-    """A module-level function (importable in the worker) that builds the judge, instead of ``model``."""
-    exam: str | None = None
-    """The kept exam the run sits, as its file's text (:meth:`~sumjudge.scorers.summarization.exam.Exam.text`)."""
-    judge_options: str | None = None
-    """The judge's ``ModelConfig.extra`` as JSON (``--judge-option``)."""
-    calibration: str | None = None
-    """The calibration the run applies, as its file's text."""
+    """A module-level function (importable in the worker) that builds the judge, instead of the spec's model."""
 
 
 def available_cores() -> int:
@@ -241,11 +233,8 @@ async def score_in_processes(
 def _worker_scorer(recipe: WorkerRecipe) -> tuple[GuardedScorer, Meter]:
     """A worker process's scorer, built on its first task (one recipe per run, so once per process)."""
     meter = Meter()
-    scorer = build_scorer(recipe.model, json.loads(recipe.options), concurrency=recipe.concurrency,
-                          timeout=recipe.timeout, cache=recipe.cache, meter=meter, judge_factory=recipe.judge_factory,
-                          exam=Exam.parse(recipe.exam) if recipe.exam is not None else None,
-                          judge_options=json.loads(recipe.judge_options) if recipe.judge_options else None,
-                          calibration=Calibration.model_validate_json(recipe.calibration) if recipe.calibration else None)
+    scorer = build_scorer(ScorerSpec.from_recipe(recipe.spec), concurrency=recipe.concurrency,
+                          timeout=recipe.timeout, cache=recipe.cache, meter=meter, judge_factory=recipe.judge_factory)
     return GuardedScorer(scorer), meter
 
 

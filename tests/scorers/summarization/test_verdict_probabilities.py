@@ -11,6 +11,7 @@ import math
 
 import pytest
 
+from sumjudge.scorers.summarization.spec import ScorerSpec
 from sumjudge import create_summarization_scorer
 from sumjudge.judges.base import ModelConfig, TokenLogprob
 from sumjudge.judges.cache import CachedJudge
@@ -202,7 +203,7 @@ def test_provider_batch_jobs_carry_the_probabilities_as_live_calls_do(tmp_path, 
         monkeypatch.setenv("OPENAI_API_KEY", "k")
         with Dataset(str(data)) as ds:
             run_dataset_sync(
-                ds, ds.validate(), model="openai/test-model", options={"max_questions": 4, "scale": 1.0},
+                ds, ds.validate(), spec=ScorerSpec.make("openai/test-model", {"max_questions": 4, "scale": 1.0}),
                 store_path=tmp_path / "runs.db", outputs=RunOutputs(out=str(out), step_summary=False),
                 batch=ProviderRounds(BatchMode(poll_interval=0.01)),
             )

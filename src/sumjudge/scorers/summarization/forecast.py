@@ -29,6 +29,7 @@ from .long_source import LongSource
 from .long_source import prompts as long_prompts
 from .long_source.alignment import pack_claims
 from .language import Reading
+from .options import SummarizationOptions
 from .verdicts import (
     ALIGNMENT_STEP,
     CLAIMS_STEP,
@@ -74,14 +75,15 @@ class Forecast:
 class Forecaster:
     """Forecasts one scorer configuration over items (sources seen once are not asked again)."""
 
-    def __init__(self, config: ModelConfig, max_questions: int = 10, max_claims: int = 100, samples: int = 1) -> None:
+    def __init__(self, config: ModelConfig, options: SummarizationOptions | None = None) -> None:
+        opts = options or SummarizationOptions()
         self.budget = TokenBudget.for_config(config)
-        self.long = LongSource(self.budget, max_questions, max_claims)
-        self.max_questions = max_questions
-        self.max_claims = max_claims
+        self.long = LongSource(self.budget, opts.max_questions, opts.max_claims)
+        self.max_questions = opts.max_questions
+        self.max_claims = opts.max_claims
         self._reading = Reading()
         self._sources: set[str] = set()
-        self.total = Forecast(repeat=samples, spends_tokens=not is_offline(config.id))
+        self.total = Forecast(repeat=opts.samples, spends_tokens=not is_offline(config.id))
 
     def _tokens(self, text: str) -> int:
         return self.budget.counter.central(text)

@@ -8,7 +8,7 @@ from os import PathLike
 from typing import Any
 
 from ...errors import ConfigurationError
-from ...guards.limits import MAX_CLAIMS, MAX_QUESTIONS, MAX_SAMPLES
+from ...guards.limits import DEFAULT_MAX_QUESTIONS, MAX_CLAIMS, MAX_QUESTIONS, MAX_SAMPLES
 from ...messages import SourceExtractor
 from .calibration import Calibration, load_calibration
 from .exam import Exam, load_exam
@@ -28,7 +28,7 @@ class SummarizationOptions:
     """The text to judge against (default: the run input's first user message)."""
     source_extractor: SourceExtractor | None = None
     """``callable(input, output) -> str``; wins over ``source``."""
-    max_questions: int = 10
+    max_questions: int = DEFAULT_MAX_QUESTIONS
     """Upper bound on coverage questions; from 1 to :data:`~sumjudge.guards.limits.MAX_QUESTIONS`."""
     scale: float = 1
     """Multiplies the final score; must be > 0."""
