@@ -7,6 +7,7 @@ It reads DATA with the same reader and the same input flags as ``sumjudge score`
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -41,27 +42,15 @@ DATA is read as `sumjudge score` reads it: {FORMATS_HELP}, or '-' for standard i
               help="Forecast `sumjudge probe DATA` (these variant kinds) instead of `score`.")
 @per_kind_option("With --probe: its --per-kind")
 def estimate(
-    data: str,
-    model: str | None,
-    context_window: int | None,
-    max_questions: int,
-    max_claims: int,
-    samples: int,
-    source_field: str,
-    summary_field: str,
-    id_field: str,
-    fmt: str | None,
-    encoding: str | None,
-    delimiter: str | None,
-    as_json: bool,
-    batch: bool = False,
-    probe_kinds: str | None = None,
+    data: str, model: str | None, context_window: int | None, max_questions: int, max_claims: int, samples: int,
+    source_field: str, summary_field: str, id_field: str, fmt: str | None, encoding: str | None,
+    delimiter: str | None, as_json: bool, batch: bool = False, probe_kinds: str | None = None,
     per_kind: int | None = None,
 ) -> None:
     """See :data:`HELP`."""
     from ..judges.base import ModelConfig
     from ..judges.registry import default_model_id
-    from ..scorers.summarization.forecast import Forecaster, price
+    from ..scorers.summarization.forecast import Forecaster
 
     model_id = model or default_model_id()
     options = scorer_options(max_questions=max_questions, max_claims=max_claims, samples=samples)
@@ -86,31 +75,33 @@ def estimate(
                     forecaster.item(row.source, row.summary)
     except SumjudgeError as exc:
         fail(str(exc))
+    figures = _figures(model_id, forecaster, samples, batch)
+    if as_json:
+        click.echo(json.dumps(figures))
+    else:
+        _print(figures, forecaster.total, batch)
+
+
+def _figures(model_id: str, forecaster: Any, samples: int, batch: bool) -> dict[str, Any]:
+    """The forecast as ``--json`` prints it: calls, tokens, the context window and the price."""
+    from ..scorers.summarization.forecast import is_offline, price
+
     f = forecaster.total
     cost, note = price(model_id, f.prompt_tokens, f.completion_tokens)
     window = forecaster.budget.window
     figures = {
-        "model": model_id,
-        "items": f.items,
-        "samples": samples,
-        "calls": f.calls,
-        "calls_by_step": f.by_step,
-        "prompt_tokens": f.prompt_tokens,
-        "completion_tokens": f.completion_tokens,
-        "long_sources": f.long_sources,
+        "model": model_id, "items": f.items, "samples": samples, "calls": f.calls, "calls_by_step": f.by_step,
+        "prompt_tokens": f.prompt_tokens, "completion_tokens": f.completion_tokens, "long_sources": f.long_sources,
         "context_window": forecaster.budget.context_window,
         "context_window_origin": window.origin if window else None,
         "context_window_note": window.describe() if window else None,
         "counted_by": forecaster.budget.counter.name,
-        "price_usd": None if cost is None else float(cost),
-        "price_note": note,
+        "price_usd": None if cost is None else float(cost), "price_note": note,
     }
     if batch:  # provider batch jobs bill every token at half the list price
         from ..report.batch_cost import BATCH_PRICE_FACTOR
 
         figures["price_batch_usd"] = None if cost is None else float(cost * BATCH_PRICE_FACTOR)
-    from ..scorers.summarization.forecast import is_offline
-
     if is_offline(model_id):
         # an offline judge has no context window and makes no calls: it answers in this process,
         # reads every source whole, and spends nothing
@@ -118,21 +109,20 @@ def estimate(
                        context_window_note=None, counted_by=None, price_usd=0.0)
         if batch:
             figures["price_batch_usd"] = 0.0
-        if as_json:
-            click.echo(json.dumps(figures))
-            return
-        console = stdout_console()
-        console.print(f"forecast for {model_id}")
+    return figures
+
+
+def _print(figures: dict[str, Any], f: Any, batch: bool) -> None:
+    """The forecast in lines, for a person."""
+    console = stdout_console()
+    samples = figures["samples"]
+    console.print(f"forecast for {figures['model']}")
+    if figures["counted_by"] is None:  # an offline judge
         console.print(f"items              {f.items:,}" + (f" x {samples} samples" if samples > 1 else ""))
         console.print("cost               nothing: the offline judge runs in this process; it calls no model, "
                       "sends nothing and spends no tokens, so there is no context window, call count or price "
                       "to forecast", markup=False)
         return
-    if as_json:
-        click.echo(json.dumps(figures))
-        return
-    console = stdout_console()
-    console.print(f"forecast for {model_id}")
     console.print(f"context window     {figures['context_window_note']}")
     console.print(f"tokens counted by  {figures['counted_by']}")
     console.print(f"items              {f.items:,}" + (f" x {samples} samples" if samples > 1 else ""))
@@ -142,6 +132,7 @@ def estimate(
     console.print(f"completion tokens  {f.completion_tokens:,}")
     if f.long_sources:
         console.print(f"long sources       {f.long_sources:,} items take the chunked path")
+    cost, note = figures["price_usd"], figures["price_note"]
     console.print(f"price              {'unknown' if cost is None else f'${cost:,.4f}'}  ({note})", markup=False)
     if batch:
         shown = "unknown" if figures["price_batch_usd"] is None else f"${figures['price_batch_usd']:,.4f}"

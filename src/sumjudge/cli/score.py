@@ -24,7 +24,7 @@ from .options import (
     timeout_option, workers_option,
 )
 from .common import EXIT_INTERRUPTED, EXIT_TERMINATED, fail, say, stderr_console
-from .common import SCORE_EXIT_CODES, gate_exit, input_options, on_inconclusive_option
+from .common import SCORE_EXIT_CODES, gate_exit, input_options, on_inconclusive_option, open_dataset
 
 
 @click.command(cls=SectionedCommand, epilog=SCORE_EXIT_CODES,
@@ -80,49 +80,16 @@ from .common import SCORE_EXIT_CODES, gate_exit, input_options, on_inconclusive_
               help="Count a verdict whose quote is not found in its text (unverified) as unsupported / unanswered.")
 @batch_options
 def score(
-    data: str,
-    model: str | None,
-    judge_option: tuple[str, ...],
-    max_questions: int,
-    scale: float,
-    samples: int,
-    reducer: str,
-    sample_temperature: float | None,
-    graded: bool,
-    concurrency: int,
-    workers: int | None,
-    out: str | None,
-    report: str | None,
-    fail_under: float | None,
-    gate_kind: str,
-    on_inconclusive: str,
-    min_item_score: float | None,
-    max_unsupported: int | None,
-    min_alignment: float | None,
-    min_coverage: float | None,
-    allow_errors: str | None,
-    pass_rate: str | None,
-    threshold: float | None,
-    junit: str | None,
-    source_field: str,
-    summary_field: str,
-    id_field: str,
-    fmt: str | None,
-    encoding: str | None,
-    delimiter: str | None,
-    timeout: float | None,
-    store_path: str | None,
-    fresh: bool,
-    use_cache: bool,
-    cache_path: str | None,
-    quiet: bool,
-    exam_path: str | None = None,
-    draw_missing: bool = False,
-    strict_evidence: bool = False,
-    calibration_path: str | None = None,
-    question_draws: int | None = None,
-    use_batch: bool = False,
-    poll_interval: float = 30.0,
+    data: str, model: str | None, judge_option: tuple[str, ...], max_questions: int, scale: float, samples: int,
+    reducer: str, sample_temperature: float | None, graded: bool, concurrency: int, workers: int | None,
+    out: str | None, report: str | None, fail_under: float | None, gate_kind: str, on_inconclusive: str,
+    min_item_score: float | None, max_unsupported: int | None, min_alignment: float | None,
+    min_coverage: float | None, allow_errors: str | None, pass_rate: str | None, threshold: float | None,
+    junit: str | None, source_field: str, summary_field: str, id_field: str, fmt: str | None,
+    encoding: str | None, delimiter: str | None, timeout: float | None, store_path: str | None, fresh: bool,
+    use_cache: bool, cache_path: str | None, quiet: bool, exam_path: str | None = None,
+    draw_missing: bool = False, strict_evidence: bool = False, calibration_path: str | None = None,
+    question_draws: int | None = None, use_batch: bool = False, poll_interval: float = 30.0,
     batch_fallback: str = "rebatch",
 ) -> None:
     """Score every row of DATA: JSONL (.jsonl, .ndjson), a JSON array (.json), CSV (.csv), TSV (.tsv),
@@ -132,47 +99,20 @@ def score(
     are committed to the run store as they finish; running the same command again on the same data
     resumes where it stopped.
     """
-    from ..data.datasets import Dataset, Fields
-    from ..runs.gates import ErrorAllowance, Gates, PassRate
-    from ..judges.cache import DEFAULT_CACHE_PATH
     from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user
-    from ..data.files import check_paths
-    from ..errors import InputError
-    from ..scorers.summarization.exam import Exam
-    from ..store.database import DEFAULT_STORE_PATH
 
     console = stderr_console(quiet)
-    try:
-        gates = Gates(
-            fail_under=fail_under,
-            allow_errors=ErrorAllowance.parse(allow_errors),
-            pass_rate=PassRate.parse(pass_rate, threshold, scale),
-            gate=gate_kind,  # type: ignore[arg-type]
-            min_item_score=min_item_score,
-            on_inconclusive=on_inconclusive,  # type: ignore[arg-type]
-            scale=scale,
-            item=item_gates(max_unsupported, min_alignment, min_coverage),
-        )
-        cache_file = cache_path or (str(DEFAULT_CACHE_PATH) if use_cache else None)
-        check_paths(
-            {"the data file": data, "the run store": store_path or str(DEFAULT_STORE_PATH), "the reply cache": cache_file,
-             "the exam (--questions)": exam_path},
-            {"--out": out, "--report": report, "--junit": junit},
-        )
-        if draw_missing and exam_path is None:
-            raise InputError("--draw-missing needs --questions EXAM.jsonl")
-        exam = Exam.read(exam_path) if exam_path is not None else None
-    except SumjudgeError as exc:
-        fail(str(exc))
+    gates = _gates(fail_under=fail_under, allow_errors=allow_errors, pass_rate=pass_rate, threshold=threshold,
+                   gate_kind=gate_kind, min_item_score=min_item_score, on_inconclusive=on_inconclusive, scale=scale,
+                   item=item_gates(max_unsupported, min_alignment, min_coverage))
+    exam = _checked_paths_and_exam(data, store_path, cache_path or use_cache, exam_path, draw_missing,
+                                   {"--out": out, "--report": report, "--junit": junit})
     spec = scorer_spec(model, judge_option, max_questions=max_questions, scale=scale, samples=samples,
                        reducer=reducer, sample_temperature=sample_temperature, graded=graded, questions=exam,
                        draw_missing=draw_missing, strict_evidence=strict_evidence, question_draws=question_draws,
                        calibration=read_calibration_option(calibration_path))
-    fields = Fields(source=source_field, summary=summary_field, id=id_field)
-    try:
-        dataset = Dataset(data, fields=fields, format=fmt, encoding=encoding, delimiter=delimiter)  # type: ignore[arg-type]
-    except SumjudgeError as exc:
-        fail(str(exc))
+    dataset = open_dataset(data, source_field=source_field, summary_field=summary_field, id_field=id_field,
+                           fmt=fmt, encoding=encoding, delimiter=delimiter)
     with dataset:
         try:
             info = dataset.validate()
@@ -191,6 +131,43 @@ def score(
             )
         )
     sys.exit(code)
+
+
+def _gates(*, fail_under: float | None, allow_errors: str | None, pass_rate: str | None, threshold: float | None,
+           gate_kind: str, min_item_score: float | None, on_inconclusive: str, scale: float, item: Any) -> Any:
+    """The run's :class:`~sumjudge.runs.gates.Gates` from the gate flags; a bad one is exit 2."""
+    from ..runs.gates import ErrorAllowance, Gates, PassRate
+
+    try:
+        return Gates(
+            fail_under=fail_under, allow_errors=ErrorAllowance.parse(allow_errors),
+            pass_rate=PassRate.parse(pass_rate, threshold, scale), gate=gate_kind,  # type: ignore[arg-type]
+            min_item_score=min_item_score, on_inconclusive=on_inconclusive,  # type: ignore[arg-type]
+            scale=scale, item=item,
+        )
+    except SumjudgeError as exc:
+        fail(str(exc))
+
+
+def _checked_paths_and_exam(data: str, store_path: str | None, cache: bool | str, exam_path: str | None,
+                            draw_missing: bool, outputs: dict[str, str | None]) -> Any:
+    """Before anything is read or written: no output over an input, a store or a cache; then the kept exam
+    (``--questions``) read, or ``None``. Exit 2 with one line on a problem."""
+    from ..data.files import check_paths
+    from ..errors import InputError
+    from ..judges.cache import DEFAULT_CACHE_PATH
+    from ..scorers.summarization.exam import Exam
+    from ..store.database import DEFAULT_STORE_PATH
+
+    cache_file = cache if isinstance(cache, str) else (str(DEFAULT_CACHE_PATH) if cache else None)
+    try:
+        check_paths({"the data file": data, "the run store": store_path or str(DEFAULT_STORE_PATH),
+                     "the reply cache": cache_file, "the exam (--questions)": exam_path}, outputs)
+        if draw_missing and exam_path is None:
+            raise InputError("--draw-missing needs --questions EXAM.jsonl")
+        return Exam.read(exam_path) if exam_path is not None else None
+    except SumjudgeError as exc:
+        fail(str(exc))
 
 
 _EMPTY_SHOWN = 20  # rows named one by one; the rest are counted
