@@ -161,14 +161,7 @@ async def run_evals(
     ``min_coverage``) holds each summarization result to them: each item's ``gate_failures`` name what broke,
     ``summary.gate_breaks`` counts the items per gate, ``summary.gates_passed`` says whether all held.
     """
-    if not scorers:
-        raise ConfigurationError("run_evals needs at least one scorer")
-    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or not 1 <= concurrency <= MAX_ITEMS_IN_FLIGHT:
-        raise ConfigurationError(f"concurrency must be an integer from 1 to {MAX_ITEMS_IN_FLIGHT}, got {concurrency!r}")
-    ids = [s.id for s in scorers]
-    if len(set(ids)) != len(ids):
-        raise ConfigurationError(f"scorer ids must be unique, got {ids}")
-
+    ids = _checked_scorers(scorers, concurrency)
     data = table_items(data, needed=("input",) if target is not None else ("input", "output"))
     totals = {sid: 0.0 for sid in ids}
     counts = {sid: 0 for sid in ids}
@@ -189,20 +182,11 @@ async def run_evals(
             index, next_index = next_index, next_index + 1
             return index, item
 
-    async def one(index: int, item: Item) -> ItemResult:
-        if not isinstance(item, Mapping):
-            raise InputError(f"item {index} must be a mapping with 'input' and 'output', got {type(item).__name__}")
-        if target is None and "output" not in item:
-            raise InputError(f"item {index} has no 'output' and run_evals was given no target")
-        output = await _call(target, item.get("input")) if target is not None else item["output"]
-        runs = await asyncio.gather(*(s.run(input=item.get("input"), output=output) for s in scorers))
-        return ItemResult(index=index, item=item, output=output, results=dict(zip(ids, runs)))
-
     async def worker() -> None:
         while (taken := await take()) is not None:
             index, item = taken
             try:
-                done = await one(index, item)
+                done = await _score_item(index, item, scorers, ids, target)
             except BaseException as exc:
                 if on_error == "raise" or is_interrupt(exc):
                     raise
@@ -226,6 +210,29 @@ async def run_evals(
     if keep_items:
         result.intervals = {sid: _intervals(sid, result.items) for sid in ids}
     return result
+
+
+def _checked_scorers(scorers: list[Scorer], concurrency: int) -> list[str]:
+    """The scorers' ids, after checking there is at least one, each id once, and a concurrency in bounds."""
+    if not scorers:
+        raise ConfigurationError("run_evals needs at least one scorer")
+    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or not 1 <= concurrency <= MAX_ITEMS_IN_FLIGHT:
+        raise ConfigurationError(f"concurrency must be an integer from 1 to {MAX_ITEMS_IN_FLIGHT}, got {concurrency!r}")
+    ids = [s.id for s in scorers]
+    if len(set(ids)) != len(ids):
+        raise ConfigurationError(f"scorer ids must be unique, got {ids}")
+    return ids
+
+
+async def _score_item(index: int, item: Item, scorers: list[Scorer], ids: list[str], target: Target | None) -> ItemResult:
+    """One item: its output (from ``target``, or the item's own), scored by every scorer at once."""
+    if not isinstance(item, Mapping):
+        raise InputError(f"item {index} must be a mapping with 'input' and 'output', got {type(item).__name__}")
+    if target is None and "output" not in item:
+        raise InputError(f"item {index} has no 'output' and run_evals was given no target")
+    output = await _call(target, item.get("input")) if target is not None else item["output"]
+    runs = await asyncio.gather(*(s.run(input=item.get("input"), output=output) for s in scorers))
+    return ItemResult(index=index, item=item, output=output, results=dict(zip(ids, runs)))
 
 
 def _hold_to_gates(done: ItemResult, gates: ItemGates, summary: EvalSummary) -> None:

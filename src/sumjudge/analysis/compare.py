@@ -199,24 +199,8 @@ def compare_runs(
         if not _scored(recs, recs):
             raise ComparisonError(f"run {side} ({run.label}) has no scored item: all {len(recs)} failed")
 
-    common = [k for k in by_a if k in by_b]
-    only_a = [k for k in by_a if k not in by_b]
-    only_b = [k for k in by_b if k not in by_a]
-    if not common:
-        raise ComparisonError(
-            f"the runs share no item id, so they are not runs over the same data set: A ({ra.label}) has "
-            f"{id_list(only_a)}; B ({rb.label}) has {id_list(only_b)}"
-        )
-    checked = 0
-    for k in common:
-        da, db = by_a[k].source_sha256, by_b[k].source_sha256
-        if da and db:
-            if da != db:
-                raise ComparisonError(
-                    f"item {k!r} has a different source in A ({ra.label}) and B ({rb.label}): the runs are "
-                    f"not over the same data set"
-                )
-            checked += 1
+    common, only_a, only_b = _shared_items(ra, rb, by_a, by_b)
+    checked = _same_sources(ra, rb, by_a, by_b, common)
 
     scored_a, scored_b = _scored(by_a, common), _scored(by_b, common)
     failed_a = [k for k in common if k not in scored_a]
@@ -246,45 +230,61 @@ def compare_runs(
                               mdd=mdd, detect=wanted, items_needed=need)
 
     overall = axis("score")
-    movers = sorted(
+    movers = _movers(scored_a, scored_b, paired, moved)
+    return ComparisonResult(
+        **overall.model_dump(), a=ra.label, b=rb.label, alpha=alpha, margin=margin, confidence=confidence,
+        alignment=axis("alignment_score"), coverage=axis("coverage_score"), only_in_a=only_a, only_in_b=only_b,
+        failed_a=failed_a, failed_b=failed_b, sources_checked=checked, moved=movers,
+        changed=sum(1 for k in paired if scored_a[k].score != scored_b[k].score), scale=scale, exam_a=_exam(ra),
+        exam_b=_exam(rb), exam_known=exam_known, questions_checked=len(asked),
+        questions_differ=sum(1 for qa, qb in asked if qa != qb),
+        pairs=[(k, scored_a[k].score, scored_b[k].score) for k in paired],
+    )
+
+
+def _shared_items(ra: RunItems, rb: RunItems, by_a: Mapping[str, Any], by_b: Mapping[str, Any],
+                  ) -> tuple[list[str], list[str], list[str]]:
+    """The ids both runs hold, A's alone and B's alone; none shared is a :class:`ComparisonError`."""
+    common = [k for k in by_a if k in by_b]
+    only_a = [k for k in by_a if k not in by_b]
+    only_b = [k for k in by_b if k not in by_a]
+    if not common:
+        raise ComparisonError(
+            f"the runs share no item id, so they are not runs over the same data set: A ({ra.label}) has "
+            f"{id_list(only_a)}; B ({rb.label}) has {id_list(only_b)}"
+        )
+    return common, only_a, only_b
+
+
+def _same_sources(ra: RunItems, rb: RunItems, by_a: Mapping[str, Any], by_b: Mapping[str, Any],
+                  common: list[str]) -> int:
+    """How many shared items' sources were checked equal (both runs recorded a digest); a differing
+    source is a :class:`ComparisonError`."""
+    checked = 0
+    for k in common:
+        da, db = by_a[k].source_sha256, by_b[k].source_sha256
+        if da and db:
+            if da != db:
+                raise ComparisonError(
+                    f"item {k!r} has a different source in A ({ra.label}) and B ({rb.label}): the runs are "
+                    f"not over the same data set"
+                )
+            checked += 1
+    return checked
+
+
+def _movers(scored_a: Mapping[str, Any], scored_b: Mapping[str, Any], paired: list[str], moved: int) -> list[MovedItem]:
+    """The ``moved`` items whose score changed most, largest change first."""
+    return sorted(
         (
-            MovedItem(
-                id=k,
-                score_a=scored_a[k].score,
-                score_b=scored_b[k].score,
-                diff=scored_b[k].score - scored_a[k].score,
-                reason_a=scored_a[k].reason,
-                reason_b=scored_b[k].reason,
-            )
+            MovedItem(id=k, score_a=scored_a[k].score, score_b=scored_b[k].score,
+                      diff=scored_b[k].score - scored_a[k].score, reason_a=scored_a[k].reason,
+                      reason_b=scored_b[k].reason)
             for k in paired
             if scored_a[k].score != scored_b[k].score
         ),
         key=lambda m: (-abs(m.diff), m.id),
     )[: max(moved, 0)]
-    return ComparisonResult(
-        **overall.model_dump(),
-        a=ra.label,
-        b=rb.label,
-        alpha=alpha,
-        margin=margin,
-        confidence=confidence,
-        alignment=axis("alignment_score"),
-        coverage=axis("coverage_score"),
-        only_in_a=only_a,
-        only_in_b=only_b,
-        failed_a=failed_a,
-        failed_b=failed_b,
-        sources_checked=checked,
-        moved=movers,
-        changed=sum(1 for k in paired if scored_a[k].score != scored_b[k].score),
-        scale=scale,
-        exam_a=_exam(ra),
-        exam_b=_exam(rb),
-        exam_known=exam_known,
-        questions_checked=len(asked),
-        questions_differ=sum(1 for qa, qb in asked if qa != qb),
-        pairs=[(k, scored_a[k].score, scored_b[k].score) for k in paired],
-    )
 
 
 EXAM_OPTIONS = ("exam", "draw_missing")

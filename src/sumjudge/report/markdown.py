@@ -92,6 +92,13 @@ def run_markdown(
         header.append(f"at or above {threshold:g}")
         row.append(f"{at_or_above} of {total} ({at_or_above / total:.0%})" if total else "–")
     lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header), "| " + " | ".join(row) + " |", ""]
+    lines += _gate_lines(gate_failures, gate_inconclusive) + _lowest_lines(low, total)
+    return "\n".join(lines) + "\n"
+
+
+def _gate_lines(gate_failures: Sequence[str], gate_inconclusive: Sequence[str]) -> list[str]:
+    """What the gates said: each failed or inconclusive one, or that all passed."""
+    lines: list[str] = []
     if gate_failures:
         lines.append("**Gates failed:**")
         lines += [f"- {cell(reason, 400)}" for reason in gate_failures]
@@ -100,25 +107,23 @@ def run_markdown(
         lines += [f"- {cell(reason, 400)}" for reason in gate_inconclusive]
     if not gate_failures and not gate_inconclusive:
         lines.append("**Gates:** all passed.")
-    lines.append("")
-    if low:
-        lines += [
-            f"**Lowest items** ({len(low)} of {total}):",
-            "",
-            "| item | score | alignment | coverage | why |",
-            "|---|---|---|---|---|",
-        ]
-        for item in low:
-            o = item.outcome
-            if isinstance(o, FailedItem):
-                lines.append(f"| {cell(item.item_id, 60)} | error | – | – | {cell(o.error)} |")
-            else:
-                lines.append(
-                    f"| {cell(item.item_id, 60)} | {o.score:.2f} | {_fig(o.alignment_score)} "
-                    f"| {_fig(o.coverage_score)} | {cell(o.reason)} |"
-                )
-        lines.append("")
-    return "\n".join(lines) + "\n"
+    return [*lines, ""]
+
+
+def _lowest_lines(low: Sequence[ItemRecord], total: int) -> list[str]:
+    """The table of the lowest items (a failed one first, with its error), or nothing."""
+    if not low:
+        return []
+    lines = [f"**Lowest items** ({len(low)} of {total}):", "", "| item | score | alignment | coverage | why |",
+             "|---|---|---|---|---|"]
+    for item in low:
+        o = item.outcome
+        if isinstance(o, FailedItem):
+            lines.append(f"| {cell(item.item_id, 60)} | error | – | – | {cell(o.error)} |")
+        else:
+            lines.append(f"| {cell(item.item_id, 60)} | {o.score:.2f} | {_fig(o.alignment_score)} "
+                         f"| {_fig(o.coverage_score)} | {cell(o.reason)} |")
+    return [*lines, ""]
 
 
 def append_step_summary(
