@@ -190,68 +190,78 @@ def _item_html(item: ItemRecord, texts: tuple[str, str] | None = None) -> str:
         f"<td>{'–' if failed else unchecked}</td>",
         f"<td>{status}</td>",
     ]
-    detail: list[str] = []
-    if failed:
-        detail.append(f'<p class="error"><strong>error:</strong> {shown(r.error)}</p>')
-    else:
-        detail.append(f'<p class="reason"><strong>reason:</strong> {shown(r.reason)}</p>')
-        samples = r.samples or []
-        if samples:
-            listed = ", ".join(_fmt(s.score, 2) for s in samples)
-            detail.append(
-                f'<p class="samples"><strong>{len(samples)} samples</strong> ({_e(r.reducer)} of {_e(listed)}; '
-                f'spread {_fmt(r.score_spread)}); the verdicts below are those of the sample nearest the score.</p>'
-            )
-        detail.append(
-            f'<h4>claims of the summary ({supported} of {len(claims)} supported'
-            + (f", {unchecked} of them unchecked" if unchecked else "") + ")</h4>"
-        )
-        if claims:
-            detail.append('<ul class="claims">')
-            for n, c in enumerate(claims):
-                detail.append(
-                    f'<li class="{"supported" if c.supported else "unsupported"}{" unchecked" if c.unchecked else ""}'
-                    f'{_doubt(c)}" data-quote="claim-{n}">'
-                    f'<span class="mark">{_claim_mark(c.supported, c.unchecked)}</span>{_prob(c, "supported")} '
-                    f'<span class="text">{shown(c.claim)}</span>{evidence_line(c)}<div class="why">{shown(c.reason)}</div></li>'
-                )
-            detail.append("</ul>")
-        else:
-            detail.append('<p class="none">no claims</p>')
-        unsettled = sum(1 for v in coverage if v.unchecked)
-        detail.append(
-            f'<h4>questions from the source ({answered} of {len(questions)} answered'
-            + (f", {unsettled} unchecked" if unsettled else "") + ")</h4>"
-        )
-        if questions:
-            detail.append('<ul class="questions">')
-            for i, q in enumerate(questions):
-                verdict = coverage[i] if i < len(coverage) else None
-                ok = bool(verdict and verdict.answered)
-                detail.append(
-                    f'<li class="{"answered" if ok else "unanswered"}{_doubt(verdict)}" data-quote="answer-{i}">'
-                    f'<span class="mark">{"✔ answered" if ok else "✘ not answered"}</span>{_prob(verdict, "answered")} '
-                    f'<span class="text">{shown(q)}</span>'
-                    + (evidence_line(verdict) if verdict else "")
-                    + f'<div class="why">{shown(verdict.reason if verdict else "no verdict")}</div></li>'
-                )
-            detail.append("</ul>")
-        else:
-            detail.append('<p class="none">no questions</p>')
-        if texts is not None:
-            claim_quotes, answer_quotes = quote_spans(r)
-            against, wrong_there, wrong_here = error_spans(r)
-            detail.append(
-                '<div class="texts"><p class="hint">hover a verdict to see the words it quotes'
-                + ('; in red: the passages that disprove a claim, and the words that differ' if against or wrong_here else "")
-                + "</p>"
-                f'<h4>summary</h4><div class="summary text-block">{highlight(texts[1], [], answer_quotes, differs=wrong_here)}</div>'
-                f'<h4>source</h4><div class="source text-block">{highlight(texts[0], [], claim_quotes, against, wrong_there)}</div></div>'
-            )
+    detail = [f'<p class="error"><strong>error:</strong> {shown(r.error)}</p>'] if failed else _detail(r, texts)
     return (
         f'<tbody class="item" id="item-{_e(item.item_id)}" {data}><tr class="main">{"".join(cells)}</tr>'
         f'<tr class="detail" hidden><td colspan="{len(_COLUMNS)}">{"".join(detail)}</td></tr></tbody>\n'
     )
+
+
+def _detail(r: Any, texts: tuple[str, str] | None) -> list[str]:
+    """A scored item's unfolded part: its reason, its samples, its claims and questions with their
+    verdicts, and the two texts with the quoted words marked."""
+    v = r.verdicts
+    claims, questions, coverage = (v.alignment, v.questions, v.coverage) if v else ([], [], [])
+    detail = [f'<p class="reason"><strong>reason:</strong> {shown(r.reason)}</p>']
+    samples = r.samples or []
+    if samples:
+        listed = ", ".join(_fmt(s.score, 2) for s in samples)
+        detail.append(
+            f'<p class="samples"><strong>{len(samples)} samples</strong> ({_e(r.reducer)} of {_e(listed)}; '
+            f'spread {_fmt(r.score_spread)}); the verdicts below are those of the sample nearest the score.</p>'
+        )
+    detail += _claim_list(claims, v.claims_supported if v else 0)
+    detail += _question_list(questions, coverage, v.questions_answered if v else 0)
+    if texts is not None:
+        claim_quotes, answer_quotes = quote_spans(r)
+        against, wrong_there, wrong_here = error_spans(r)
+        detail.append(
+            '<div class="texts"><p class="hint">hover a verdict to see the words it quotes'
+            + ('; in red: the passages that disprove a claim, and the words that differ' if against or wrong_here else "")
+            + "</p>"
+            f'<h4>summary</h4><div class="summary text-block">{highlight(texts[1], [], answer_quotes, differs=wrong_here)}</div>'
+            f'<h4>source</h4><div class="source text-block">{highlight(texts[0], [], claim_quotes, against, wrong_there)}</div></div>'
+        )
+    return detail
+
+
+def _claim_list(claims: list[Any], supported: int) -> list[str]:
+    """The summary's claims, each with its verdict, its probability, its evidence and the judge's reason."""
+    unchecked = sum(1 for c in claims if c.unchecked)
+    detail = [f'<h4>claims of the summary ({supported} of {len(claims)} supported'
+              + (f", {unchecked} of them unchecked" if unchecked else "") + ")</h4>"]
+    if not claims:
+        return [*detail, '<p class="none">no claims</p>']
+    detail.append('<ul class="claims">')
+    for n, c in enumerate(claims):
+        detail.append(
+            f'<li class="{"supported" if c.supported else "unsupported"}{" unchecked" if c.unchecked else ""}'
+            f'{_doubt(c)}" data-quote="claim-{n}">'
+            f'<span class="mark">{_claim_mark(c.supported, c.unchecked)}</span>{_prob(c, "supported")} '
+            f'<span class="text">{shown(c.claim)}</span>{evidence_line(c)}<div class="why">{shown(c.reason)}</div></li>'
+        )
+    return [*detail, "</ul>"]
+
+
+def _question_list(questions: list[str], coverage: list[Any], answered: int) -> list[str]:
+    """The source's questions, each with the summary's verdict (a question without one: not answered)."""
+    unsettled = sum(1 for v in coverage if v.unchecked)
+    detail = [f'<h4>questions from the source ({answered} of {len(questions)} answered'
+              + (f", {unsettled} unchecked" if unsettled else "") + ")</h4>"]
+    if not questions:
+        return [*detail, '<p class="none">no questions</p>']
+    detail.append('<ul class="questions">')
+    for i, q in enumerate(questions):
+        verdict = coverage[i] if i < len(coverage) else None
+        ok = bool(verdict and verdict.answered)
+        detail.append(
+            f'<li class="{"answered" if ok else "unanswered"}{_doubt(verdict)}" data-quote="answer-{i}">'
+            f'<span class="mark">{"✔ answered" if ok else "✘ not answered"}</span>{_prob(verdict, "answered")} '
+            f'<span class="text">{shown(q)}</span>'
+            + (evidence_line(verdict) if verdict else "")
+            + f'<div class="why">{shown(verdict.reason if verdict else "no verdict")}</div></li>'
+        )
+    return [*detail, "</ul>"]
 
 
 def _doubt(verdict: Any) -> str:
