@@ -30,6 +30,7 @@ copies share the one sumjudge scorer, so each source's questions are asked once.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from ..errors import ConfigurationError
@@ -38,7 +39,6 @@ from ..scorers.summarization.item_gates import ItemGates
 from .frameworks import Model, gate_outcome, import_framework, make_scorer, text
 
 EXTRA = "deepeval"
-_built: dict[str, type] = {}
 
 
 def verbose_logs(result: SummarizationResult) -> str:
@@ -56,109 +56,111 @@ def verbose_logs(result: SummarizationResult) -> str:
     ])
 
 
+class _SummarizationMetric:
+    """sumjudge's scorer as a DeepEval metric (``input``: the source, ``actual_output``: the summary); the
+    metric class is this and DeepEval's ``BaseMetric``, made on first use (:func:`_metric_class`).
+
+    ``model``: a judge name, a :class:`~sumjudge.ModelConfig`, a judge object, or a scorer made by
+    :func:`~sumjudge.create_summarization_scorer` (kept with its options); ``scorer`` is the
+    same for a scorer (DeepEval's copies of the metric pass it on). Scorer options go in
+    ``options`` or as keywords (``max_questions=5``, ``scale=10``, ``samples=3``,
+    ``questions="exam.json"``).
+    """
+
+    def __init__(
+        self,
+        threshold: float = 0.5,
+        model: Model = None,
+        *,
+        scorer: SummarizationScorer | None = None,
+        options: SummarizationOptions | Mapping[str, Any] | None = None,
+        strict_mode: bool = False,
+        async_mode: bool = True,
+        verbose_mode: bool = False,
+        include_reason: bool = True,
+        max_unsupported: int | None = None,
+        min_alignment: float | None = None,
+        min_coverage: float | None = None,
+        **option_kwargs: Any,
+    ) -> None:
+        # kept as attributes of the keywords' names: DeepEval copies a metric by its constructor's parameters
+        self.max_unsupported, self.min_alignment, self.min_coverage = max_unsupported, min_alignment, min_coverage
+        self.gates = ItemGates(max_unsupported=max_unsupported, min_alignment=min_alignment, min_coverage=min_coverage)
+        if scorer is not None and (model is not None or options is not None or option_kwargs):
+            raise ConfigurationError("give either scorer= or the model and its options, not both")
+        self.scorer = scorer if scorer is not None else make_scorer(model, options, option_kwargs)
+        self.strict_mode = strict_mode
+        self.threshold = self.scorer.options.scale if strict_mode else threshold
+        self.async_mode = async_mode
+        self.verbose_mode = verbose_mode
+        self.include_reason = include_reason
+        self.evaluation_model = self.scorer.judge.model_id
+        self.result: SummarizationResult | None = None
+
+    @property
+    def __name__(self) -> str:  # type: ignore[override]
+        return "Summarization (sumjudge)"
+
+    def measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
+        try:
+            result = self.scorer.run_sync(*self._texts(test_case))
+        except Exception as exc:
+            self._failed(exc)
+            raise
+        return self._record(result)
+
+    async def a_measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
+        try:
+            result = await self.scorer.run(*self._texts(test_case))
+        except Exception as exc:
+            self._failed(exc)
+            raise
+        return self._record(result)
+
+    def is_successful(self) -> bool:
+        if self.error is not None or self.score is None:
+            self.success = False
+        else:
+            self.success = self.score >= self.threshold and (self.result is None or gate_outcome(self.result, self.gates)[0])
+        return bool(self.success)
+
+    def _texts(self, test_case: Any) -> tuple[str, str]:
+        return (text(test_case.input, "test case's input (the source)"),
+                text(test_case.actual_output, "test case's actual_output (the summary)"))
+
+    def _failed(self, exc: Exception) -> None:
+        """The judge failed: an error and no score (DeepEval shows the error, the case fails)."""
+        self.error = f"{type(exc).__name__}: {exc}"
+        self.score, self.reason, self.success, self.result = None, None, False, None
+
+    def _record(self, result: SummarizationResult) -> float:
+        self.error = None
+        self.result = result
+        self.score = result.score
+        self.reason = result.reason if self.include_reason else None
+        met, why = gate_outcome(result, self.gates)
+        if self.include_reason and not met:
+            self.reason = f"{result.reason} Gates broken: {why}."
+        self.score_breakdown = {"alignment": result.alignment_score, "coverage": result.coverage_score}
+        self.verbose_logs = verbose_logs(result)
+        if result.usage.prompt_tokens or result.usage.completion_tokens:
+            self.input_tokens, self.output_tokens = result.usage.prompt_tokens, result.usage.completion_tokens
+        self.is_successful()
+        return result.score
+
+
+@lru_cache(maxsize=1)
 def _metric_class() -> type:
     """The ``deepeval.metrics.BaseMetric`` subclass, made on first use (DeepEval is imported only then)."""
-    if "metric" in _built:
-        return _built["metric"]
     import_framework("deepeval.metrics", "DeepEval", EXTRA)
     from deepeval.metrics import BaseMetric
-    from deepeval.test_case import LLMTestCase, SingleTurnParams
+    from deepeval.test_case import SingleTurnParams
 
-    class SumjudgeSummarizationMetric(BaseMetric):  # type: ignore[misc]
-        """sumjudge's scorer as a DeepEval metric (``input``: the source, ``actual_output``: the summary).
-
-        ``model``: a judge name, a :class:`~sumjudge.ModelConfig`, a judge object, or a scorer made by
-        :func:`~sumjudge.create_summarization_scorer` (kept with its options); ``scorer`` is the
-        same for a scorer (DeepEval's copies of the metric pass it on). Scorer options go in
-        ``options`` or as keywords (``max_questions=5``, ``scale=10``, ``samples=3``,
-        ``questions="exam.json"``).
-        """
-
+    class SumjudgeSummarizationMetric(_SummarizationMetric, BaseMetric):  # type: ignore[misc]
+        __doc__ = _SummarizationMetric.__doc__
         _required_params = [SingleTurnParams.INPUT, SingleTurnParams.ACTUAL_OUTPUT]
 
-        def __init__(
-            self,
-            threshold: float = 0.5,
-            model: Model = None,
-            *,
-            scorer: SummarizationScorer | None = None,
-            options: SummarizationOptions | Mapping[str, Any] | None = None,
-            strict_mode: bool = False,
-            async_mode: bool = True,
-            verbose_mode: bool = False,
-            include_reason: bool = True,
-            max_unsupported: int | None = None,
-            min_alignment: float | None = None,
-            min_coverage: float | None = None,
-            **option_kwargs: Any,
-        ) -> None:
-            # kept as attributes of the keywords' names: DeepEval copies a metric by its constructor's parameters
-            self.max_unsupported, self.min_alignment, self.min_coverage = max_unsupported, min_alignment, min_coverage
-            self.gates = ItemGates(max_unsupported=max_unsupported, min_alignment=min_alignment, min_coverage=min_coverage)
-            if scorer is not None and (model is not None or options is not None or option_kwargs):
-                raise ConfigurationError("give either scorer= or the model and its options, not both")
-            self.scorer = scorer if scorer is not None else make_scorer(model, options, option_kwargs)
-            self.strict_mode = strict_mode
-            self.threshold = self.scorer.options.scale if strict_mode else threshold
-            self.async_mode = async_mode
-            self.verbose_mode = verbose_mode
-            self.include_reason = include_reason
-            self.evaluation_model = self.scorer.judge.model_id
-            self.result: SummarizationResult | None = None
-
-        @property
-        def __name__(self) -> str:  # type: ignore[override]
-            return "Summarization (sumjudge)"
-
-        def measure(self, test_case: LLMTestCase, *args: Any, **kwargs: Any) -> float:
-            try:
-                result = self.scorer.run_sync(*self._texts(test_case))
-            except Exception as exc:
-                self._failed(exc)
-                raise
-            return self._record(result)
-
-        async def a_measure(self, test_case: LLMTestCase, *args: Any, **kwargs: Any) -> float:
-            try:
-                result = await self.scorer.run(*self._texts(test_case))
-            except Exception as exc:
-                self._failed(exc)
-                raise
-            return self._record(result)
-
-        def is_successful(self) -> bool:
-            if self.error is not None or self.score is None:
-                self.success = False
-            else:
-                self.success = self.score >= self.threshold and (self.result is None or gate_outcome(self.result, self.gates)[0])
-            return bool(self.success)
-
-        def _texts(self, test_case: LLMTestCase) -> tuple[str, str]:
-            return (text(test_case.input, "test case's input (the source)"),
-                    text(test_case.actual_output, "test case's actual_output (the summary)"))
-
-        def _failed(self, exc: Exception) -> None:
-            """The judge failed: an error and no score (DeepEval shows the error, the case fails)."""
-            self.error = f"{type(exc).__name__}: {exc}"
-            self.score, self.reason, self.success, self.result = None, None, False, None
-
-        def _record(self, result: SummarizationResult) -> float:
-            self.error = None
-            self.result = result
-            self.score = result.score
-            self.reason = result.reason if self.include_reason else None
-            met, why = gate_outcome(result, self.gates)
-            if self.include_reason and not met:
-                self.reason = f"{result.reason} Gates broken: {why}."
-            self.score_breakdown = {"alignment": result.alignment_score, "coverage": result.coverage_score}
-            self.verbose_logs = verbose_logs(result)
-            if result.usage.prompt_tokens or result.usage.completion_tokens:
-                self.input_tokens, self.output_tokens = result.usage.prompt_tokens, result.usage.completion_tokens
-            self.is_successful()
-            return result.score
-
     SumjudgeSummarizationMetric.__module__ = __name__
-    _built["metric"] = SumjudgeSummarizationMetric
     return SumjudgeSummarizationMetric
 
 
