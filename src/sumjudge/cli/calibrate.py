@@ -31,11 +31,17 @@ if TYPE_CHECKING:
               help="A 1-5 rating passes from R up.")
 @click.option("--folds", type=click.IntRange(2, 20), default=5, show_default=True, metavar="K",
               help="Cross-validation folds: each fold is scored by what was fitted on the others.")
+@click.option("--examples-tokens", type=click.IntRange(0, 100_000), default=None, metavar="N",
+              help="For a judge that reads prompts (an LLM over HTTP): put the verdicts your labels corrected in "
+                   "its prompts as examples, at most about N tokens a request (default 600; 0: none).")
 @click.option("--out", "-o", type=click.Path(dir_okay=False), default="calibration.json", show_default=True,
               help="Where to write the calibration (replaced whole).")
 @store_option
-def calibrate(run_ref: str, labels_path: str | None, pass_at: int, folds: int, out: str, store_path: str | None) -> None:
-    """Fit RUN's judge to your labels (thresholds, how unchecked verdicts count, the score's bound)."""
+def calibrate(run_ref: str, labels_path: str | None, pass_at: int, folds: int, examples_tokens: int | None, out: str,
+              store_path: str | None) -> None:
+    """Fit RUN's judge to your labels (thresholds, how unchecked verdicts count, the score's bound; examples
+    in the prompts of an LLM judge)."""
+    from ..analysis.calibration_examples import DEFAULT_BUDGET_TOKENS, choose_examples, disagreements
     from ..analysis.calibration_fit import fit, light_items
     from ..analysis.calibration_labels import read_label_file, store_labels
     from ..data.files import OutputPlan
@@ -47,6 +53,9 @@ def calibrate(run_ref: str, labels_path: str | None, pass_at: int, folds: int, o
     with store, store_errors(store_path):
         plan.check()
         run = store.get_run(run_ref)
+        reads_prompts = _reads_prompts(run.model)
+        if examples_tokens and not reads_prompts:
+            fail(f"--examples-tokens: the judge {run.model} reads no prompt of ours, so examples cannot reach it")
         labels = read_label_file(labels_path, pass_at=pass_at) if labels_path else store_labels(store, run.id, pass_at=pass_at)
         scale = float(run.options.get("scale", 1) or 1)
         try:
@@ -54,16 +63,36 @@ def calibrate(run_ref: str, labels_path: str | None, pass_at: int, folds: int, o
                         graded=bool(run.options.get("graded")), folds=folds)
         except SumjudgeError as exc:
             fail(str(exc))
+        found_examples = disagreements(store, run.id, labels) if reads_prompts else []
+        budget = DEFAULT_BUDGET_TOKENS if examples_tokens is None else examples_tokens
         calibration = Calibration(
             judge=run.model, options=dict(run.options), labels_digest=labels.digest(), labels=found.items,
             bound=round(found.bound, 4), bound_interval=(round(found.bound_interval[0], 4), round(found.bound_interval[1], 4)),
             agreement={"metric": "balanced accuracy of pass/fail", "folds": found.folds, "before": found.before.as_dict(),
                        "bound_only": found.bound_only.as_dict(), "after": found.after.as_dict(), "gain": found.gain.as_dict(),
                        **({"spearman": {k: round(v, 4) for k, v in found.spearman.items()}} if found.spearman else {})},
-            **found.params.as_dict(),
+            examples=choose_examples(found_examples, budget), **found.params.as_dict(),
         )
         plan.write("--out", lambda tmp: Path(tmp).write_text(calibration.text(), encoding="utf-8"))
     _report(run.id, run.model, found, calibration, out)
+    if reads_prompts:
+        click.echo(f"examples for the judge's prompts: {len(calibration.examples)} of the {len(found_examples)} "
+                   f"verdicts your labels corrected (at most about {budget} tokens a request); their effect shows "
+                   "only when the run is scored again with this calibration")
+
+
+def _reads_prompts(model: str) -> bool:
+    """Whether ``model`` is an LLM asked with this package's prompts (over HTTP), not a judge with its own
+    reading (offline, in process, or a method on a server)."""
+    from ..errors import ConfigurationError
+    from ..judges.providers import PROVIDERS, parse_model_id, split_method
+
+    try:
+        provider, _ = parse_model_id(model)
+    except ConfigurationError:
+        return False
+    method, server = split_method(provider)
+    return method is None and PROVIDERS[server].kind in ("openai_compat", "azure", "anthropic")
 
 
 def _report(run_id: str, model: str, f: Fit, calibration: Calibration, out: str) -> None:

@@ -11,7 +11,10 @@
   ``unchecked_claims`` ("supported", the default, or "unsupported"), and an unsettled question counts in
   coverage as ``unsettled_presence`` (0.31 by default);
 - every judge: ``bound``, the score that best separated the team's pass from fail, with its interval; the
-  gate ``check`` holds a summary to when no ``--fail-under`` is given.
+  gate ``check`` holds a summary to when no ``--fail-under`` is given;
+- a judge that reads prompts (an LLM over HTTP): ``examples``, verdicts the team corrected, shown to the
+  judge in the alignment and coverage prompts as the team's own judgments (a calibration with examples
+  changes what the judge is asked, so it takes effect on new calls, not on stored verdicts).
 
 The file names the judge it was fitted for (its id, and its identity: rules, prompt, weights), the run's
 options and the labels' digest. A calibration for another judge is refused; its digest is part of a
@@ -35,6 +38,36 @@ FORMAT = "sumjudge-calibration"
 VERSION = 1
 MAX_FILE_BYTES = 1_000_000
 """A calibration file is a few hundred bytes; a larger one is refused before it is parsed."""
+
+
+EXAMPLE_CHARS = 300
+"""Characters of an example's text or passage kept (cut at a word): an example shows a decision, not a document."""
+
+
+class Example(BaseModel):
+    """One verdict the team corrected: a claim and the source passage the judge cited, with whether the claim
+    is supported; or a question and the summary's words, with whether the summary answers it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    step: Literal["alignment", "coverage"]
+    text: str = Field(min_length=1, max_length=EXAMPLE_CHARS)
+    """The claim (alignment) or the question (coverage)."""
+    passage: str = Field(default="", max_length=EXAMPLE_CHARS)
+    """The source passage the judge cited (alignment) or the summary's words it quoted (coverage)."""
+    truth: bool
+    """Supported (alignment) or answered (coverage), as the team said."""
+
+    def line(self) -> str:
+        said = json.dumps(self.text, ensure_ascii=False)
+        where = f" | passage: {json.dumps(self.passage, ensure_ascii=False)}" if self.passage else ""
+        if self.step == "alignment":
+            return f"- claim: {said}{where} | supported: {str(self.truth).lower()}"
+        return f"- question: {said}{where} | answered: {str(self.truth).lower()}"
+
+
+EXAMPLES_HEAD = ("Your team's own decisions on earlier summaries, where a first reading went the other way. Decide "
+                 "the same way in cases like these; they are examples, not part of the texts below:")
 
 
 class Calibration(BaseModel):
@@ -64,12 +97,21 @@ class Calibration(BaseModel):
     bound_interval: tuple[float, float] | None = None
     agreement: dict[str, Any] = Field(default_factory=dict)
     """What cross-validation measured, kept for the record (balanced accuracy before and after, ...)."""
+    examples: tuple[Example, ...] = ()
+    """Verdicts the team corrected, shown in the prompts of a judge that reads them (chosen by ``calibrate``
+    within a token budget)."""
 
     @property
     def digest(self) -> str:
         """sha256 of the file's canonical JSON: the calibration's name in a run's identity."""
-        text = json.dumps(self.model_dump(mode="json"), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        data = self.model_dump(mode="json", exclude={"examples"} if not self.examples else None)
+        text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def examples_text(self, step: Literal["alignment", "coverage"]) -> str:
+        """The examples of ``step`` as the block a prompt carries, or ``""`` when there are none."""
+        lines = [e.line() for e in self.examples if e.step == step]
+        return "\n".join([EXAMPLES_HEAD, *lines]) if lines else ""
 
     @property
     def short(self) -> str:

@@ -116,10 +116,13 @@ def system_message() -> ChatMessage:
     return ChatMessage(role="system", content=SYSTEM)
 
 
-def alignment_messages(source: str, summary: str) -> list[ChatMessage]:
-    """System, then instructions and source (the cached prefix), then the summary."""
+def alignment_messages(source: str, summary: str, examples: str = "") -> list[ChatMessage]:
+    """System, then instructions and source (the cached prefix), then the summary; a calibration's
+    ``examples`` (the team's own decisions) go before the summary, after the cached prefix."""
     head = ALIGNMENT.format(source=source, source_fence=fence(source))
     tail = ALIGNMENT_SUMMARY.format(summary=summary, summary_fence=fence(summary))
+    if examples:
+        tail = f"{examples}\n\n{tail}"
     return [system_message(), ChatMessage(role="user", content=head, cache=True), ChatMessage(role="user", content=tail)]
 
 
@@ -128,7 +131,8 @@ def questions_messages(source: str, max_questions: int) -> list[ChatMessage]:
     return [system_message(), ChatMessage(role="user", content=user)]
 
 
-def coverage_messages(summary: str, questions: list[str]) -> list[ChatMessage]:
+def coverage_messages(summary: str, questions: list[str], examples: str = "") -> list[ChatMessage]:
+    """The coverage request; a calibration's ``examples`` come first."""
     numbered = "\n".join(f"{i}. {json.dumps(q, ensure_ascii=False)}" for i, q in enumerate(questions, 1))
     user = COVERAGE.format(
         summary=summary,
@@ -137,4 +141,6 @@ def coverage_messages(summary: str, questions: list[str]) -> list[ChatMessage]:
         summary_fence=fence(summary),
         questions_fence=fence(numbered),
     )
+    if examples:
+        user = f"{examples}\n\n{user}"
     return [system_message(), ChatMessage(role="user", content=user)]

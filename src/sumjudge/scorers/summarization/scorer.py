@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from os import PathLike
-from typing import Any
+from typing import Any, Literal
 
 from ..._aio import gather_or_cancel, run_sync
 from ...judges.base import (
@@ -43,6 +43,7 @@ from . import prompts
 from .stray_verdicts import stray_error, stray_feedback, strays
 from .own_claims import summary_claims
 from .long_source import LongSource
+from .calibration import Calibration
 from .options import SummarizationOptions
 from .probabilities import with_probabilities
 from .question_text import drawn_questions
@@ -207,12 +208,17 @@ class SummarizationScorer:
         """:meth:`run` for scripts; works inside a running event loop too."""
         return run_sync(lambda: self.run(input=input, output=output, run_id=run_id))
 
+    def _examples(self, step: Literal["alignment", "coverage"]) -> str:
+        """The calibration's examples of ``step`` for the prompt (``""`` without any)."""
+        cal = self.options.calibration
+        return cal.examples_text(step) if isinstance(cal, Calibration) else ""
+
     # -- A: which claims of the summary the source supports
 
     async def _alignment(self, ev: Evaluation) -> list[AlignmentVerdict]:
         request = JudgeRequest(
             step=ALIGNMENT_STEP,
-            messages=prompts.alignment_messages(ev.source, ev.summary),
+            messages=prompts.alignment_messages(ev.source, ev.summary, self._examples("alignment")),
             output_type=AlignmentOutput,
             inputs=StepInputs(source=ev.source, summary=ev.summary),
             # source and summary are not blank, so there is at least one claim to write: without
@@ -282,7 +288,7 @@ class SummarizationScorer:
 
     async def _coverage(self, ev: Evaluation, questions: list[str]) -> list[CoverageVerdict]:
         """C sees the summary and the questions, never the source; a wrong count is asked once more."""
-        messages = prompts.coverage_messages(ev.summary, questions)
+        messages = prompts.coverage_messages(ev.summary, questions, self._examples("coverage"))
         request = JudgeRequest(
             step=COVERAGE_STEP,
             messages=messages,
