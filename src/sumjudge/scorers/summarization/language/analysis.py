@@ -11,7 +11,7 @@ weekday names count as names.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import repeat
 
@@ -20,6 +20,7 @@ import regex
 from . import memo
 from .lexicon import CORE, ONE_OF_A_UNIT, PERCENT_WORDS, PHRASE_OPENERS, STOPWORDS
 from .numbers import all_keys, number_keys
+from .phrases import Phrase, mark_until, punctuation_between, scope_negations
 from .polarity import is_negation
 from .tokens import squashed_words, tokens
 from .words import CONTENT, HANGUL, NUMBER, STOP, normalise_number, word_info
@@ -29,26 +30,6 @@ from .words import CONTENT, HANGUL, NUMBER, STOP, normalise_number, word_info
 
 
 _MID_CAPITAL = regex.compile(r"(?<=[\p{L}\p{N},;:]\s+)(\p{Lu}[\p{Ll}\p{M}]+)")
-
-
-@dataclass(frozen=True)
-class Phrase:
-    """A stretch of a sentence between commas, semicolons and clause-opening conjunctions: the
-    scope that a negation cue or an antonym is compared in."""
-
-    text: str
-    units: frozenset[str]
-    negated: bool
-    """The phrase holds a negation cue."""
-    scope: frozenset[str] = frozenset()
-    """The content units its negation cues bear on (:data:`NEGATION_SCOPE`)."""
-    infinitives: frozenset[str] = frozenset()
-    """English: the content units it states as an infinitive ("to *qualify*", "to be *announced*"): the
-    complement of another word ("under pressure to qualify", "failed to qualify"), which asserts nothing
-    of itself."""
-    until: bool = False
-    """English: the phrase's negation bears on a time ("will not reopen until May"): it says when, not
-    whether, so it contradicts neither "will reopen in May" nor "will not reopen"."""
 
 
 @dataclass
@@ -108,9 +89,6 @@ class Sentence:
 _WORD = regex.compile(r"[\p{L}\p{M}\p{N}]+")
 _US = regex.compile(r"\bU\.\s?S\.|\bUSA?\b|\bAmerica\b|\bUnited States\b")
 
-# Where a phrase ends: punctuation between two tokens, or a word that opens a clause.
-_UNTIL = regex.compile(r"(?i)\b(?:until|till)\b")
-_PHRASE_PUNCT = regex.compile(r"[,;:()\[\]\u2013\u2014]|\s-\s")
 PASSIVE = {
     "en": regex.compile(
         r"\b(?:was|were|is|are|been|being|be|get|got|gets)\s+(?:\w+ly\s+)?\w+(?:ed|en|wn|lt|ght|ung|ade|id)\b", regex.I
@@ -123,12 +101,6 @@ PASSIVE = {
 
 _INFINITIVE_AUX = frozenset({"be", "have", "been", "get"})
 """Words that may stand between "to" and the verb of an infinitive ("to be announced")."""
-
-
-NEGATION_SCOPE: dict[str, tuple[int, int]] = {"de": (1, 1), "ko": (1, 1), "ja": (1, 0)}
-"""(content words before, content words after) a negation cue bears on, within its phrase: the
-word it negates. Languages not named put the negation right before it: (0, 1), "did not *open*",
-"was not *Ada* Lind"; an adverb in -ly between them is passed over ("did not immediately *reply*")."""
 
 
 class TextAnalyzer:
@@ -209,7 +181,7 @@ class TextAnalyzer:
             start, end = m.span()
             info = word_info(lang, tok, data) if kind == "word" else None
             if i and (
-                (start > prev_end and not text[prev_end:start].isspace() and _PHRASE_PUNCT.search(text, prev_end, start))
+                punctuation_between(text, prev_end, start)
                 or (info is not None and info.opener)
             ):
                 close_phrase(prev_end)
@@ -288,26 +260,7 @@ class TextAnalyzer:
                 words.append((len(phrases), n_units, len(seq)))
             first_word = False
         close_phrase(len(text))
-        before, after = NEGATION_SCOPE.get(lang, (0, 1))
-        scopes: dict[int, set[str]] = {}
-
-        def forms_of(word: tuple[int, int, int]) -> str:
-            return forms.get(seq[word[1]], "").lower() if word[2] > word[1] else ""
-
-        for phrase_no, at in cues:
-            stop = at + after
-            while lang == "en" and stop < len(words) and forms_of(words[stop - 1]).endswith("ly"):
-                stop += 1
-            near = [w for w in (*words[max(0, at - before) : at], *words[at:stop]) if w[0] == phrase_no]
-            scopes.setdefault(phrase_no, set()).update(seq[k] for _, a, b in near for k in range(a, b))
-        phrases = [
-            replace(p, scope=frozenset(scopes[n])) if n in scopes else p for n, p in enumerate(phrases)
-        ]
-        if lang == "en" and len(phrases) > 1 and _UNTIL.search(text):
-            phrases = [
-                replace(p, until=True) if p.negated and _UNTIL.match(nxt.text) else p
-                for p, nxt in zip(phrases, phrases[1:] + [Phrase("", frozenset(), False)])
-            ]
+        phrases = mark_until(scope_negations(phrases, cues, words, seq, forms, lang), text, lang)
         passive = PASSIVE.get(lang)
         return Sentence(
             text=text,

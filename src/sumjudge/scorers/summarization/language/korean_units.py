@@ -13,9 +13,10 @@ from functools import cached_property
 
 import regex
 
-from .analysis import Phrase, Sentence, TextAnalyzer
+from .analysis import Sentence, TextAnalyzer
 from .korean import KoreanMorphology, Morph
 from .lexicon import CORE
+from .phrases import Phrase
 from .words import normalise_number
 
 _CONTENT = frozenset({"NNG", "NNP", "VV", "VA", "XR", "SL", "SH", "NR"})
