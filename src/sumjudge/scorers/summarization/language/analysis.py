@@ -14,16 +14,17 @@ import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import repeat
+from typing import Any
 
 import regex
 
 from . import memo
 from .lexicon import CORE, ONE_OF_A_UNIT, PERCENT_WORDS, PHRASE_OPENERS, STOPWORDS
 from .numbers import all_keys, number_keys
-from .phrases import Phrase, mark_until, punctuation_between, scope_negations
+from .phrases import Phrase, WordSpan, mark_until, punctuation_between, scope_negations
 from .polarity import is_negation
 from .tokens import squashed_words, tokens
-from .words import CONTENT, HANGUL, NUMBER, STOP, normalise_number, word_info
+from .words import CONTENT, HANGUL, NUMBER, STOP, WordInfo, normalise_number, word_info
 
 # --------------------------------------------------------------------------------------------------
 # Analysis of a sentence into comparable units.
@@ -127,154 +128,187 @@ class TextAnalyzer:
     def analyse(self, text: str, *, capitalised_elsewhere: frozenset[str] = frozenset()) -> Sentence:
         """Reduce one sentence. ``capitalised_elsewhere`` holds lower-cased words that the wider text
         capitalises in mid-sentence, so that a name that opens this sentence is still a name."""
-        numbers: dict[str, str] = {}
-        names: dict[str, str] = {}
-        forms: dict[str, str] = {}
-        weights: dict[str, float] = {}
-        seq: list[str] = []
-        phrases: list[Phrase] = []
-        phrase_start = phrase_units_from = 0
-        negated = False
-        infinitives: set[str] = set()
-        after_to = False  # English: the last word was "to" (or an auxiliary or -ly adverb after it)
-        roles: dict[str, str] = {}
-        words: list[tuple[int, int, int]] = []  # (phrase number, first unit index, end unit index)
-        cues: list[tuple[int, int]] = []  # (phrase number, number of content words before the cue)
-        matches = tokens(text, self.lang)
-        first_word = True
-        top = self.informativeness.max_weight
-        lang, data = self.lang, self.data
+        builder = _SentenceBuilder(self, text, capitalised_elsewhere)
+        for i, m in enumerate(builder.matches):
+            builder.read(i, m)
+        return builder.sentence()
 
-        def close_phrase(end: int) -> None:
-            nonlocal phrase_units_from, negated, infinitives
-            if len(seq) > phrase_units_from or negated:
-                phrases.append(Phrase(
-                    text[phrase_start:end].strip(), frozenset(seq[phrase_units_from:]), negated,
-                    infinitives=frozenset(infinitives),
-                ))
-            phrase_units_from, negated, infinitives = len(seq), False, set()
 
-        def unit(u: str, form: str, w: float) -> None:
-            seq.append(u)
-            forms.setdefault(u, form)
-            if w > weights.get(u, 0.0):
-                weights[u] = w
+class _SentenceBuilder:
+    """One sentence being reduced, token by token: the units, numbers, names, phrases and negation
+    cues read so far. The walk's state lives here so that each of its steps is a method of its own."""
 
-        def number(norm: str, tok: str) -> None:
-            numbers.setdefault(norm, tok)
-            unit("#" + norm, tok, top)
+    def __init__(self, analyser: TextAnalyzer, text: str, capitalised_elsewhere: frozenset[str]) -> None:
+        self.analyser, self.text, self.capitalised_elsewhere = analyser, text, capitalised_elsewhere
+        self.lang, self.data = analyser.lang, analyser.data
+        self.top = analyser.informativeness.max_weight
+        self.matches = tokens(text, self.lang)
+        self.last = len(self.matches) - 1
+        self.numbers: dict[str, str] = {}
+        self.names: dict[str, str] = {}
+        self.forms: dict[str, str] = {}
+        self.weights: dict[str, float] = {}
+        self.seq: list[str] = []
+        self.roles: dict[str, str] = {}
+        self.phrases: list[Phrase] = []
+        self.phrase_start = self.phrase_units_from = 0
+        self.negated = False
+        self.infinitives: set[str] = set()
+        self.after_to = False  # English: the last word was "to" (or an auxiliary or -ly adverb after it)
+        self.words: list[WordSpan] = []
+        self.cues: list[tuple[int, int]] = []  # (phrase number, number of content words before the cue)
+        self.first_word = True
+        self.skip = -1  # the percent word(s) after a number belong to it
+        self.prev_end = 0
 
-        def char_grams(chars: str, w: float) -> None:
-            grams = _char_ngrams(chars)
-            for gram in grams:
-                unit(gram, chars, w / len(grams))
+    def read(self, i: int, m: Any) -> None:
+        """Take in token ``i``: end the phrase before it where it should, then read it as a negation
+        cue, a stop word, a content word, or the units of a number or a character run."""
+        if i <= self.skip:
+            self.prev_end = m.end()
+            return
+        kind, tok = m.lastgroup, m.group()
+        start, end = m.span()
+        info = word_info(self.lang, tok, self.data) if kind == "word" else None
+        opens = info is not None and info.opener
+        if i and (opens or punctuation_between(self.text, self.prev_end, start)):
+            self.close_phrase(self.prev_end)
+            self.phrase_start = start
+        self.prev_end = end
+        if self.lang == "en":
+            self.note_infinitive(tok, info)
+        # "one" before a unit counts it (:data:`.lexicon.ONE_OF_A_UNIT`): a number, not a stop word
+        counted_one = info is not None and info.low == "one" and self.lang == "en" and i < self.last and (
+            self.matches[i + 1].group().lower().rstrip("s") in ONE_OF_A_UNIT
+        )
+        if info is not None and self.read_word(i, tok, info, counted_one):
+            return
+        n_units = len(self.seq)
+        if kind == "num":
+            self.read_number(i, m, tok)
+        elif info is None:  # a CJK run
+            self.char_grams(tok, self.analyser.weight(tok))
+        elif info.kind == HANGUL:
+            self.read_hangul(info, end)
+        elif info.kind == NUMBER:
+            self.number(info.number, tok)
+        elif counted_one:
+            self.number("1", tok)
+        if len(self.seq) > n_units:
+            self.words.append((len(self.phrases), n_units, len(self.seq)))
+        self.first_word = False
 
-        skip = -1  # the percent word(s) after a number belong to it
-        last = len(matches) - 1
-        prev_end = 0
-        for i, m in enumerate(matches):
-            if i <= skip:
-                prev_end = m.end()
-                continue
-            kind = m.lastgroup
-            tok = m.group()
-            start, end = m.span()
-            info = word_info(lang, tok, data) if kind == "word" else None
-            if i and (
-                punctuation_between(text, prev_end, start)
-                or (info is not None and info.opener)
-            ):
-                close_phrase(prev_end)
-                phrase_start = start
-            prev_end = end
-            if lang == "en":
-                low_tok = tok.lower()
-                to_before, after_to = after_to, low_tok == "to" or (
-                    after_to and (low_tok in _INFINITIVE_AUX or low_tok.endswith("ly"))
-                )
-                if to_before and not after_to and info is not None and info.kind == CONTENT and info.stem:
-                    infinitives.add(info.stem)
-            counted_one = False
-            if info is not None:
-                neg = info.negation
-                if neg is None:
-                    neg = is_negation(tok, lang, matches[i + 1].group().lower() if i < last else "")
-                if neg:
-                    negated = True
-                    cues.append((len(phrases), len(words)))
-                    first_word = False
-                    continue
-                counted_one = info.low == "one" and lang == "en" and i < last and (
-                    matches[i + 1].group().lower().rstrip("s") in ONE_OF_A_UNIT
-                )
-                if info.kind == STOP and not counted_one:
-                    first_word = False
-                    continue
-                if lang == "en" and info.low == "longer" and i and matches[i - 1].group().lower() == "no":
-                    continue  # "can no longer hold": one cue, which bears on "hold"
-                if info.kind == CONTENT:  # the common case, inline
-                    stem = info.stem
-                    if not stem:
-                        continue
-                    n_units = len(seq)
-                    seq.append(stem)
-                    if stem not in forms:
-                        forms[stem] = tok
-                    if info.weight > weights.get(stem, 0.0):
-                        weights[stem] = info.weight
-                    if info.is_date:
-                        names.setdefault(stem, tok)
-                    elif info.is_cap and (not first_word or info.low in capitalised_elsewhere) and len(info.low) > 1:
-                        names.setdefault(stem, tok)
-                    words.append((len(phrases), n_units, n_units + 1))
-                    first_word = False
-                    continue
-            n_units = len(seq)
-            if kind == "num":
-                norm = normalise_number(getattr(m, "value", "") or tok)
-                nxt = matches[i + 1].group().lower() if i < last else ""
-                # "95 percent" -> "95%"
-                if not norm.endswith("%") and nxt in PERCENT_WORDS:
-                    norm += "%"
-                    skip = i + 1
-                elif not norm.endswith("%") and nxt == "per" and i + 2 < len(matches) and (
-                    matches[i + 2].group().lower() == "cent"
-                ):
-                    norm += "%"
-                    skip = i + 2
-                number(norm, tok)
-            elif info is None:  # a CJK run
-                char_grams(tok, self.weight(tok))
-            elif info.kind == HANGUL:
-                if info.role:
-                    roles.setdefault(info.stem, info.role)
-                char_grams(info.stem, info.weight)
-                if info.connective:
-                    close_phrase(end)
-                    phrase_start = end
-            elif info.kind == NUMBER:
-                number(info.number, tok)
-            elif counted_one:  # "one" before a unit (:data:`.lexicon.ONE_OF_A_UNIT`)
-                number("1", tok)
-            if len(seq) > n_units:
-                words.append((len(phrases), n_units, len(seq)))
-            first_word = False
-        close_phrase(len(text))
-        phrases = mark_until(scope_negations(phrases, cues, words, seq, forms, lang), text, lang)
-        passive = PASSIVE.get(lang)
+    def close_phrase(self, end: int) -> None:
+        """End the current phrase at ``end``, keeping it when it has units or a negation cue: the
+        stretch a negation or an antonym is compared within."""
+        if len(self.seq) > self.phrase_units_from or self.negated:
+            self.phrases.append(Phrase(
+                self.text[self.phrase_start : end].strip(), frozenset(self.seq[self.phrase_units_from :]),
+                self.negated, infinitives=frozenset(self.infinitives),
+            ))
+        self.phrase_units_from, self.negated, self.infinitives = len(self.seq), False, set()
+
+    def note_infinitive(self, tok: str, info: WordInfo | None) -> None:
+        """English: a content word after "to" (an auxiliary or -ly adverb may stand between) is an
+        infinitive of its phrase, which asserts nothing of itself (:attr:`.Phrase.infinitives`)."""
+        low_tok = tok.lower()
+        to_before, self.after_to = self.after_to, low_tok == "to" or (
+            self.after_to and (low_tok in _INFINITIVE_AUX or low_tok.endswith("ly"))
+        )
+        if to_before and not self.after_to and info is not None and info.kind == CONTENT and info.stem:
+            self.infinitives.add(info.stem)
+
+    def read_word(self, i: int, tok: str, info: WordInfo, counted_one: bool) -> bool:
+        """A word's own step: a negation cue is noted against its phrase, a stop word passed, a content
+        word made a unit. True when the word is done with; number words, Hangul words and a counted
+        "one" are left to :meth:`read` for their units."""
+        neg = info.negation
+        if neg is None:
+            neg = is_negation(tok, self.lang, self.matches[i + 1].group().lower() if i < self.last else "")
+        if neg:
+            self.negated = True
+            self.cues.append((len(self.phrases), len(self.words)))
+            self.first_word = False
+            return True
+        if info.kind == STOP and not counted_one:
+            self.first_word = False
+            return True
+        if self.lang == "en" and info.low == "longer" and i and self.matches[i - 1].group().lower() == "no":
+            return True  # "can no longer hold": one cue, "no", which bears on "hold"
+        if info.kind == CONTENT:
+            self.read_content(tok, info)
+            return True
+        return False
+
+    def read_content(self, tok: str, info: WordInfo) -> None:
+        """A content word: its stem a unit at its weight; a name too when it is a date, or capitalised
+        where a capital means a name (not first in the sentence, or capitalised mid-sentence elsewhere)."""
+        stem = info.stem
+        if not stem:
+            return
+        n_units = len(self.seq)
+        self.unit(stem, tok, info.weight)
+        capital = info.is_cap and (not self.first_word or info.low in self.capitalised_elsewhere)
+        if info.is_date or (capital and len(info.low) > 1):
+            self.names.setdefault(stem, tok)
+        self.words.append((len(self.phrases), n_units, n_units + 1))
+        self.first_word = False
+
+    def read_number(self, i: int, m: Any, tok: str) -> None:
+        """A written number, normalised; "95 percent" and "95 per cent" are "95%" (the words are skipped),
+        so that they match however the other text writes the percentage."""
+        norm = normalise_number(getattr(m, "value", "") or tok)
+        nxt = self.matches[i + 1].group().lower() if i < self.last else ""
+        if not norm.endswith("%") and nxt in PERCENT_WORDS:
+            norm += "%"
+            self.skip = i + 1
+        elif not norm.endswith("%") and nxt == "per" and i + 2 < len(self.matches) and (
+            self.matches[i + 2].group().lower() == "cent"
+        ):
+            norm += "%"
+            self.skip = i + 2
+        self.number(norm, tok)
+
+    def read_hangul(self, info: WordInfo, end: int) -> None:
+        """A Hangul word (without its particle) as character bigrams; its case particle's role noted,
+        and a connective ending closes the phrase after it."""
+        if info.role:
+            self.roles.setdefault(info.stem, info.role)
+        self.char_grams(info.stem, info.weight)
+        if info.connective:
+            self.close_phrase(end)
+            self.phrase_start = end
+
+    def unit(self, u: str, form: str, w: float) -> None:
+        """One content unit, as the text writes it, at the heaviest weight it has had."""
+        self.seq.append(u)
+        self.forms.setdefault(u, form)
+        if w > self.weights.get(u, 0.0):
+            self.weights[u] = w
+
+    def number(self, norm: str, tok: str) -> None:
+        """A normalised number: one of the sentence's numbers, and a unit of the heaviest weight."""
+        self.numbers.setdefault(norm, tok)
+        self.unit("#" + norm, tok, self.top)
+
+    def char_grams(self, chars: str, w: float) -> None:
+        """A run of CJK characters as its character bigrams, which share the run's weight."""
+        grams = _char_ngrams(chars)
+        for gram in grams:
+            self.unit(gram, chars, w / len(grams))
+
+    def sentence(self) -> Sentence:
+        """The :class:`Sentence` read: the last phrase closed, each negation given its scope, "until"
+        marked, and a passive with its agent noted."""
+        self.close_phrase(len(self.text))
+        scoped = scope_negations(self.phrases, self.cues, self.words, self.seq, self.forms, self.lang)
+        phrases = mark_until(scoped, self.text, self.lang)
+        passive = PASSIVE.get(self.lang)
         return Sentence(
-            text=text,
-            units=frozenset(seq),
-            numbers=tuple(numbers),
-            number_forms=numbers,
-            names=tuple(names),
-            name_forms=names,
-            forms=forms,
-            sequence=tuple(seq),
-            weights=weights,
-            phrases=tuple(phrases),
-            case_roles=roles,
-            passive=bool(passive and passive.search(text)),
+            text=self.text, units=frozenset(self.seq), numbers=tuple(self.numbers), number_forms=self.numbers,
+            names=tuple(self.names), name_forms=self.names, forms=self.forms, sequence=tuple(self.seq),
+            weights=self.weights, phrases=tuple(phrases), case_roles=self.roles,
+            passive=bool(passive and passive.search(self.text)),
         )
 
 

@@ -38,18 +38,19 @@ NEGATION_SCOPE: dict[str, tuple[int, int]] = {"de": (1, 1), "ko": (1, 1), "ja": 
 word it negates. Languages not named put the negation right before it: (0, 1), "did not *open*",
 "was not *Ada* Lind"; an adverb in -ly between them is passed over ("did not immediately *reply*")."""
 
-Word = tuple[int, int, int]
+WordSpan = tuple[int, int, int]
 """A word that made units: (its phrase's number, its first unit's index, the index after its last)."""
 
 
 def punctuation_between(text: str, end: int, start: int) -> bool:
     """Whether the text between one token's ``end`` and the next one's ``start`` ends a phrase."""
-    return start > end and not text[end:start].isspace() and _PHRASE_PUNCT.search(text, end, start) is not None
+    between = text[end:start]
+    return start > end and not between.isspace() and _PHRASE_PUNCT.search(text, end, start) is not None
 
 
 def scope_negations(
-    phrases: list[Phrase], cues: Sequence[tuple[int, int]], words: Sequence[Word], sequence: Sequence[str],
-    forms: dict[str, str], lang: str,
+    phrases: list[Phrase], cues: Sequence[tuple[int, int]], words: Sequence[WordSpan],
+    sequence: Sequence[str], forms: dict[str, str], lang: str,
 ) -> list[Phrase]:
     """Each negated phrase with the units its cues bear on: the words :data:`NEGATION_SCOPE` counts
     around each cue (``cues``: its phrase's number, the words before it), inside its own phrase, so
@@ -57,7 +58,7 @@ def scope_negations(
     before, after = NEGATION_SCOPE.get(lang, (0, 1))
     scopes: dict[int, set[str]] = {}
 
-    def forms_of(word: Word) -> str:
+    def forms_of(word: WordSpan) -> str:
         return forms.get(sequence[word[1]], "").lower() if word[2] > word[1] else ""
 
     for phrase_no, at in cues:
