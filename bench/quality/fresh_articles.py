@@ -45,6 +45,8 @@ def main() -> None:
     ap.add_argument("--docs", type=int, default=0, help="the first N articles of the half (0: all)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a judge option")
     ap.add_argument("--out", default="", help="append each summary's verdicts here (JSON lines)")
+    ap.add_argument("--alignment-only", action="store_true",
+                    help="the judge's alignment step alone (no questions, no coverage): a third of a reader's time")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
     path = Path(args.file) if Path(args.file).exists() else Path(args.data) / args.file
@@ -54,7 +56,11 @@ def main() -> None:
         keep = list(dict.fromkeys(i["doc"] for i in items))[: args.docs]
         items = [i for i in items if i["doc"] in keep]
     settings = dict(kv.split("=", 1) for kv in args.set)
-    scorer = create_summarization_scorer(model=ModelConfig(id=args.judge, extra=settings) if settings else args.judge)
+    model = ModelConfig(id=args.judge, extra=settings) if settings else args.judge
+    if args.alignment_only:
+        _alignment_only(items, model, args.out)
+        return
+    scorer = create_summarization_scorer(model=model)
     by_doc: dict[str, dict[str, object]] = defaultdict(dict)
     claims = unchecked_claims = questions = unchecked_questions = 0
     for item in items:
@@ -88,6 +94,29 @@ def main() -> None:
     print(f"\njudge {args.judge}: faithful >= 0.5: {passing} of {len(faithful)}; flawed below their faithful one: "
           f"{below} of {flawed}; unchecked claims {unchecked_claims} of {claims}, unchecked questions "
           f"{unchecked_questions} of {questions}")
+
+
+def _alignment_only(items: list[dict[str, Any]], model: Any, out: str) -> None:
+    """Each summary's alignment alone, then per kind of flaw: below the faithful summary's."""
+    from sumjudge.judges.registry import resolve_judge
+
+    judge = resolve_judge(model)
+    by_doc: dict[str, dict[str, float]] = defaultdict(dict)
+    for item in items:
+        got = judge.align(item["source"], item["summary"])
+        verdicts = (got[0] if isinstance(got, tuple) else got).alignment  # the reader adds its usage
+        alignment = sum(v.supported for v in verdicts) / len(verdicts) if verdicts else 0.0
+        by_doc[item["doc"]][item["kind"]] = alignment
+        print(f"{item['id']:<40} alignment {alignment:.2f}", flush=True)
+        if out:
+            rec = {"id": item["id"], "doc": item["doc"], "kind": item["kind"], "alignment": alignment, "coverage": None,
+                   "claims": [{"claim": v.claim, "supported": v.supported, "p": v.probability, "reason": v.reason}
+                              for v in verdicts]}
+            with open(out, "a", encoding="utf-8") as f:
+                f.write(json.dumps(rec) + "\n")
+    for label, prefix in (("wrong fact", "error"), ("added detail", "added")):
+        pairs = [(d["faithful"], a) for d in by_doc.values() if "faithful" in d for k, a in d.items() if k.startswith(prefix)]
+        print(f"{label}: alignment below the faithful one's {sum(a < f for f, a in pairs)} of {len(pairs)}")
 
 
 def _record(item: dict[str, Any], r: Any) -> dict[str, Any]:

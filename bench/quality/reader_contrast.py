@@ -103,10 +103,15 @@ def fresh(recs: list[dict[str, Any]], rule: tuple[float, float, float | None]) -
         if f is None:
             continue
         fa = _axes(f["claims"], rule)[1]
-        counts["faithful>=.5"][0] += min(fa, f["coverage"]) >= 0.5
-        counts["faithful>=.5"][1] += 1
+        counts["faithful-alignment=1"][0] += fa == 1.0
+        counts["faithful-alignment=1"][1] += 1
+        if f["coverage"] is not None:
+            counts["faithful>=.5"][0] += min(fa, f["coverage"]) >= 0.5
+            counts["faithful>=.5"][1] += 1
         for kind, r in d.items():
             key = "error" if kind.startswith("error") else "added" if kind.startswith("added") else "omits" if kind.startswith("omits") else ""
+            if key == "omits" and r["coverage"] is None:
+                continue
             if key:
                 ra = _axes(r["claims"], rule)[1]
                 below = ra < fa if key != "omits" else min(ra, r["coverage"]) < min(fa, f["coverage"])

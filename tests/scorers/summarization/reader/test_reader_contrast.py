@@ -18,7 +18,8 @@ from sumjudge.scorers.summarization.verdicts import ALIGNMENT_STEP, AlignmentOut
 SOURCE = (
     "The Dunmore city budget sets aside $18.5 million for the new bus line. "
     "Road repairs get $25 million, the largest share. "
-    "Chief executive Nora Vance and founder Piet Olsen presented the plan on Monday."
+    "Chief executive Nora Vance and founder Piet Olsen presented the plan on Monday. "
+    "The council approved the budget."
 )
 SENTENCES = [s.strip() + "." for s in SOURCE.split(". ") if s]
 
@@ -78,6 +79,8 @@ def _truth(claim: str) -> float:
     """What a reader would answer: the source's own facts near 1, anything else lower."""
     if "bus line gets $18.5 million" in claim or "Nora Vance and founder Piet Olsen" in claim:
         return 0.98
+    if "council" in claim:
+        return 0.95 if "approved" in claim else 0.3
     return 0.82 if "gets" in claim or "Chief executive" in claim else 0.3
 
 
@@ -98,10 +101,13 @@ def test_two_people_s_roles_swapped_are_unsupported_by_the_swap_back(tmp_path: P
 
 def test_a_faithful_claim_whose_alternatives_score_lower_stays_supported(tmp_path: Path) -> None:
     judge, model = _judge(tmp_path, _truth)
-    (verdict,) = _align(judge, "Chief executive Nora Vance and founder Piet Olsen presented the plan.")
-    assert len(model.tails) >= 2  # the claim and at least one alternative (the two names swapped)
-    assert verdict.supported and verdict.probability == 0.98
-    assert "0.980" in verdict.reason and "best alternative" in verdict.reason
+    (verdict,) = _align(judge, "The council approved the budget.")
+    assert any("The council rejected the budget." in t for t in model.tails)  # a decision's alternative: its reversal
+    assert verdict.supported and verdict.probability == 0.95
+    assert "0.950" in verdict.reason and "0.300" in verdict.reason and "best alternative" in verdict.reason
+    # where the source attaches the claim's words to its own values, no swap is built: nothing to ask
+    (roles,) = _align(judge, "Chief executive Nora Vance and founder Piet Olsen presented the plan.")
+    assert roles.supported and "alternative" not in roles.reason
 
 
 def test_an_alternative_within_the_margin_does_not_decide(tmp_path: Path) -> None:
@@ -125,6 +131,7 @@ def test_alternatives_take_the_value_the_source_writes_among_the_claim_s_words()
     swapped = alternatives("Chief executive Piet Olsen and founder Nora Vance met.", SENTENCES, 4)
     assert swapped[0].text == "Chief executive Nora Vance and founder Piet Olsen met."
     assert alternatives("The bus line gets $25 million.", SENTENCES, 0) == []
+    assert alternatives("The bus line gets $18.5 million.", SENTENCES, 4) == []  # faithful: $25 million is said of roads
     # nothing the source holds of its kind: no alternative (a word that opens a sentence is no name)
     assert alternatives("Drivers were pleased.", SENTENCES, 4) == []
 

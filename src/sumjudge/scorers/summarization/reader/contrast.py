@@ -137,11 +137,35 @@ _STOP = frozenset("the and for was were with that this from have has had its the
                   "says about after before into than also been which who more".split())
 
 
-def _around(text: str, start: int, end: int, width: int = 6) -> frozenset[str]:
-    """The content words (cut to five letters) within ``width`` words of a value, the value left out."""
+Context = dict[str, int]
+"""A word cut to five letters -> its nearness to a value, on either side (a paraphrase may put it on
+the other): ``width`` for the word next to it, 1 for the farthest."""
+
+
+def _around(text: str, start: int, end: int, width: int = 3) -> Context:
+    """The content words within ``width`` words of a value in ``text`` (where the other values are
+    blanked out: they are what may be swapped, not what a value is said of), by nearness."""
     before = [w for w in _WORD.findall(text[:start]) if len(w) > 2 and w.lower() not in _STOP][-width:]
     after = [w for w in _WORD.findall(text[end:]) if len(w) > 2 and w.lower() not in _STOP][:width]
-    return frozenset(w.lower()[:5] for w in before + after)
+    out: Context = {}
+    for words in (before[::-1], after):
+        for rank, w in enumerate(words):
+            key = w.lower()[:5]
+            out[key] = max(out.get(key, 0), width - rank)
+    return out
+
+
+def _shared(a: Context, b: Context) -> int:
+    """How much of one value's surroundings the other's repeat, the nearest words counting most."""
+    return sum(min(n, b[k]) for k, n in a.items() if k in b)
+
+
+def _blanked(text: str, found: list[Value]) -> str:
+    """``text`` with each of its values' spans turned to spaces (offsets kept)."""
+    chars = list(text)
+    for v in found:
+        chars[v.start : v.end] = " " * (v.end - v.start)
+    return "".join(chars)
 
 
 @dataclass(frozen=True)
@@ -150,40 +174,49 @@ class _Held:
 
     kind: str
     text: str
-    around: frozenset[str]
+    around: Context
 
 
 def alternatives(claim: str, sentences: Sequence[str], limit: int) -> list[Alternative]:
     """At most ``limit`` alternatives of ``claim`` from the source ``sentences``, those whose new value
     the source writes among the words the claim writes around the old one first (what the source
     attaches there): two of the claim's values of a kind swapped, a value replaced by the source's
-    value of its kind, a decision reversed. A value the claim already holds is never put in; a
-    replacement whose source words share nothing with the claim's around it is not built."""
+    value of its kind, a decision reversed. Built only where the source writes more of the claim's
+    words around the new value than around the claim's own: a value the source attaches to the
+    claim's words as well ("a Melbourne hospital", "the Royal Children's Hospital in Melbourne") is
+    no alternative but another true detail. A value the claim already holds is never put in."""
     if limit <= 0:
         return []
     known = capitalised_inside(" ".join(sentences)) | capitalised_inside(claim)
     own = values(claim, known)
-    held = [_Held(v.kind, v.text, _around(s, v.start, v.end)) for s in sentences for v in values(s, known)]
+    held = []
+    for sentence in sentences:
+        found = values(sentence, known)
+        plain = _blanked(sentence, found)
+        held += [_Held(v.kind, v.text, _around(plain, v.start, v.end)) for v in found]
+    bare = _blanked(claim, own)
     ranked: list[tuple[int, int, Alternative]] = []
     for i, a in enumerate(own):
-        ctx = _around(claim, a.start, a.end)
+        ctx = _around(bare, a.start, a.end)
         if a.kind == "decision":
             opposite = _OPPOSITE.get(a.text.lower())
             if opposite is not None:
                 now = opposite.capitalize() if a.text[:1].isupper() else opposite
                 ranked.append((1, i, Alternative(_replaced(claim, a, now), a.text, now, a.start)))
             continue
+        mine = _fit(ctx, a.text, held)  # how much of the claim's words the source writes around the claim's value
         best: dict[str, int] = {}
         for h in held:
             if h.kind == a.kind and not any(_same(h.text, w.text) for w in own):
-                best[h.text] = max(best.get(h.text, 0), len(ctx & h.around))
-        ranked += [(n, i, Alternative(_replaced(claim, a, u), a.text, u, a.start)) for u, n in best.items() if n > 0]
+                best[h.text] = max(best.get(h.text, 0), _shared(ctx, h.around))
+        ranked += [(n, i, Alternative(_replaced(claim, a, u), a.text, u, a.start)) for u, n in best.items() if n > mine]
         for b in own[i + 1 :]:  # two values of one kind, each where the source writes the other
             if b.kind == a.kind and a.kind != "year" and not _same(a.text, b.text):
-                n = min(_fit(ctx, b.text, held), _fit(_around(claim, b.start, b.end), a.text, held))
-                if n > 0:
+                around_b = _around(bare, b.start, b.end)
+                crossed = _fit(ctx, b.text, held) + _fit(around_b, a.text, held)
+                if crossed > mine + _fit(around_b, b.text, held):
                     swapped = claim[: a.start] + b.text + claim[a.end : b.start] + a.text + claim[b.end :]
-                    ranked.append((n, i, Alternative(swapped, f"{a.text} ... {b.text}", f"{b.text} ... {a.text}", a.start)))
+                    ranked.append((crossed, i, Alternative(swapped, f"{a.text} ... {b.text}", f"{b.text} ... {a.text}", a.start)))
     ranked.sort(key=lambda r: (-r[0], r[1]))
     out: list[Alternative] = []
     seen = {_key(claim)}
@@ -194,9 +227,9 @@ def alternatives(claim: str, sentences: Sequence[str], limit: int) -> list[Alter
     return out
 
 
-def _fit(ctx: frozenset[str], value: str, held: list[_Held]) -> int:
-    """How many of the words ``ctx`` the source writes around ``value`` (its best place)."""
-    return max((len(ctx & h.around) for h in held if _same(h.text, value)), default=0)
+def _fit(ctx: Context, value: str, held: list[_Held]) -> int:
+    """How much of the surroundings ``ctx`` the source writes around ``value`` (at its best place)."""
+    return max((_shared(ctx, h.around) for h in held if _same(h.text, value)), default=0)
 
 
 def _replaced(text: str, v: Value, now: str) -> str:
