@@ -17,7 +17,7 @@ from ..language.questions import fact_of_question
 from ..language.segment import detect_language, quote, split_sentences
 from ..verdicts import CoverageVerdict
 from .extrinsic import passage_form
-from .roles import swap_shown
+from .swapped_names import swap_shown
 from .links import opposite_link, unit_changed
 from .support import polarity_conflict, slot_match
 from .number_pairs import measure_differs

@@ -12,7 +12,8 @@ from .crossings import crossing_note
 from .extrinsic import antonym_beside, in_slot, passage_form, predicates, slot_word
 from .findings import Doubt, Finding, Look, Rule, Wrong
 from .links import opposite_link, unit_changed
-from .roles import anchors_reordered, role_swap, subject_swap, swap_shown
+from .roles import anchors_reordered, role_swap
+from .swapped_names import subject_swap, swap_shown
 from .support import Shown, loose_pairs, negated_once, negation_unstated, polarity_conflict
 from .tense import planned_as_done
 
