@@ -46,3 +46,22 @@ def test_runs_under_other_judge_options_are_recorded_shown_and_never_compared(tm
                  ("compare", str(tmp_path / "out0.jsonl"), str(tmp_path / "out1.jsonl"), "--fail-if-worse")):
         code, text = invoke(*args, "--store", store)
         assert code == 2 and "different judge options" in text and "temperature=0.5" in text, text
+
+
+def test_runs_answered_by_another_model_behind_the_same_name_are_never_compared(tmp_path: Path) -> None:
+    store, d = str(tmp_path / "runs.db"), data(tmp_path)
+    outs = []
+    for served in ("qwen2.5-1.5b-q4.gguf", "qwen2.5-7b-q4.gguf"):  # another file loaded under the same name
+        with JudgeServer(SummarizationBrain(questions=1), serves=served) as server:
+            env = {"OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": "k"}
+            out = tmp_path / f"{served}.jsonl"
+            code, text = invoke("score", str(d), "--model", "openai/test-model", "--store", store, "--quiet", "--fresh",
+                                "--out", str(out), env=env)
+            assert code == 0, text
+            assert json.loads(out.read_text().splitlines()[0])["usage"]["served_models"] == [served]
+            outs.append(out)
+    code, listed = invoke("runs", "list", "--json", "--store", store)
+    b, a = (json.loads(line)["id"] for line in listed.splitlines()[:2])
+    for args in (("compare", a, b), ("compare", str(outs[0]), str(outs[1]), "--fail-if-worse")):
+        code, text = invoke(*args, "--store", store)
+        assert code == 2 and "different models behind the judge name" in text and "qwen2.5-7b-q4.gguf" in text, text

@@ -145,6 +145,22 @@ def _check_scorers(a: RunItems, b: RunItems) -> None:
             raise ComparisonError(f"the runs were scored with different scorer options ({detail})")
 
 
+def _served(by_id: Mapping[str, ItemOutcome]) -> set[str]:
+    return {m for o in by_id.values() if isinstance(o, ScoredItem) and o.usage is not None for m in o.usage.served_models}
+
+
+def _same_served_models(a: RunItems, b: RunItems, by_a: Mapping[str, ItemOutcome], by_b: Mapping[str, ItemOutcome]) -> None:
+    """Two runs under one judge name whose server said other models answered are other judges: refused.
+    Runs whose replies named no model (offline and in-process judges, older records) are not held to it."""
+    sa, sb = _served(by_a), _served(by_b)
+    if sa and sb and sa != sb:
+        raise ComparisonError(
+            f"the runs were answered by different models behind the judge name {a.model or b.model or 'given'}: "
+            f"A ({a.label}) by {', '.join(sorted(sa))}, B ({b.label}) by {', '.join(sorted(sb))}; compare runs "
+            "scored the same way"
+        )
+
+
 def _said(options: Mapping[str, Any]) -> str:
     return ", ".join(f"{k}={v!r}" for k, v in sorted(options.items())) if options else "none"
 
@@ -195,6 +211,7 @@ def compare_runs(
     rb = b if isinstance(b, RunItems) else RunItems.from_records(b, "B")
     _check_scorers(ra, rb)
     by_a, by_b = _by_id(ra, "A"), _by_id(rb, "B")
+    _same_served_models(ra, rb, by_a, by_b)
     for side, run, recs in (("A", ra, by_a), ("B", rb, by_b)):
         if not _scored(recs, recs):
             raise ComparisonError(f"run {side} ({run.label}) has no scored item: all {len(recs)} failed")

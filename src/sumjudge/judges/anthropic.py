@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import MissingDependencyError
-from .base import ChatMessage, JudgeRequest, Usage, reported_count
+from .base import ChatMessage, JudgeRequest, Usage, reported_count, served_model
 from .http import ErrorRule, HTTPJudge
 from .providers import resolve_api_key
 from .retry import Classification, Transient, classify_status
@@ -183,6 +183,7 @@ class AnthropicJudge(HTTPJudge):
                 calls=1,
                 cached_tokens=reported_count(getattr(usage, "cache_read_input_tokens", 0)),
                 cache_write_tokens=reported_count(getattr(usage, "cache_creation_input_tokens", 0)),
+                served_models=served_model(getattr(response, "model", None)),
             ),
             refusal=None if stop != "refusal" else "the model stopped with stop_reason='refusal'",
         )

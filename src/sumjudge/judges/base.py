@@ -106,6 +106,10 @@ class Usage(BaseModel):
     ``cache_read_input_tokens``): billed at a discount, and part of ``prompt_tokens``."""
     cache_write_tokens: int = 0
     """Prompt tokens written to the provider's prompt cache (Anthropic ``cache_creation_input_tokens``)."""
+    served_models: tuple[str, ...] = ()
+    """The model names the server said answered (a reply's ``model``: a dated snapshot, a llama.cpp
+    server's loaded file), sorted: two runs under one judge name answered by other models are not the
+    same judge (``compare`` refuses them)."""
 
     @property
     def total_tokens(self) -> int:
@@ -118,7 +122,19 @@ class Usage(BaseModel):
             calls=self.calls + other.calls,
             cached_tokens=self.cached_tokens + other.cached_tokens,
             cache_write_tokens=self.cache_write_tokens + other.cache_write_tokens,
+            served_models=tuple(sorted({*self.served_models, *other.served_models})),
         )
+
+
+SERVED_MODEL_CHARS = 200
+"""Characters of a reply's ``model`` kept: a name, never a document a faulty server sends there."""
+
+
+def served_model(name: object) -> tuple[str, ...]:
+    """``(name,)`` for a reply's ``model`` field that is a short printable name, else ``()``."""
+    if not isinstance(name, str) or not name.strip() or len(name) > SERVED_MODEL_CHARS or not name.isprintable():
+        return ()
+    return (name.strip(),)
 
 
 class StepInputs(BaseModel):

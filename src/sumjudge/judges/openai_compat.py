@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from ..errors import ConfigurationError, MissingDependencyError
-from .base import ChatMessage, JudgeRequest, TokenLogprob, Usage, merge_turns, reported_count
+from .base import ChatMessage, JudgeRequest, TokenLogprob, Usage, merge_turns, reported_count, served_model
 from .http import ErrorRule, HTTPJudge
 from .providers import resolve_api_key, resolve_base_url
 from .retry import Classification, Permanent, Transient, classify_status
@@ -287,6 +287,7 @@ class OpenAICompatJudge(HTTPJudge):
             completion_tokens=_count(_field(usage, "completion_tokens")),
             calls=1,
             cached_tokens=_count(_field(details, "cached_tokens")),
+            served_models=served_model(_field(reply, "model")),
         )
         choices = _field(reply, "choices")
         if not isinstance(choices, list) or not choices:

@@ -76,7 +76,11 @@ class JudgeServer:
         logprobs: Confidence | None = None,
         refuse_logprobs: int | None = None,
         next_token: NextToken | None = None,
+        serves: str | None = None,
     ) -> None:
+        self.serves = serves
+        """The model name replies say answered (a server that loaded another file under the asked name);
+        ``None``: the name asked."""
         self.next_token: NextToken = next_token or default_next_token
         self.context = ContextWindow(context_limit)
         self.logprobs = logprobs
@@ -290,7 +294,7 @@ class JudgeServer:
             "id": f"chatcmpl-{n}",
             "object": "chat.completion",
             "created": int(time.time()),
-            "model": request.body.get("model", "test-model"),
+            "model": self.serves or request.body.get("model", "test-model"),
             "choices": [
                 {
                     "index": 0,
