@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import regex
 
-from ..language.analysis import Phrase, Sentence
+from ..language.analysis import Sentence
+from ..language.phrases import Phrase
 from ..language.lexicon import DATE_WORDS
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ....errors import JudgeError
+from ....guards.limits import DEFAULT_MAX_QUESTIONS
 from ....judges.base import JudgeReply, JudgeRequest, Usage
 from ..language import Reading, memo
 from ..language.analysis import Document, Sentence, TextAnalyzer, capitalised_words
@@ -92,7 +93,7 @@ class LexicalJudge:
         elif request.step == CLAIMS_STEP:
             output = self.list_claims(inputs.summary or "")
         elif request.step == QUESTIONS_STEP:
-            output = self.questions(inputs.source or "", inputs.max_questions or 10)
+            output = self.questions(inputs.source or "", inputs.max_questions or DEFAULT_MAX_QUESTIONS)
         elif request.step == COVERAGE_STEP:
             output = self.cover(list(inputs.questions or []), inputs.summary or "")
         else:

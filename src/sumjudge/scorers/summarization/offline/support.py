@@ -26,7 +26,8 @@ from collections.abc import Callable
 
 import regex
 
-from ..language.analysis import Phrase, Sentence
+from ..language.analysis import Sentence
+from ..language.phrases import Phrase
 from ..language.passages import Evidence, Window
 from ..language.lexicon import DATE_WORDS
 from ..language.polarity import ENDING_EN, is_negation
