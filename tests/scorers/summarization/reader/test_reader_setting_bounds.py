@@ -16,7 +16,8 @@ HUGE = "99999999999"
 
 
 @pytest.mark.parametrize("key", ["n_ctx", "n_threads", "n_threads_batch", "max_items", "max_string_chars",
-                                 "state_cache_mb", "seed", "passages", "window", "max_sentences", "state_disk_mb"])
+                                 "state_cache_mb", "seed", "passages", "window", "max_sentences", "state_disk_mb",
+                                 "alternatives"])
 def test_a_size_past_its_bound_is_refused_naming_the_key(key: str) -> None:
     with pytest.raises(ConfigurationError, match=rf"\b{key}={HUGE} is out of range"):
         check_options({key: HUGE})
@@ -30,7 +31,8 @@ def test_the_bounds_are_the_guards_limits() -> None:
 
 @pytest.mark.parametrize("pair, named", [("passages=abc", "passages"), ("threshold=high", "threshold"),
                                          ("n_ctx=4.5", "n_ctx"), ("layout=sideways", "layout"),
-                                         ("coverage_threshold=nan", "coverage_threshold")])
+                                         ("coverage_threshold=nan", "coverage_threshold"),
+                                         ("contrast_margin=nan", "contrast_margin")])
 def test_a_bad_value_is_refused_naming_its_key(pair: str, named: str) -> None:
     key, value = pair.split("=")
     with pytest.raises(ConfigurationError, match=rf"setting {named}\b"):
