@@ -19,6 +19,7 @@ _EXPORTS = {
     "JudgeRequest": ".judges.base",
     "ModelConfig": ".judges.base",
     "Usage": ".judges.base",
+    "ScorerSpec": ".scorers.summarization",
     "SummarizationOptions": ".scorers.summarization",
     "SummarizationResult": ".scorers.summarization",
     "SummarizationScorer": ".scorers.summarization",
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from .evals import EvalResult, run_evals, run_evals_sync
     from .judges.base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, Usage
     from .scorers.summarization import (
+        ScorerSpec,
         SummarizationOptions,
         SummarizationResult,
         SummarizationScorer,
@@ -42,6 +44,7 @@ __all__ = [
     "JudgeReply",
     "JudgeRequest",
     "ModelConfig",
+    "ScorerSpec",
     "SummarizationOptions",
     "SummarizationResult",
     "SummarizationScorer",

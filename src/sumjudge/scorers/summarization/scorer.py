@@ -12,11 +12,8 @@ one scorer is safe to share across items, tasks and threads.
 from __future__ import annotations
 
 import hashlib
-import sys
 import uuid
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from os import PathLike
 from typing import Any, Literal
 
 from ..._aio import gather_or_cancel, run_sync
@@ -32,9 +29,7 @@ from ...judges.base import (
     Usage,
     judge_identity,
 )
-from ...judges.cache import with_cache
 from ...judges.structured import redacted_output
-from ...judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user, resolve_judge
 from ...data.text_in import as_read
 from ...messages import select_source, select_summary
 from ...guards.redact import redact, secrets_of, shaped_secrets
@@ -375,24 +370,3 @@ _UNVERIFIED = "[unverified, counted against: strict evidence] the judge said"
 def _strict_note(pre: SummarizationPreprocess, ana: SummarizationAnalysis) -> str:
     flipped = sum(v.reason.startswith(_UNVERIFIED) for v in [*pre.alignment, *ana.coverage])
     return f" Strict evidence: {flipped} unverified verdict(s) counted as unsupported or unanswered."
-
-
-def create_summarization_scorer(
-    model: str | ModelConfig | JudgeModel | None = None,
-    options: SummarizationOptions | Mapping[str, Any] | None = None,
-    *,
-    cache: bool | str | PathLike[str] | None = None,
-) -> SummarizationScorer:
-    """Create a summarization scorer.
-
-    ``model`` is ``"provider/model"``, a :class:`ModelConfig`, or a judge object; omitted, it is
-    ``SUMJUDGE_MODEL`` or else the offline lexical judge (said once on standard error).
-    Options are checked here: ``max_questions < 1`` or ``scale <= 0`` raise ``ValueError``.
-    ``cache``: ``True`` keeps judge replies in ``.sumjudge/cache.db`` (or give a path), so
-    re-running an evaluation costs no calls and gives the same verdicts.
-    """
-    opts = SummarizationOptions.coerce(options)
-    judge = with_cache(resolve_judge(model), cache)
-    if default_chosen_for_user(model):
-        print(DEFAULT_JUDGE_NOTICE, file=sys.stderr)
-    return SummarizationScorer(judge, opts)

@@ -13,17 +13,23 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from os import PathLike
 from typing import Any
 
 from ...errors import ConfigurationError
 from ...judges.base import JudgeModel, ModelConfig
-from ...judges.registry import JudgeEntry, default_model_id, judge_entry
+from ...judges.cache import with_cache
+from ...judges.registry import (
+    DEFAULT_JUDGE_NOTICE, JudgeEntry, default_chosen_for_user, default_model_id, judge_entry, resolve_judge,
+)
 from .calibration import Calibration
 from .exam import Exam
 from .options import SummarizationOptions
 from .samples import DEFAULT_SAMPLE_TEMPERATURE
+from .scorer import SummarizationScorer
 
 IDENTITY_FIELDS = ("max_questions", "scale", "samples", "reducer", "sample_temperature", "graded", "draw_missing",
                    "question_draws", "strict_evidence")
@@ -79,15 +85,13 @@ class ScorerSpec:
         return entry.create(self.judge_config(concurrency=concurrency, timeout=timeout))
 
     def scorer(
-        self, *, concurrency: int = 4, timeout: float | None = None, cache: bool | str | None = None,
+        self, *, concurrency: int = 4, timeout: float | None = None, cache: bool | str | PathLike[str] | None = None,
         wrap: Callable[[JudgeModel], JudgeModel] | None = None, judge: JudgeModel | None = None,
-    ) -> Any:
+    ) -> SummarizationScorer:
         """The scorer this spec names: its judge made once (or ``judge`` given: a test's), passed through
         ``wrap`` (the batch runner's meter and provider batch rounds), behind the reply cache."""
-        from .scorer import create_summarization_scorer
-
         made = judge if judge is not None else self.judge(concurrency=concurrency, timeout=timeout)
-        return create_summarization_scorer(wrap(made) if wrap is not None else made, self.options, cache=cache)
+        return SummarizationScorer(with_cache(wrap(made) if wrap is not None else made, cache), self.options)
 
     def identity(self) -> dict[str, Any]:
         """The options the run store keys this run on and records: ``max_questions`` and ``scale`` always,
@@ -154,10 +158,35 @@ class ScorerSpec:
                                  judge_options=data["judge_options"])
 
 
+def create_summarization_scorer(
+    model: str | ModelConfig | JudgeModel | None = None,
+    options: SummarizationOptions | Mapping[str, Any] | None = None,
+    *,
+    cache: bool | str | PathLike[str] | None = None,
+) -> SummarizationScorer:
+    """Create a summarization scorer.
+
+    ``model`` is ``"provider/model"``, a :class:`ModelConfig`, or a judge object; omitted, it is
+    ``SUMJUDGE_MODEL`` or else the offline lexical judge (said once on standard error). A name goes
+    through :class:`ScorerSpec` as the commands' flags do (one check of the id and of each option);
+    a ``ModelConfig`` (which may hold a key, a URL, retries) or a ready judge is used as given.
+    Options are checked here: ``max_questions < 1`` or ``scale <= 0`` raise ``ValueError``.
+    ``cache``: ``True`` keeps judge replies in ``.sumjudge/cache.db`` (or give a path), so
+    re-running an evaluation costs no calls and gives the same verdicts.
+    """
+    if model is None or isinstance(model, str):
+        scorer = ScorerSpec.make(model, options).scorer(cache=cache)
+    else:
+        scorer = SummarizationScorer(with_cache(resolve_judge(model), cache), SummarizationOptions.coerce(options))
+    if default_chosen_for_user(model):
+        print(DEFAULT_JUDGE_NOTICE, file=sys.stderr)
+    return scorer
+
+
 def _checked_judge_options(model_id: str, entry: JudgeEntry, options: Mapping[str, Any]) -> dict[str, Any]:
     from ...judges.options import checked_options
 
     return checked_options(model_id, options, entry)
 
 
-__all__ = ["IDENTITY_FIELDS", "ScorerSpec"]
+__all__ = ["IDENTITY_FIELDS", "ScorerSpec", "create_summarization_scorer"]
