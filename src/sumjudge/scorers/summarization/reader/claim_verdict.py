@@ -40,7 +40,8 @@ def claim_verdict(
     proof = words if words is not None and not words.supported else None
     where = ", ".join(p.where for p in claim.passages) or "the source"
     if s.layout == "source" and len(drafts.sentences) > 1:
-        where = f"the whole source; closest source {where}"
+        closest = " and ".join(p.where for p in claim.passages)
+        where = f"the whole source (closest: source {closest})" if closest else "the whole source"
     best = claim.passages[0] if claim.passages else None
     # the quote: the passage that holds most of the claim, as the source has it (the scorer locates
     # and verifies it, as any judge's quote)
