@@ -32,20 +32,23 @@ def _cut(text: str, limit: int = EXAMPLE_CHARS) -> str:
 
 def disagreements(store: RunStore, run_id: str, labels: Labels) -> list[Example]:
     """Every verdict of the run whose truth the labels give otherwise, in the order examples are taken."""
-    missed, refused, asked = [], [], []
+    missed: list[Example] = []
+    refused: list[Example] = []
+    asked: list[Example] = []
     for rec in store.iter_items(run_id):
         o = rec.outcome
         if not isinstance(o, ScoredItem) or o.verdicts is None:
             continue
+        claims, answers = o.verdicts.alignment, o.verdicts.coverage
         for pos, truth in sorted(labels.claims.get(o.id, {}).items()):
-            if pos < len(o.verdicts.alignment) and o.verdicts.alignment[pos].supported != truth and (
-                    v := o.verdicts.alignment[pos]).claim.strip():
-                (refused if truth else missed).append(
-                    Example(step="alignment", text=_cut(v.claim), passage=_cut(v.quote), truth=truth))
+            if pos < len(claims) and claims[pos].supported != truth and claims[pos].claim.strip():
+                example = Example(step="alignment", text=_cut(claims[pos].claim), passage=_cut(claims[pos].quote),
+                                  truth=truth)
+                (refused if truth else missed).append(example)
         for pos, truth in sorted(labels.questions.get(o.id, {}).items()):
-            if pos < len(o.verdicts.coverage) and o.verdicts.coverage[pos].answered != truth and (
-                    a := o.verdicts.coverage[pos]).question.strip():
-                asked.append(Example(step="coverage", text=_cut(a.question), passage=_cut(a.quote), truth=truth))
+            if pos < len(answers) and answers[pos].answered != truth and answers[pos].question.strip():
+                asked.append(Example(step="coverage", text=_cut(answers[pos].question),
+                                     passage=_cut(answers[pos].quote), truth=truth))
     claims = missed + refused
     merged = []
     for i in range(max(len(claims), len(asked))):

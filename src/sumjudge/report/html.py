@@ -225,43 +225,45 @@ def _detail(r: Any, texts: tuple[str, str] | None) -> list[str]:
     return detail
 
 
+def _listed(heading: str, kind: str, items: list[str]) -> list[str]:
+    """A verdict list under its heading, or the heading and "no <kind>" when there is none."""
+    if not items:
+        return [heading, f'<p class="none">no {kind}</p>']
+    return [heading, f'<ul class="{kind}">', *items, "</ul>"]
+
+
 def _claim_list(claims: list[Any], supported: int) -> list[str]:
     """The summary's claims, each with its verdict, its probability, its evidence and the judge's reason."""
     unchecked = sum(1 for c in claims if c.unchecked)
-    detail = [f'<h4>claims of the summary ({supported} of {len(claims)} supported'
-              + (f", {unchecked} of them unchecked" if unchecked else "") + ")</h4>"]
-    if not claims:
-        return [*detail, '<p class="none">no claims</p>']
-    detail.append('<ul class="claims">')
-    for n, c in enumerate(claims):
-        detail.append(
-            f'<li class="{"supported" if c.supported else "unsupported"}{" unchecked" if c.unchecked else ""}'
-            f'{_doubt(c)}" data-quote="claim-{n}">'
-            f'<span class="mark">{_claim_mark(c.supported, c.unchecked)}</span>{_prob(c, "supported")} '
-            f'<span class="text">{shown(c.claim)}</span>{evidence_line(c)}<div class="why">{shown(c.reason)}</div></li>'
-        )
-    return [*detail, "</ul>"]
+    heading = (f'<h4>claims of the summary ({supported} of {len(claims)} supported'
+               + (f", {unchecked} of them unchecked" if unchecked else "") + ")</h4>")
+    items = [
+        f'<li class="{"supported" if c.supported else "unsupported"}{" unchecked" if c.unchecked else ""}'
+        f'{_doubt(c)}" data-quote="claim-{n}">'
+        f'<span class="mark">{_claim_mark(c.supported, c.unchecked)}</span>{_prob(c, "supported")} '
+        f'<span class="text">{shown(c.claim)}</span>{evidence_line(c)}<div class="why">{shown(c.reason)}</div></li>'
+        for n, c in enumerate(claims)
+    ]
+    return _listed(heading, "claims", items)
 
 
 def _question_list(questions: list[str], coverage: list[Any], answered: int) -> list[str]:
     """The source's questions, each with the summary's verdict (a question without one: not answered)."""
     unsettled = sum(1 for v in coverage if v.unchecked)
-    detail = [f'<h4>questions from the source ({answered} of {len(questions)} answered'
-              + (f", {unsettled} unchecked" if unsettled else "") + ")</h4>"]
-    if not questions:
-        return [*detail, '<p class="none">no questions</p>']
-    detail.append('<ul class="questions">')
+    heading = (f'<h4>questions from the source ({answered} of {len(questions)} answered'
+               + (f", {unsettled} unchecked" if unsettled else "") + ")</h4>")
+    items = []
     for i, q in enumerate(questions):
         verdict = coverage[i] if i < len(coverage) else None
         ok = bool(verdict and verdict.answered)
-        detail.append(
+        items.append(
             f'<li class="{"answered" if ok else "unanswered"}{_doubt(verdict)}" data-quote="answer-{i}">'
             f'<span class="mark">{"✔ answered" if ok else "✘ not answered"}</span>{_prob(verdict, "answered")} '
             f'<span class="text">{shown(q)}</span>'
             + (evidence_line(verdict) if verdict else "")
             + f'<div class="why">{shown(verdict.reason if verdict else "no verdict")}</div></li>'
         )
-    return [*detail, "</ul>"]
+    return _listed(heading, "questions", items)
 
 
 def _doubt(verdict: Any) -> str:

@@ -11,7 +11,6 @@ downstream rebuilds an options dict or parses a model id again.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sys
 from collections.abc import Callable, Mapping
@@ -22,6 +21,7 @@ from typing import Any
 from ...errors import ConfigurationError
 from ...judges.base import JudgeModel, ModelConfig
 from ...judges.cache import with_cache
+from ...judges.options import checked_options
 from ...judges.registry import (
     DEFAULT_JUDGE_NOTICE, JudgeEntry, default_chosen_for_user, default_model_id, judge_entry, resolve_judge,
 )
@@ -59,7 +59,7 @@ class ScorerSpec:
         or a model loaded."""
         model_id = model or default_model_id()
         entry = judge_entry(model_id)
-        checked = _checked_judge_options(model_id, entry, judge_options or {})
+        checked = checked_options(model_id, judge_options or {}, entry)
         return cls(model_id, SummarizationOptions.coerce(options), tuple(sorted(checked.items())), entry)
 
     @property
@@ -137,10 +137,6 @@ class ScorerSpec:
                                        questions=exam, calibration=calibration)
         return cls.make(model, options, judge_options)
 
-    def with_options(self, **changes: Any) -> ScorerSpec:
-        """This spec with some of the scorer's options changed (checked again)."""
-        return dataclasses.replace(self, options=dataclasses.replace(self.options, **changes))
-
     def recipe(self) -> str:
         """This spec as JSON text that crosses processes (:meth:`from_recipe` reads it back)."""
         return json.dumps({
@@ -181,12 +177,6 @@ def create_summarization_scorer(
     if default_chosen_for_user(model):
         print(DEFAULT_JUDGE_NOTICE, file=sys.stderr)
     return scorer
-
-
-def _checked_judge_options(model_id: str, entry: JudgeEntry, options: Mapping[str, Any]) -> dict[str, Any]:
-    from ...judges.options import checked_options
-
-    return checked_options(model_id, options, entry)
 
 
 __all__ = ["IDENTITY_FIELDS", "ScorerSpec", "create_summarization_scorer"]
