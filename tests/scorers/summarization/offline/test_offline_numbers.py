@@ -355,3 +355,14 @@ def test_a_number_the_source_gives_in_both_units_is_no_contradiction() -> None:
     source = "The bridge is 40 metres long. Its deck sits 40 feet above the river."
     [v] = LexicalJudge().align(source, "The bridge is 40 feet above the river and 40 metres long.").alignment
     assert v.supported, v.reason
+
+
+@pytest.mark.parametrize("source, summary, supported", [
+    ("The bank cut its growth forecast from 1.9% to 1.8% this year.", "The bank cut its growth forecast to 1.8%.", True),
+    ("한은은 올해 경제성장률 전망치를 1.9%에서 1.8%로 낮췄다.", "한은은 올해 성장률 전망을 1.8%로 내렸다.", True),
+    ("The bank cut its growth forecast from 1.9% to 1.8% and kept inflation at 2.1%.",
+     "The bank cut its growth forecast to 2.1%.", False),
+])
+def test_the_value_a_change_ended_at_stands_where_the_claim_puts_it(source: str, summary: str, supported: bool) -> None:
+    [v] = LexicalJudge().align(source, summary).alignment
+    assert v.supported is supported, v.reason

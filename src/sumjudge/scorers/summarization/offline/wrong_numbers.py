@@ -276,7 +276,21 @@ def _moved_number(claim: Sentence, n: str, ev: Evidence, passage: list[str]) -> 
     if own >= MOVED_NUMBER:
         return None
     there, score = side_match(claim, unit, ev, theirs)
-    return passage_form(ev, there) if there and score >= max(MOVED_NUMBER, own + 1) else None
+    if not there or score < max(MOVED_NUMBER, own + 1):
+        return None
+    moved = passage_form(ev, there)
+    return None if _changed_to(ev.text, moved, claim.number_forms[n]) else moved
+
+
+def _changed_to(text: str, before: str, after: str) -> bool:
+    """The passage writes a change from ``before`` to ``after`` ("from 1.9% to 1.8%", "1.9%에서
+    1.8%로"): a claim that gives the value it ended at ("cut its forecast to 1.8%") has put it where
+    it stands, though its words sit nearer the first."""
+    a, b = regex.escape(before), regex.escape(after)
+    return bool(regex.search(
+        rf"(?<![\d.,]){a}\S*(?:\s+\S+){{0,2}}?\s+to\s+\S*?(?<![\d.,]){b}(?![\d])|(?<![\d.,]){a}\S*?에서\s+\S*?(?<![\d.,]){b}(?![\d])",
+        text,
+    ))
 
 
 def _swapped_number(claim: Sentence, n: str, ev: Evidence, passage: list[str]) -> str | None:
