@@ -1,6 +1,6 @@
 """Does a judge tell a faithful Korean summary from a flawed one? The four targets of a Korean batch.
 
-    python bench/quality/korean_targets.py [--data DIR] [--file FILE] [--judge offline/lexical] [--verbose]
+    python bench/quality/korean_targets.py [--data DIR] [--file FILE] [--judge offline/lexical] [--batch NAME] [--verbose]
 
 Reads a file of Korean articles, each with four summaries (``kind``: ``faithful``; ``error``: one wrong
 fact; ``omission``: the main event left out; ``unsupported``: one added detail), as
@@ -12,7 +12,8 @@ fact; ``omission``: the main event left out; ``unsupported``: one added detail),
 - the wrong fact lowers alignment below the faithful summary's;
 - the added detail lowers alignment below the faithful summary's.
 
-``--verbose`` prints every claim and question with its verdict (+ held, - shown wrong, ? unchecked).
+``--batch``: only the items of one batch (``written-1``, ``written-2``: each scored first as it was
+written, before anything was tuned on it). ``--verbose`` prints every claim and question with its verdict (+ held, - shown wrong, ? unchecked).
 """
 from __future__ import annotations
 
@@ -68,10 +69,12 @@ def main() -> None:
     ap.add_argument("--data", default=os.environ.get("SUMJUDGE_DATA_DIR", "../shared/data"))
     ap.add_argument("--file", default="fresh_articles_ko_dev.jsonl")
     ap.add_argument("--judge", default="offline/lexical")
+    ap.add_argument("--batch", default="", help="only this batch's items")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
-    by_doc = score(create_summarization_scorer(model=args.judge), read_items(args.data, args.file), args.verbose)
-    print(f"\njudge {args.judge} on {args.file}: {targets(by_doc)}")
+    items = [i for i in read_items(args.data, args.file) if not args.batch or i.get("batch") == args.batch]
+    by_doc = score(create_summarization_scorer(model=args.judge), items, args.verbose)
+    print(f"\njudge {args.judge} on {args.file} {args.batch}: {targets(by_doc)}")
 
 
 if __name__ == "__main__":

@@ -126,3 +126,18 @@ def test_a_wrong_german_name_or_number_is_still_shown() -> None:
 def test_a_number_is_not_taken_for_one_that_counts_something_else() -> None:
     source = "이날 승리로 전북은 승점 55가 돼 2위 울산과의 격차를 4점으로 벌리며 선두를 지켰다."
     assert _one(source, "전북은 2위 울산과의 승점 차를 4점으로 벌렸다.").supported  # a rank, not the points
+
+
+@kiwi
+@pytest.mark.parametrize("summary, supported", [
+    ("누리소프트의 3분기 영업이익이 지난해보다 38% 증가했다.", False),
+    ("누리소프트의 3분기 영업이익이 지난해보다 38% 감소했다.", True),
+    ("누리소프트의 3분기 매출은 지난해보다 5% 감소했다.", False),
+])
+def test_a_change_told_with_the_other_directions_noun_is_shown(summary: str, supported: bool) -> None:
+    source = (
+        "누리소프트는 올해 3분기 영업이익이 412억 원으로 지난해 같은 기간보다 38% 줄었다고 6일 공시했다. "
+        "같은 기간 매출은 2,870억 원으로 5% 늘었다."
+    )
+    v = _one(source, summary)
+    assert v.supported is supported, v.reason

@@ -164,10 +164,13 @@ ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("최대", "최소"), ("확대", "축소"), ("인상", "인하"), ("허용", "금지"), ("성공", "실패"), ("수입", "수출"),
         ("기각", "인용"), ("가결", "부결"), ("승", "패"), ("승소", "패소"), ("당선", "낙선"), ("이기다", "지다"),
         ("늘다", "줄다"), ("오르다", "내리다"), ("높다", "낮다"), ("석방", "구속"), ("승인", "거부"),
+        ("늘다", "감소"), ("증가", "줄다"), ("오르다", "하락"), ("상승", "내리다"), ("늘리다", "줄이다"),
+        ("확대", "줄이다"), ("축소", "늘리다"),
     ),
 }
 """Clear antonym pairs, as written; they are compared after the judge's own stemming (Korean:
-as the character bigrams the judge compares)."""
+as the character bigrams the judge compares). Korean writes a change both as a verb and as a
+Sino-Korean noun (줄었다, 감소했다), so each direction's verb is paired with the other's noun too."""
 
 
 OPPOSITE_LINKS: dict[str, dict[str, str]] = {
