@@ -13,6 +13,7 @@ from html import escape
 from typing import Any
 
 from ..guards.redact import MASK, redact, secret_spans
+from .counterparts import with_counterparts
 
 
 def e(value: Any) -> str:
@@ -125,15 +126,26 @@ def quote_spans(o: Any) -> tuple[list[tuple[int, int, str]], list[tuple[int, int
     return claims, answers
 
 
-def error_spans(o: Any) -> tuple[list[tuple[int, int, str]], list[tuple[int, int, str]], list[tuple[int, int, str]]]:
-    """For unsupported claims: the passages that disprove them (in the source: only a passage that
-    holds a differing word, :func:`disproves`), the source's differing words and the claims' differing
-    words (in the summary), each keyed by its claim."""
-    v = o.verdicts
+def claims_shown(o: Any, source: str | None, summary: str | None) -> list[Any]:
+    """The item's claim verdicts as the report shows them: with the texts at hand, each unsupported
+    claim's differing words aligned with their counterparts in its passage (:mod:`.counterparts`)."""
+    claims = o.verdicts.alignment if o.verdicts is not None else []
+    if source is None or summary is None:
+        return list(claims)
+    return [with_counterparts(c, source, summary) for c in claims]
+
+
+def error_spans(
+    claims: list[Any],
+) -> tuple[list[tuple[int, int, str]], list[tuple[int, int, str]], list[tuple[int, int, str]]]:
+    """For unsupported ``claims`` (their verdicts, with the differing words aligned:
+    :func:`.counterparts.with_counterparts`): the passages that disprove them (in the source: only a
+    passage that holds a differing word, :func:`disproves`), the source's differing words and the
+    claims' differing words (in the summary), each keyed by its claim."""
     against: list[tuple[int, int, str]] = []
     in_source: list[tuple[int, int, str]] = []
     in_summary: list[tuple[int, int, str]] = []
-    for i, a in enumerate(v.alignment if v is not None else []):
+    for i, a in enumerate(claims):
         if a.supported:
             continue
         key = f"claim-{i}"
@@ -147,4 +159,4 @@ def error_spans(o: Any) -> tuple[list[tuple[int, int, str]], list[tuple[int, int
     return against, in_source, in_summary
 
 
-__all__ = ["disproves", "error_spans", "evidence_line", "highlight", "quote_spans", "shown"]
+__all__ = ["claims_shown", "disproves", "error_spans", "evidence_line", "highlight", "quote_spans", "shown"]

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..figures import number, verdict_probability
-from .evidence import error_spans, evidence_line, highlight, quote_spans, shown
+from .evidence import claims_shown, error_spans, evidence_line, highlight, quote_spans, shown
 from ..store.records import FailedItem
 from ..store.database import ItemRecord, RunRecord, RunStats
 
@@ -201,7 +201,8 @@ def _detail(r: Any, texts: tuple[str, str] | None) -> list[str]:
     """A scored item's unfolded part: its reason, its samples, its claims and questions with their
     verdicts, and the two texts with the quoted words marked."""
     v = r.verdicts
-    claims, questions, coverage = (v.alignment, v.questions, v.coverage) if v else ([], [], [])
+    questions, coverage = (v.questions, v.coverage) if v else ([], [])
+    claims = claims_shown(r, *(texts or (None, None)))
     detail = [f'<p class="reason"><strong>reason:</strong> {shown(r.reason)}</p>']
     samples = r.samples or []
     if samples:
@@ -214,7 +215,7 @@ def _detail(r: Any, texts: tuple[str, str] | None) -> list[str]:
     detail += _question_list(questions, coverage, v.questions_answered if v else 0)
     if texts is not None:
         claim_quotes, answer_quotes = quote_spans(r)
-        against, wrong_there, wrong_here = error_spans(r)
+        against, wrong_there, wrong_here = error_spans(claims)
         detail.append(
             '<div class="texts"><p class="hint">hover a verdict to see the words it quotes'
             + ('; in red: the passages that disprove a claim, and the words that differ' if against or wrong_here else "")

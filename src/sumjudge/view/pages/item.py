@@ -15,7 +15,7 @@ from ...store.database import ItemRecord, RunRecord
 from ...store.labels import ItemLabel
 from ...store.records import ScoredItem
 from ..markup import e, figures, fmt, hidden, url
-from ...report.evidence import error_spans, evidence_line, highlight, quote_spans, shown
+from ...report.evidence import claims_shown, error_spans, evidence_line, highlight, quote_spans, shown
 from ..sources import Texts
 
 
@@ -85,7 +85,7 @@ def _verdicts(c: ItemContext, o: ScoredItem) -> str:
         return '<p class="none">this record holds no verdicts</p>'
     unchecked = f", {v.claims_unchecked} of them unchecked" if v.claims_unchecked else ""
     out = [f'<h2>claims of the summary ({v.claims_supported} of {len(v.alignment)} supported{unchecked})</h2><ol class="verdicts">']
-    for i, claim in enumerate(v.alignment):
+    for i, claim in enumerate(claims_shown(o, c.texts.source, c.texts.summary)):
         mark = c.marks.get(("claim", i))
         ev = ", ".join(f"{s.start}–{s.end}" for s in claim.evidence or [])
         out.append(
@@ -175,7 +175,7 @@ def item_body(c: ItemContext) -> str:
     spans = [(s.start, s.end, i) for i, a in enumerate(o.verdicts.alignment if o.verdicts else []) for s in a.evidence or []]
     if c.texts.source is not None:
         claim_quotes, answer_quotes = quote_spans(o)
-        against, wrong_there, wrong_here = error_spans(o)
+        against, wrong_there, wrong_here = error_spans(claims_shown(o, c.texts.source, c.texts.summary))
         texts = (
             f'<section class="texts"><h2>summary</h2><div class="summary text-block">'
             f'{highlight(c.texts.summary or "", [], answer_quotes, differs=wrong_here)}</div>'
