@@ -141,3 +141,29 @@ def test_a_change_told_with_the_other_directions_noun_is_shown(summary: str, sup
     )
     v = _one(source, summary)
     assert v.supported is supported, v.reason
+
+
+@kiwi
+@pytest.mark.parametrize("source, summary", [
+    # its time of day and its second day: one day dates the fact
+    ("경북 의성군 단촌면 야산에서 15일 오후 2시 10분께 발생한 산불이 17시간 만인 16일 오전 7시께 완전히 꺼졌다.",
+     "15일 경북 의성군 단촌면 야산에서 발생한 산불이 17시간 만에 완전히 꺼졌다."),
+    # its place in a series and the year in the event's name
+    ("전북 현대가 23일 정규리그 33라운드 홈경기에서 울산 HD를 3-1로 꺾었다.", "전북 현대가 23일 홈경기에서 울산 HD를 3-1로 꺾었다."),
+    ("지난 12일 열린 2026 경주국제마라톤에 참가자 4만 8,200여 명이 몰렸다.", "12일 열린 경주국제마라톤에 참가자 4만 8,200여 명이 몰렸다."),
+])
+def test_a_fact_told_without_its_detail_numbers_is_answered(source: str, summary: str) -> None:
+    judge = LexicalJudge()
+    questions = judge.questions(source, 10).questions
+    [v] = judge.cover(questions[:1], summary).coverage
+    assert v.answered, v.reason
+
+
+@kiwi
+def test_a_key_figure_left_out_of_a_korean_fact_still_counts() -> None:
+    judge = LexicalJudge()
+    questions = judge.questions("누리소프트의 3분기 매출은 2,870억 원으로 5% 늘었다.", 10).questions
+    [v] = judge.cover(questions[:1], "누리소프트의 3분기 매출은 5% 늘었다.").coverage
+    assert not v.answered or v.unchecked, v.reason
+    [v] = judge.cover(questions[:1], "누리소프트의 매출은 2,870억 원으로 5% 늘었다.").coverage
+    assert not v.answered or v.unchecked, v.reason  # the quarter (3분기) is a key number, not a time of day

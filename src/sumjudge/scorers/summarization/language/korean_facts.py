@@ -22,7 +22,9 @@ _QUOTES = regex.compile(r"[\"“”]")
 _PARENTHESIS = regex.compile(r"\s*\([^()]{0,30}\)")
 _SPACES = regex.compile(r"\s+")
 _ATTRIBUTION = regex.compile(r"^.{0,60}?(?:에 따르면|에 의하면)\s+")
-_SPEECH = frozenset({"밝히다", "말하다", "설명하다", "전하다", "발표하다", "덧붙이다", "강조하다", "주장하다", "알리다"})
+_SPEECH = frozenset({
+    "밝히다", "말하다", "설명하다", "전하다", "발표하다", "덧붙이다", "강조하다", "주장하다", "알리다", "공시하다",
+})
 """Verbs of saying: "…개발했다고 24일 밝혔다" states "…개발했다"; who said it and when is no key fact."""
 MIN_WORDS = 3
 
@@ -72,19 +74,32 @@ def _subject(text: str, morphs: tuple[Morph, ...], start: int, end: int) -> str 
     return None
 
 
+def _verb_lemma(morphs: tuple[Morph, ...], i: int) -> str:
+    """The dictionary form of the verb at ``i``: 밝히다, and for a noun made a verb by 하다 the two
+    together (발표/NNG 하/XSV: 발표하다)."""
+    m = morphs[i]
+    if m.tag == "XSV" and i > 0 and morphs[i - 1].tag == "NNG":
+        return morphs[i - 1].form + m.form + "다"
+    return m.lemma
+
+
 def _reported(text: str, morphs: tuple[Morph, ...]) -> str | None:
     """What a sentence of saying reports, closed with -다 ("…개발했다고 24일 밝혔다": "…개발했다";
     "…계획이라고 말했다": "…계획이다"), or ``None`` when it is no such sentence."""
     verbs = [i for i, m in enumerate(morphs) if m.tag in {"VV", "VA", "VCP", "XSV"}]
-    if not verbs or morphs[verbs[-1]].lemma not in _SPEECH:
+    if not verbs or _verb_lemma(morphs, verbs[-1]) not in _SPEECH:
         return None
     for i in range(verbs[-1] - 1, -1, -1):
         m = morphs[i]
+        if m.tag == "JKQ" and m.form == "고" and i > 0 and morphs[i - 1].tag == "EF":
+            end = morphs[i - 1]  # 줄었다/EF 고/JKQ: the statement closes on its own -다 (a -라 becomes -다)
+            return text[: end.end] if end.form == "다" else text[: end.start] + "다"
         if m.tag in {"VV", "VA", "VCP", "XSV", "EF"} and not (m.tag == "VCP" and i + 1 < verbs[-1]):
             break
         if m.tag in {"EC", "JKQ"} and m.form in {"다고", "ᆫ다고", "는다고", "라고", "이라고"}:
-            if m.form.endswith("라고"):
-                return text[: m.start].rstrip() + "이다"
+            if m.form.endswith("라고"):  # 계획이/VCP 라고 or 계획/NNG 이라고: 계획이다
+                copula = m.form == "라고" and i > 0 and morphs[i - 1].tag == "VCP"
+                return text[: m.start].rstrip() + ("다" if copula else "이다")
             return text[: m.start] + m.form[: -1] if not m.form.startswith("ᆫ") else text[: m.end - 1]
     return None
 

@@ -253,4 +253,15 @@ class KoreanAnalyzer(TextAnalyzer):
         return korean_sentence(text, self.morphology.morphs(text), self)
 
 
-__all__ = ["KoreanAnalyzer", "KoreanSentence", "korean_sentence", "number_value"]
+_DETAIL_NUMBER = regex.compile(r"^(?:\d{1,2}(?:시|분|초)|\d+(?:라운드|번째)|(?:19|20)\d\d)$")
+
+
+def detail_number(form: str) -> bool:
+    """A Korean number, as written with its counter, that a summary need not repeat to carry its
+    fact: a time of day (오후 2시 10분, 전반 17분), a place in a series (33라운드, 두 번째), or a bare
+    year, which Korean writes inside a name (2026 경주국제마라톤) where a year of its own takes 년.
+    The day and the figures of the fact stay key."""
+    return bool(_DETAIL_NUMBER.match(form.strip()))
+
+
+__all__ = ["KoreanAnalyzer", "KoreanSentence", "detail_number", "korean_sentence", "number_value"]

@@ -11,6 +11,7 @@ import regex
 
 from ..language.analysis import Sentence, TextAnalyzer, capitalised_words
 from ..language.passages import Evidence
+from ..language.korean_units import KoreanSentence, detail_number
 from ..language.lexicon import DATE_WORDS, ORDINAL_WORDS, WEEKDAYS
 from ..language.numbers import all_keys
 from ..language.questions import fact_of_question
@@ -99,6 +100,15 @@ def named_by_short_form(fact: Sentence, read: SummaryRead) -> frozenset[str]:
     return frozenset(out)
 
 
+def _named_as_written(fact: Sentence, read: SummaryRead) -> frozenset[str]:
+    """The Korean fact's names that the summary writes letter for letter: the analyser may cut one
+    name two ways in two sentences (의성군 as one proper noun, or 의성 and 군)."""
+    if not isinstance(fact, KoreanSentence):
+        return frozenset()
+    text = " ".join(s.text for s in read.sentences)
+    return frozenset(n for n in fact.names if len(fact.name_forms.get(n, "")) > 1 and fact.name_forms[n] in text)
+
+
 def _alone(short: str, read: SummaryRead) -> bool:
     """Whether the summary writes ``short`` as a name of its own: not followed by another capitalised
     word or generic last word ("Brightway Electronics" is another company)."""
@@ -114,9 +124,14 @@ def _alone(short: str, read: SummaryRead) -> bool:
 def point_of(fact: Sentence) -> frozenset[str]:
     """The fact's units without its detail: the weekday of an event whose month or year is given
     ("on Tuesday, March 3") is not what the fact is about, so a summary that leaves it out still
-    carries the fact. A weekday alone stays: it may be all the fact says of when."""
+    carries the fact. A weekday alone stays: it may be all the fact says of when. Of a Korean fact,
+    its time of day, place in a series and year in a name are detail
+    (:func:`..language.korean_units.detail_number`)."""
     forms = {n: fact.name_forms.get(n, "").lower() for n in fact.names}
     detail = {n for n, f in forms.items() if f in WEEKDAYS}
+    if isinstance(fact, KoreanSentence):
+        detail |= {"#" + n for n in fact.numbers if detail_number(fact.number_forms[n])}
+        return fact.units - detail if len(detail) < len(fact.units) else fact.units
     dated = any(f in DATE_WORDS and f not in WEEKDAYS for f in forms.values()) or any(
         n.isdigit() and 1800 <= int(n) <= 2100 for n in fact.numbers
     )
@@ -130,11 +145,17 @@ _DAY_OF_MONTH = regex.compile(
 )
 
 
+_KOREAN_DATE = regex.compile(r"^\d{1,4}(?:년|월|일)$")
+
+
 def date_parts(fact: Sentence) -> frozenset[str]:
     """The units that say when the fact happened: its weekdays and months, and the day and year
-    written beside a month ("on Sunday, April 13, 2025"). A summary that gives any of them ("on
-    Sunday") dates the fact; it need not give them all."""
+    written beside a month ("on Sunday, April 13, 2025"), and in Korean each day, month and year
+    (15일 ... 16일). A summary that gives any of them ("on Sunday", 15일) dates the fact; it need not
+    give them all."""
     parts = {n for n in fact.names if fact.name_forms.get(n, "").lower() in DATE_WORDS}
+    if isinstance(fact, KoreanSentence):  # 15일, 3월, 2027년: each number carries its part of the date
+        parts.update("#" + n for n in fact.numbers if _KOREAN_DATE.match(fact.number_forms[n]))
     for m in _DAY_OF_MONTH.finditer(fact.text):
         parts.update("#" + str(int(g)) for g in m.groups() if g)
     return frozenset(parts)
@@ -151,13 +172,16 @@ def dated(fact: Sentence, summary_units: frozenset[str], summary_numbers: frozen
 
 def missing_numbers(fact: Sentence, summary_units: frozenset[str], summary_numbers: frozenset[str]) -> list[str]:
     """The fact's numbers that the summary holds in no form; a spelled ordinal ("a second heart
-    attack"), "one" ("one kilogram of fin fetches £180") or a count of time from another event ("two
-    days after") is not a number a summary must repeat."""
+    attack"), "one" ("one kilogram of fin fetches £180"), a count of time from another event ("two
+    days after") or a Korean time of day, place in a series or year in a name
+    (:func:`..language.korean_units.detail_number`) is not a number a summary must repeat."""
     relative = {m.lower() for m in _RELATIVE_TIME.findall(fact.text)} if fact.numbers else set()
+    korean = isinstance(fact, KoreanSentence)
     return [
         n for n in fact.numbers
         if "#" + n not in summary_units and not fact.number_keys[n] & summary_numbers
         and fact.number_forms[n].lower() not in _NO_KEY_NUMBERS | relative
+        and not (korean and detail_number(fact.number_forms[n]))
     ]
 
 
@@ -281,7 +305,7 @@ def judge_fact(
     if not fact.content:
         return CoverageVerdict(question=question, answered=False, reason="the question names no fact to look for")
     point = point_of(fact)
-    units = read.units | named_by_acronym(fact, read) | named_by_short_form(fact, read)
+    units = read.units | named_by_acronym(fact, read) | named_by_short_form(fact, read) | _named_as_written(fact, read)
     held = units | _matched_numbers(fact, read)
     found = point & held
     when = date_parts(fact)
