@@ -167,3 +167,26 @@ def test_a_key_figure_left_out_of_a_korean_fact_still_counts() -> None:
     assert not v.answered or v.unchecked, v.reason
     [v] = judge.cover(questions[:1], "누리소프트의 매출은 2,870억 원으로 5% 늘었다.").coverage
     assert not v.answered or v.unchecked, v.reason  # the quarter (3분기) is a key number, not a time of day
+
+
+@kiwi
+@pytest.mark.parametrize("summary, supported", [
+    ("산림 38헥타르와 주택 5채가 탔지만 다친 사람은 없었다.", False),
+    ("산림 38헥타르와 주택 2채가 탔지만 다친 사람은 없었다.", True),
+    ("창고 5동도 불에 탔다.", True),
+])
+def test_a_count_moved_to_another_noun_is_shown(summary: str, supported: bool) -> None:
+    source = (
+        "경북 의성군 야산에서 15일 발생한 산불이 꺼졌다. 산림청에 따르면 이번 불로 산림 약 38헥타르가 탔으며 "
+        "인명 피해는 없었다. 주택 2채와 창고 5동도 불에 탔다."
+    )
+    assert all(v.supported is supported for v in _align(source, summary)) or not supported
+    if not supported:
+        assert any("주택 2채" in v.reason for v in _align(source, summary) if not v.supported)
+
+
+@kiwi
+def test_a_win_told_as_a_defeat_is_shown() -> None:
+    source = "전북 현대가 23일 홈경기에서 울산 HD를 3-1로 꺾었다."
+    assert not _one(source, "전북 현대가 23일 홈에서 울산 HD에 1-3으로 졌다.").supported
+    assert _one(source, "전북 현대가 23일 홈에서 울산 HD를 3-1로 꺾었다.").supported

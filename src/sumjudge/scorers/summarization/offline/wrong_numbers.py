@@ -25,6 +25,7 @@ from ..language.lexicon import NUMBER_WORDS, ORDINAL_WORDS, past_form
 from ..language.number_kinds import number_kind
 from ..language.numbers import all_keys, fraction_shares
 from ..language.segment import quote
+from .counted_nouns import counted_otherwise
 from .extrinsic import passage_form, where_in_source
 from .number_roles import all_for_part, change_for_level
 from .support import Shown, side_match, slot_match
@@ -68,6 +69,13 @@ def number_errors(claim: Sentence, doc: Document, ev: Evidence) -> tuple[list[st
             counted = _another_count(claim, doc, ev)
             if counted:
                 errors.append(_shown(ev, f"{counted[0]!r} does not occur in the source; it says {counted[1]!r}", *counted))
+            continue
+        counted = counted_otherwise(claim, n, doc)
+        if counted:  # 주택 5채 where the source counts 주택 2채
+            errors.append(Shown(
+                f"the claim counts {counted[0]!r} where the source counts {counted[1]!r}: \"{quote(counted[2], 100)}\"",
+                counted[0], counted[1],
+            ))
             continue
         value = n.rstrip("%")
         keys = claim.number_keys.get(n, frozenset({value}))
