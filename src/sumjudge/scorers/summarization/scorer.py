@@ -53,6 +53,7 @@ from .result import (
     final_score,
 )
 from .samples import combine
+from .unsupported_answers import answers_on_unsupported_claims
 from .verdicts import (
     ALIGNMENT_STEP,
     COVERAGE_STEP,
@@ -179,6 +180,8 @@ class SummarizationScorer:
         if (cal := self.options.calibration) is not None:
             alignment, coverage, changed = cal.redecide(alignment, coverage)
             calibrated = f" Calibrated by {cal.short}: {changed} verdict(s) re-decided."
+        # an answer whose only evidence is a claim the source does not support does not count
+        coverage = answers_on_unsupported_claims(alignment, coverage, ev.summary)
         pre = SummarizationPreprocess(alignment=alignment, questions=questions)
         ana = SummarizationAnalysis(coverage=coverage)
         graded = self.options.graded
