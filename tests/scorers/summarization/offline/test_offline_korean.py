@@ -190,3 +190,16 @@ def test_a_win_told_as_a_defeat_is_shown() -> None:
     source = "전북 현대가 23일 홈경기에서 울산 HD를 3-1로 꺾었다."
     assert not _one(source, "전북 현대가 23일 홈에서 울산 HD에 1-3으로 졌다.").supported
     assert _one(source, "전북 현대가 23일 홈에서 울산 HD를 3-1로 꺾었다.").supported
+
+
+@kiwi
+def test_a_count_the_source_changed_to_is_no_count_moved() -> None:
+    source = "지원 대상이 되는 보증금 기준은 3억 원에서 5억 원으로 높아졌다."
+    assert _one(source, "지원 보증금 기준은 5억 원으로 올라간다.").supported
+
+
+@kiwi
+def test_a_bill_passed_told_as_voted_down_is_shown() -> None:
+    source = "국회는 28일 본회의를 열고 전세사기 피해자 지원 특별법 개정안을 찬성 251명으로 통과시켰다."
+    assert not _one(source, "전세사기 피해자 지원 특별법 개정안이 28일 국회 본회의에서 부결됐다.").supported
+    assert _one(source, "전세사기 피해자 지원 특별법 개정안이 28일 국회 본회의를 통과했다.").supported

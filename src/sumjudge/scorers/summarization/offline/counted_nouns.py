@@ -27,6 +27,8 @@ def counted_otherwise(claim: Sentence, n: str, doc: Document) -> tuple[str, str,
     if any(mine in s.text for s in doc.sentences):
         return None
     for s in doc.sentences:
+        if form in s.text:
+            continue  # the sentence counts it the claim's way too: a change (3억 원에서 5억 원으로) or a list
         for m, theirs in s.number_forms.items():
             if m == n or not theirs.endswith(counter.group(1)) or not s.number_keys.get(m, frozenset()).isdisjoint(
                 claim.number_keys.get(n, frozenset({n}))
