@@ -15,9 +15,10 @@ _COUNTER = regex.compile(r"(\p{Hangul}+)$")
 
 def counted_otherwise(claim: Sentence, n: str, doc: Document) -> tuple[str, str, str] | None:
     """(the claim's count, the source's count of the same noun, the source sentence that has it),
-    or ``None`` when the claim is no Korean count or the source counts that noun as the claim does."""
-    if not isinstance(claim, KoreanSentence):
-        return None
+    or ``None`` when the claim is no Korean count of a number the source has elsewhere, or the source
+    counts that noun as the claim does."""
+    if not isinstance(claim, KoreanSentence) or n.rstrip("%") not in doc.number_values:
+        return None  # a number the source lacks is shown as such (:mod:`.wrong_numbers`)
     form = claim.number_forms[n]
     counter = _COUNTER.search(form)
     noun = regex.search(rf"(\p{{Hangul}}{{2,}})\s+{regex.escape(form)}", claim.text)
