@@ -12,9 +12,8 @@ summary (a judge that rewrote its claims), nothing is re-decided: the support ma
 A claim the judge showed wrong only in details that its passage states otherwise ("closed for six
 months" where the passage that states the rest says "six weeks", each differing word located there) is
 not counted among them: the rest of it is what the source says, and the detail already costs alignment
-and any question about it. Counting those too would take a second point off a summary for one wrong
-detail (on the probe of BUMP's references, a changed number's score then falls with its alignment far
-more often).
+and any question about it; counting those too would take a second point off a summary for one wrong
+detail. Only firm answers are re-decided: an *unchecked* verdict's quote is just the nearest sentence.
 """
 
 from __future__ import annotations
@@ -45,9 +44,11 @@ def _detail_stated_otherwise(claim: AlignmentVerdict) -> bool:
     return bool(claim.differs) and all(d.source and d.source_offsets for d in claim.differs or [])
 
 
-def _counts_as_answered(v: CoverageVerdict) -> bool:
-    """Whether the verdict adds to coverage: answered, or unchecked with a probability above nothing."""
-    return v.answered or (v.unchecked and bool(v.probability))
+def _firm_answer(v: CoverageVerdict) -> bool:
+    """Whether the verdict is an answer its quote stands for: answered and not *unchecked*. An
+    unchecked verdict counts how often such a fact is present; its quote is only the nearest sentence
+    (the first of equals, so it moves when the summary's sentences are reordered), not what answers."""
+    return v.answered and not v.unchecked
 
 
 def answers_on_unsupported_claims(
@@ -58,7 +59,7 @@ def answers_on_unsupported_claims(
     supported one. The verdict keeps its quote and says why in its reason."""
     holds = [v.supported or _detail_stated_otherwise(v) for v in alignment]  # what may answer a question
     unsupported = [v for v, ok in zip(alignment, holds) if not ok]
-    if not unsupported or not any(_counts_as_answered(v) and v.quote_offsets for v in coverage):
+    if not unsupported or not any(_firm_answer(v) and v.quote_offsets for v in coverage):
         return coverage
     wrong = [(v.claim, at) for v in unsupported if (at := _span(v, summary)) is not None]
     right = [_span(v, summary) for v, ok in zip(alignment, holds) if ok]
@@ -68,9 +69,9 @@ def answers_on_unsupported_claims(
     for v in coverage:
         quote = v.quote_offsets
         on = [claim for claim, at in wrong if quote and _overlaps(at, quote, summary)]
-        if _counts_as_answered(v) and on and not any(_overlaps(at, quote, summary) for at in right if at and quote):
+        if _firm_answer(v) and on and not any(_overlaps(at, quote, summary) for at in right if at and quote):
             v = v.model_copy(update={
-                "answered": False, "unchecked": False, "probability": None,
+                "answered": False, "probability": None,
                 "reason": f'{RESTS_ON_UNSUPPORTED} ("{on[0]}"); the judge said: {v.reason}',
             })
         out.append(v)

@@ -47,10 +47,16 @@ def test_an_answer_quoting_a_supported_claim_beside_an_unsupported_one_still_cou
     claims = [_claim("The pool closed.", True), _claim("Governor Ruiz said it opened in 1964", False),
               _claim("it drew 40,000 swimmers.", True)]
     whole = _answer("Governor Ruiz said it opened in 1964, and it drew 40,000 swimmers.")
-    alone = _answer("Governor Ruiz said it opened in 1964", unchecked=True, probability=0.6)
+    alone = _answer("Governor Ruiz said it opened in 1964", probability=0.8)
     out = answers_on_unsupported_claims(claims, [whole, alone], SUMMARY)
     assert out[0] is whole
-    assert not out[1].answered and not out[1].unchecked and out[1].probability is None
+    assert not out[1].answered and out[1].probability is None
+
+
+def test_an_unchecked_verdict_is_not_an_answer_its_nearest_sentence_stands_for():
+    claims = [_claim("The pool closed.", True), _claim("Governor Ruiz said it opened in 1964", False)]
+    guess = _answer("Governor Ruiz said it opened in 1964", unchecked=True, probability=0.57)
+    assert answers_on_unsupported_claims(claims, [guess], SUMMARY) == [guess]
 
 
 def test_nothing_is_re_decided_where_a_supported_claim_cannot_be_placed_in_the_summary():
