@@ -203,3 +203,14 @@ def test_a_bill_passed_told_as_voted_down_is_shown() -> None:
     source = "국회는 28일 본회의를 열고 전세사기 피해자 지원 특별법 개정안을 찬성 251명으로 통과시켰다."
     assert not _one(source, "전세사기 피해자 지원 특별법 개정안이 28일 국회 본회의에서 부결됐다.").supported
     assert _one(source, "전세사기 피해자 지원 특별법 개정안이 28일 국회 본회의를 통과했다.").supported
+
+
+@kiwi
+def test_an_unsettled_korean_question_counts_even_odds_where_english_has_its_measured_rate() -> None:
+    judge = LexicalJudge()
+    source = "이날 승리로 전북은 승점 55가 돼 2위 울산과의 격차를 4점으로 벌렸다."
+    [v] = judge.cover(judge.questions(source, 10).questions[:1], "전북은 2위 울산과의 승점 차를 4점으로 벌렸다.").coverage
+    assert v.unchecked and v.probability == judge.settings.unmeasured_presence == 0.5, v
+    question = "Is it true that the Jeonbuk club reached 55 points and opened a gap of four points over Ulsan?"
+    [w] = judge.cover([question], "Jeonbuk opened a gap of four points over Ulsan.").coverage
+    assert w.unchecked and w.probability == judge.settings.unsettled_presence == 0.31, w

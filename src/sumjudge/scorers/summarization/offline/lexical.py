@@ -177,8 +177,9 @@ class LexicalJudge:
             return CoverageOutput(coverage=[])
         read = read_summary(self._analyser, questions, summary)
         cfg = self.settings
+        unsettled = cfg.unsettled_presence if read.analyser.lang == "en" else cfg.unmeasured_presence
         return CoverageOutput(coverage=[
-            judge_fact(q, f, read, cfg.answer_threshold, cfg.unsettled_presence, cfg.lone_name_presence)
+            judge_fact(q, f, read, cfg.answer_threshold, unsettled, cfg.lone_name_presence)
             for q, f in zip(questions, read.facts)
         ])
 

@@ -40,6 +40,12 @@ class LexicalSettings:
     or names: the value that makes the coverage axis over the judge's own questions an unbiased
     estimate of the share of key facts people find in the summary (REALSumm's pyramid recall). It is
     the unchecked verdict's probability (it counts as answered only from one half up)."""
+    unmeasured_presence: float = 0.5
+    """``unsettled_presence`` in a language no human labels measured it on (every one but English):
+    even odds, the words telling nothing either way. Korean's paraphrases (a native verb for a
+    Sino-Korean one: 이기다 for 꺾다, 감소하다 for 줄다) leave more of a faithful summary's questions
+    unsettled than English's do; counted at the English rate, they pulled faithful Korean summaries
+    under 0.5 (docs/design-notes.md)."""
     lone_name_presence: float = 0.57
     """The same for a fact the summary carries but for its one name ("the council" for "the
     Grenshaw city council")."""
