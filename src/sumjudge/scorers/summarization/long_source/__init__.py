@@ -11,16 +11,27 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
+from typing import TYPE_CHECKING
 
 from ...._aio import gather_or_cancel
+from ...._lazy import lazy_exports
 from ....judges.base import JudgeModel, JudgeRequest
 from ....judges.budget import TokenBudget
 from ..verdicts import ALIGNMENT_STEP, QUESTIONS_STEP, AlignmentOutput, AlignmentVerdict, QuestionsOutput
-from .alignment import Ask, LongAlignment, check_batch, list_claims, orphan_verdict, pack_claims
-from .chunks import Chunk, Span, make_chunks, make_parts, sentence_spans
 from .plan import LongSourcePlan, alignment_reply_tokens, coverage_reply_tokens, questions_reply_tokens
-from .questions import draw_questions, merge_questions, share_questions
-from .retrieval import BM25Index
+
+# the long path's modules load only when a source exceeds the judge's context
+_EXPORTS = {
+    "LongAlignment": ".alignment", "BM25Index": ".retrieval", "merge_questions": ".questions",
+    "share_questions": ".questions", **dict.fromkeys(["Chunk", "Span", "make_chunks", "make_parts", "sentence_spans"], ".chunks"),
+}
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+if TYPE_CHECKING:
+    from .alignment import Ask, LongAlignment
+    from .chunks import Chunk, Span, make_chunks, make_parts, sentence_spans
+    from .questions import merge_questions, share_questions
+    from .retrieval import BM25Index
 
 INDEX_CACHE_SIZE = 16
 """Long sources whose chunk index a scorer keeps (16 summaries of one source build it once)."""
@@ -77,6 +88,9 @@ class LongSource:
             if found is not None:
                 self._indexes.move_to_end(key)
                 return found
+        from .chunks import make_chunks
+        from .retrieval import BM25Index
+
         built = BM25Index(make_chunks(source, self.budget.text_tokens, self.plan.chunk_tokens))
         with self._lock:
             self._indexes[key] = built
@@ -86,6 +100,8 @@ class LongSource:
 
     async def align(self, ask: Ask, source: str, summary: str) -> LongAlignment:
         """Claims listed, cut to ``max_claims``, each checked against its retrieved passages."""
+        from .alignment import LongAlignment, check_batch, list_claims, orphan_verdict, pack_claims
+
         found = await list_claims(ask, self.plan, summary, self.max_claims)
         claims = found[: self.max_claims]
         if not claims:
@@ -97,9 +113,13 @@ class LongSource:
         return LongAlignment(verdicts=[verdicts[i] for i in range(len(claims))], claims_found=len(found))
 
     def parts(self, source: str) -> list[Chunk]:
+        from .chunks import make_parts
+
         return make_parts(source, self.budget.text_tokens, self.plan.part_tokens)
 
     async def questions(self, ask: Ask, source: str) -> list[str]:
+        from .questions import draw_questions
+
         return await draw_questions(ask, self.plan, self.parts(source), self.max_questions)
 
 

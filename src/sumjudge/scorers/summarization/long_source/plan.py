@@ -14,7 +14,6 @@ from ....judges.base import JudgeRequest, StepInputs
 from ....judges.budget import TokenBudget
 from .. import prompts
 from ..verdicts import ALIGNMENT_STEP, QUESTIONS_STEP, AlignmentOutput, QuestionsOutput
-from . import prompts as long_prompts
 
 VERDICT_TOKENS = 120
 """Room for one alignment verdict (claim, verdict, reason, JSON punctuation)."""
@@ -69,6 +68,8 @@ class LongSourcePlan:
 
     @classmethod
     def for_budget(cls, budget: TokenBudget, max_questions: int) -> LongSourcePlan:
+        from . import prompts as long_prompts  # the long path's prompts: loaded when a source is long
+
         empty_check = JudgeRequest(
             step=ALIGNMENT_STEP, messages=long_prompts.check_messages([], []), output_type=AlignmentOutput
         )
@@ -101,6 +102,8 @@ class LongSourcePlan:
         return math.ceil(n_claims / self.claims_per_call(max_claim_tokens)) if n_claims else 0
 
     def check_request(self, passages: list, claims: list[str], source_text: str) -> JudgeRequest[AlignmentOutput]:
+        from . import prompts as long_prompts
+
         return JudgeRequest(
             step=ALIGNMENT_STEP,
             messages=long_prompts.check_messages(passages, claims),

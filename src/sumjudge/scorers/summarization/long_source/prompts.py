@@ -8,10 +8,13 @@ passages), then what changes per summary (the claims).
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from ....judges.base import ChatMessage
 from ..prompts import fence, system_message
-from .chunks import Chunk
+
+if TYPE_CHECKING:
+    from .chunks import Chunk
 
 CLAIMS = """List the atomic claims of the SUMMARY: one fact each. Split compound sentences; keep the \
 numbers, dates, names and terms exactly as the summary states them. Leave out nothing the summary \
