@@ -5,14 +5,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from os import PathLike
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ...errors import ConfigurationError
 from ...guards.limits import DEFAULT_MAX_QUESTIONS, MAX_CLAIMS, MAX_QUESTIONS, MAX_SAMPLES
 from ...messages import SourceExtractor
-from .calibration import Calibration, load_calibration
-from .exam import Exam, load_exam
-from .samples import DEFAULT_SAMPLE_TEMPERATURE, REDUCERS, Reducer
+
+if TYPE_CHECKING:  # an exam and a calibration are read (their modules loaded) only when given
+    from .calibration import Calibration
+    from .exam import Exam
+
+Reducer = Literal["mean", "median", "min"]
+REDUCERS: tuple[str, ...] = ("mean", "median", "min")
+
+DEFAULT_SAMPLE_TEMPERATURE = 0.7
+"""The temperature samples are drawn at when the judge is set to 0 (its default). At 0 a model
+answers the same prompt the same way, so k samples would be one sample paid k times. 0.7 is the
+usual choice for sampling several reasoning paths of one model (self-consistency, Wang et al.
+2022): high enough that the questions drawn and the borderline verdicts vary, low enough that a
+model still keeps to the JSON schema. A judge set above 0 keeps its own temperature."""
 
 
 def _count(name: str, value: Any, maximum: int) -> None:
@@ -70,8 +81,14 @@ class SummarizationOptions:
     it (thresholds, how unchecked verdicts count) before the score. Made for another judge: refused."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "questions", load_exam(self.questions))
-        object.__setattr__(self, "calibration", load_calibration(self.calibration))
+        if self.questions is not None:
+            from .exam import load_exam
+
+            object.__setattr__(self, "questions", load_exam(self.questions))
+        if self.calibration is not None:
+            from .calibration import load_calibration
+
+            object.__setattr__(self, "calibration", load_calibration(self.calibration))
         _count("max_questions", self.max_questions, MAX_QUESTIONS)
         _count("max_claims", self.max_claims, MAX_CLAIMS)
         sc = self.scale

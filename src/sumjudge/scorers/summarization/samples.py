@@ -17,22 +17,12 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Sequence
-from typing import Literal
 
 from pydantic import computed_field
 
 from ...judges.base import Usage
+from .options import DEFAULT_SAMPLE_TEMPERATURE, REDUCERS, Reducer
 from .result import AxisScores, SummarizationAnalysis, SummarizationPreprocess, SummarizationResult
-
-Reducer = Literal["mean", "median", "min"]
-REDUCERS: tuple[str, ...] = ("mean", "median", "min")
-
-DEFAULT_SAMPLE_TEMPERATURE = 0.7
-"""The temperature samples are drawn at when the judge is set to 0 (its default). At 0 a model
-answers the same prompt the same way, so k samples would be one sample paid k times. 0.7 is the
-usual choice for sampling several reasoning paths of one model (self-consistency, Wang et al.
-2022): high enough that the questions drawn and the borderline verdicts vary, low enough that a
-model still keeps to the JSON schema. A judge set above 0 keeps its own temperature."""
 
 
 class SummarizationSample(AxisScores):

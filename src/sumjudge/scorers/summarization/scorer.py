@@ -38,7 +38,6 @@ from . import prompts
 from .stray_verdicts import stray_error, stray_feedback, strays
 from .own_claims import summary_claims
 from .long_source import LongSource
-from .calibration import Calibration
 from .options import SummarizationOptions
 from .probabilities import with_probabilities
 from .question_text import drawn_questions
@@ -52,7 +51,6 @@ from .result import (
     SummarizationResult,
     final_score,
 )
-from .samples import combine
 from .unsupported_answers import answers_on_unsupported_claims
 from .verdicts import (
     ALIGNMENT_STEP,
@@ -147,6 +145,8 @@ class SummarizationScorer:
                 for i in range(k)
             )
         )
+        from .samples import combine  # repeated samples only
+
         return combine(results, self.options.reducer)
 
     def _sample_temperature(self) -> float | None:
@@ -209,6 +209,10 @@ class SummarizationScorer:
     def _examples(self, step: Literal["alignment", "coverage"]) -> str:
         """The calibration's examples of ``step`` for the prompt (``""`` without any)."""
         cal = self.options.calibration
+        if cal is None:
+            return ""
+        from .calibration import Calibration
+
         return cal.examples_text(step) if isinstance(cal, Calibration) else ""
 
     # -- A: which claims of the summary the source supports

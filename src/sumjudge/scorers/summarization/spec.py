@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from os import PathLike
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import ConfigurationError
 from ...judges.base import JudgeModel, ModelConfig
@@ -25,11 +25,12 @@ from ...judges.options import checked_options
 from ...judges.registry import (
     DEFAULT_JUDGE_NOTICE, JudgeEntry, default_chosen_for_user, default_model_id, judge_entry, resolve_judge,
 )
-from .calibration import Calibration
-from .exam import Exam
-from .options import SummarizationOptions
-from .samples import DEFAULT_SAMPLE_TEMPERATURE
+from .options import DEFAULT_SAMPLE_TEMPERATURE, SummarizationOptions
 from .scorer import SummarizationScorer
+
+if TYPE_CHECKING:  # loaded where a run has an exam or a calibration
+    from .calibration import Calibration
+    from .exam import Exam
 
 IDENTITY_FIELDS = ("max_questions", "scale", "samples", "reducer", "sample_temperature", "graded", "draw_missing",
                    "question_draws", "strict_evidence")
@@ -64,10 +65,18 @@ class ScorerSpec:
 
     @property
     def exam(self) -> Exam | None:
+        if self.options.questions is None:
+            return None
+        from .exam import Exam
+
         return self.options.questions if isinstance(self.options.questions, Exam) else None
 
     @property
     def calibration(self) -> Calibration | None:
+        if self.options.calibration is None:
+            return None
+        from .calibration import Calibration
+
         return self.options.calibration if isinstance(self.options.calibration, Calibration) else None
 
     def judge_config(self, *, concurrency: int = 4, timeout: float | None = None) -> ModelConfig:
@@ -147,6 +156,9 @@ class ScorerSpec:
 
     @classmethod
     def from_recipe(cls, text: str) -> ScorerSpec:
+        from .calibration import Calibration
+        from .exam import Exam
+
         data = json.loads(text)
         exam = Exam.parse(data["exam"]) if data["exam"] is not None else None
         calibration = Calibration.model_validate_json(data["calibration"]) if data["calibration"] else None
