@@ -214,3 +214,21 @@ def test_an_unsettled_korean_question_counts_even_odds_where_english_has_its_mea
     question = "Is it true that the Jeonbuk club reached 55 points and opened a gap of four points over Ulsan?"
     [w] = judge.cover([question], "Jeonbuk opened a gap of four points over Ulsan.").coverage
     assert w.unchecked and w.probability == judge.settings.unsettled_presence == 0.31, w
+
+
+@kiwi
+@pytest.mark.parametrize("summary, supported", [
+    ("3회 역전 3점 홈런을 친 임찬규는 시리즈 MVP에 선정됐다.", False),
+    ("6이닝 동안 2실점으로 막은 문보경이 MVP에 뽑혔다.", False),
+    ("3회 역전 3점 홈런을 친 문보경은 시리즈 MVP에 선정됐다.", True),
+    ("임찬규는 6이닝 동안 2실점으로 막았다.", True),
+    ("선발 임찬규가 6이닝 2실점으로 막았고 문보경은 3회 역전 3점 홈런을 쳤다.", True),
+])
+def test_a_person_given_anothers_deeds_is_shown(summary: str, supported: bool) -> None:
+    source = (
+        "LG는 31일 서울 잠실야구장에서 열린 한국시리즈 5차전에서 KT 위즈를 6-2로 꺾었다. 선발 투수 임찬규가 6이닝 동안 "
+        "2실점으로 막았고, 4번 타자 문보경은 3회 역전 3점 홈런을 터뜨렸다. 시리즈 최우수선수(MVP)에는 타율 0.412를 "
+        "기록한 문보경이 뽑혔다."
+    )
+    verdicts = _align(source, summary)
+    assert all(v.supported for v in verdicts) is supported, [v.reason for v in verdicts]

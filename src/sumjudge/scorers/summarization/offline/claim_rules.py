@@ -7,6 +7,7 @@ from __future__ import annotations
 from .denials import denial_verdict
 from .extrinsic import extrinsic_problems
 from .findings import Doubt, Finding, Look, Rule, Settled, Wrong
+from .korean_deeds import deeds_of_another
 from .support import Shown
 from .wrong_names import name_errors
 from .wrong_numbers import number_errors
@@ -55,6 +56,21 @@ NUMBERS_AND_NAMES = Rule(
 )
 
 
+def _deeds(look: Look) -> Finding:
+    found = deeds_of_another(look.claim, look.doc)
+    if found is None:
+        return None
+    mine, theirs, where = found
+    reason = f'the source says what the claim says of {mine!r} of {theirs!r}: "{where}"'
+    return Wrong((Shown(reason, mine, theirs),), None)
+
+
+ANOTHERS_DEEDS = Rule(
+    "another's deeds", "(Korean) a person's name whose words the source has near another person's name, "
+    "on either side", "claim", (Wrong,), _deeds,
+)
+
+
 def _absent_words(look: Look) -> Finding:
     case = look.case
     words = extrinsic_problems(
@@ -70,4 +86,4 @@ ABSENT_WORDS = Rule(
 )
 
 
-__all__ = ["ABSENT_WORDS", "DENIAL", "NUMBERS_AND_NAMES", "OPENING_PRONOUN"]
+__all__ = ["ABSENT_WORDS", "ANOTHERS_DEEDS", "DENIAL", "NUMBERS_AND_NAMES", "OPENING_PRONOUN"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..language.analysis import Document, Sentence, TextAnalyzer
 from ..language.segment import quote
 from ..verdicts import AlignmentVerdict
-from .claim_rules import ABSENT_WORDS, DENIAL, NUMBERS_AND_NAMES, OPENING_PRONOUN
+from .claim_rules import ABSENT_WORDS, ANOTHERS_DEEDS, DENIAL, NUMBERS_AND_NAMES, OPENING_PRONOUN
 from .findings import CONCLUSIONS, ClaimCase, Doubt, Finding, Look, Rule, Settled, Wrong
 from .lexical_settings import LexicalSettings
 from .passage_rules import (
@@ -24,7 +24,7 @@ from .passage_rules import (
 from .reasons import unchecked_reason
 
 RULES: tuple[Rule, ...] = (
-    OPENING_PRONOUN, DENIAL, NUMBERS_AND_NAMES, ABSENT_WORDS,
+    OPENING_PRONOUN, DENIAL, NUMBERS_AND_NAMES, ANOTHERS_DEEDS, ABSENT_WORDS,
     SLOT_WORD, SHARE, ANTONYM_SUBSTITUTED, ANTONYM_IN_PLACE, POLARITY, NEGATION_UNSTATED, ROLES, LINK_TURNED,
     UNIT_CHANGED, SWAPPED_NAMES, OTHER_SUBJECT, PLANNED, CROSSING, REORDERED, APART,
 )
