@@ -39,7 +39,6 @@ from .stray_verdicts import stray_error, stray_feedback, strays
 from .own_claims import summary_claims
 from .long_source import LongSource
 from .options import SummarizationOptions
-from .probabilities import with_probabilities
 from .question_text import drawn_questions
 from .questions_cache import QuestionCache
 from .quotes import verify_alignment, verify_coverage
@@ -337,7 +336,12 @@ class SummarizationScorer:
         # key in it too), before anything stores or shows them; then the verdicts' probabilities, where
         # the judge returned token logprobs
         hidden = redacted_output(reply.output, (*self._secrets, *ev.secrets)) if hide else reply.output
-        return with_probabilities(reply if hidden is reply.output else replace(reply, output=hidden))
+        reply = reply if hidden is reply.output else replace(reply, output=hidden)
+        if reply.logprobs is None:  # nothing to read probabilities from (every offline judge)
+            return reply
+        from .probabilities import with_probabilities
+
+        return with_probabilities(reply)
 
 
 def _cut_note(ev: Evaluation, pre: SummarizationPreprocess, max_claims: int) -> str:

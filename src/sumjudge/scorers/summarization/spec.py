@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import ConfigurationError
 from ...judges.base import JudgeModel, ModelConfig
-from ...judges.cache import with_cache
 from ...judges.options import checked_options
 from ...judges.registry import (
     DEFAULT_JUDGE_NOTICE, JudgeEntry, default_chosen_for_user, default_model_id, judge_entry, resolve_judge,
@@ -100,7 +99,7 @@ class ScorerSpec:
         """The scorer this spec names: its judge made once (or ``judge`` given: a test's), passed through
         ``wrap`` (the batch runner's meter and provider batch rounds), behind the reply cache."""
         made = judge if judge is not None else self.judge(concurrency=concurrency, timeout=timeout)
-        return SummarizationScorer(with_cache(wrap(made) if wrap is not None else made, cache), self.options)
+        return SummarizationScorer(_cached(wrap(made) if wrap is not None else made, cache), self.options)
 
     def identity(self) -> dict[str, Any]:
         """The options the run store keys this run on and records: ``max_questions`` and ``scale`` always,
@@ -166,6 +165,15 @@ class ScorerSpec:
                                  judge_options=data["judge_options"])
 
 
+def _cached(judge: JudgeModel, cache: bool | str | PathLike[str] | None) -> JudgeModel:
+    """``judge`` behind the reply cache ``cache`` names (the cache's module loads only when one does)."""
+    if not cache:
+        return judge
+    from ...judges.cache import with_cache
+
+    return with_cache(judge, cache)
+
+
 def create_summarization_scorer(
     model: str | ModelConfig | JudgeModel | None = None,
     options: SummarizationOptions | Mapping[str, Any] | None = None,
@@ -185,7 +193,7 @@ def create_summarization_scorer(
     if model is None or isinstance(model, str):
         scorer = ScorerSpec.make(model, options).scorer(cache=cache)
     else:
-        scorer = SummarizationScorer(with_cache(resolve_judge(model), cache), SummarizationOptions.coerce(options))
+        scorer = SummarizationScorer(_cached(resolve_judge(model), cache), SummarizationOptions.coerce(options))
     if default_chosen_for_user(model):
         print(DEFAULT_JUDGE_NOTICE, file=sys.stderr)
     return scorer

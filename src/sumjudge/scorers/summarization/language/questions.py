@@ -16,7 +16,6 @@ import regex
 from .analysis import Document, Sentence, TextAnalyzer
 from .fact_shape import first_person, shows_a_verb
 from .facts import atomic_facts, caption_text
-from .korean_facts import KoreanFacts
 from .korean_units import KoreanAnalyzer
 from .lexicon import PEOPLES_EN, STOPWORDS
 
@@ -248,6 +247,8 @@ def select_facts(doc: Document, analyser: TextAnalyzer, limit: int, ranking: Fac
 def _facts_of(text: str, lang: str, analyser: TextAnalyzer, max_words: int) -> list[str]:
     """The atomic facts of a source sentence; Korean, read by morphemes, cut at its clause endings."""
     if isinstance(analyser, KoreanAnalyzer) and analyser.by_morphemes:
+        from .korean_facts import KoreanFacts  # Korean read by morphemes only
+
         return KoreanFacts(analyser.morphology).facts(text)
     return atomic_facts(text, lang, max_words)
 
