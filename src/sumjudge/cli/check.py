@@ -97,7 +97,8 @@ def check(
     if fail_under is not None and not 0 <= fail_under <= scale:
         fail(f"--fail-under must be from 0 to the scale ({scale:g}): outside it the gate can never pass or never "
              f"fail, got {fail_under:g}")
-    gates = item_gates(max_unsupported, min_alignment, min_coverage)
+    asked = (max_unsupported, min_alignment, min_coverage)  # no gate asked: none built, none loaded
+    gates = item_gates(*asked) if any(a is not None for a in asked) else None
     calibration = read_calibration_option(calibration_path)
     if calibration is not None and fail_under is None and calibration.bound is not None:
         fail_under = calibration.bound  # the bound fitted on the team's labels
@@ -119,7 +120,7 @@ def check(
         click.echo(json.dumps(result.model_dump(mode="json"), ensure_ascii=False, indent=2))
     else:
         _print(result)
-    broken = [f"sumjudge: {b.text(gate_flag(b.gate))}" for b in gates.breaks(result)]
+    broken = [f"sumjudge: {b.text(gate_flag(b.gate))}" for b in (gates.breaks(result) if gates is not None else [])]
     if fail_under is not None and result.score < fail_under:
         named = "--fail-under" if calibration is None or calibration.bound != fail_under else "the calibration's bound"
         broken.insert(0, f"sumjudge: the score {result.score:.4g} is below {named} {fail_under:g}")

@@ -14,13 +14,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...errors import ConfigurationError
 from ...guards.limits import MAX_CLAIMS
-
-if TYPE_CHECKING:
-    from .verdicts import AlignmentVerdict
 
 LISTED_CLAIMS = 5
 """Claims a broken ``max_unsupported`` gate names; the rest are counted."""
@@ -28,11 +25,6 @@ _CLAIM_CHARS = 160
 """Characters of one claim quoted in a gate's reason."""
 
 GATE_NAMES = ("max_unsupported", "min_alignment", "min_coverage")
-
-
-def unsupported_count(claims: list[AlignmentVerdict]) -> int:
-    """Claims the judge showed unsupported (an unchecked claim counts as supported: nothing showed it wrong)."""
-    return sum(1 for c in claims if not c.supported)
 
 
 def _quoted(text: str) -> str:
@@ -107,4 +99,4 @@ class ItemGates:
         return found
 
 
-__all__ = ["GATE_NAMES", "GateBreak", "ItemGates", "unsupported_count"]
+__all__ = ["GATE_NAMES", "GateBreak", "ItemGates"]

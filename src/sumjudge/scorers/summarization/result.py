@@ -14,7 +14,6 @@ from pydantic import BaseModel, computed_field
 
 from ...judges.base import Usage
 from .axes import alignment_value, coverage_value
-from .item_gates import unsupported_count
 from .verdicts import AlignmentVerdict, CoverageVerdict
 
 SCORER_ID = "summarization-scorer"
@@ -27,6 +26,11 @@ class SummarizationPreprocess(BaseModel):
 
 class SummarizationAnalysis(BaseModel):
     coverage: list[CoverageVerdict]
+
+
+def unsupported_count(claims: list[AlignmentVerdict]) -> int:
+    """Claims the judge showed unsupported (an unchecked claim counts as supported: nothing showed it wrong)."""
+    return sum(1 for c in claims if not c.supported)
 
 
 def alignment_ratio(pre: SummarizationPreprocess, graded: bool = False) -> float:
