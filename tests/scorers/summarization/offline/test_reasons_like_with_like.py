@@ -71,3 +71,9 @@ def test_four_figures_after_a_verb_or_quantifier_and_before_a_plural_are_a_count
     assert number_kind("In 1998 sales rose.", "1998") == "year"
     assert number_kind("The High Hedges Act 2013 allows complaints.", "2013") == "year"
     assert number_kind("The 2015 elections were close.", "2015") == "year"
+
+
+def test_the_name_a_wrong_name_stands_for_is_the_nearest_in_its_place() -> None:
+    source = "Trade talks between the United States and Canada ended on Monday without a deal."
+    [v] = LexicalJudge().align(source, "Talks between the U.S. and Mexico ended on Monday.").alignment
+    assert not v.supported and "names 'Canada'" in v.reason and "'States'" not in v.reason, v.reason

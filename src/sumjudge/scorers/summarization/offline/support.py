@@ -99,7 +99,9 @@ def slot_match(
 ) -> tuple[str | None, int]:
     """:func:`same_slot` with its evidence: the candidate and how many of ``unit``'s claim neighbours
     (within ``reach``, numbers and the units in ``ignore`` aside) stand within ``reach`` of it in a
-    window sentence (0: it stands in no shared place; ``None`` when there is no candidate)."""
+    window sentence (0: it stands in no shared place; ``None`` when there is no candidate). Of two
+    names with as many, the one whose shared neighbours stand closer to it ("Canada", not "States",
+    in the place of "Mexico" in "the United States and Canada ended"); of two numbers, the first."""
     if not candidates:
         return None, 0
     seq = claim.sequence
@@ -108,14 +110,21 @@ def slot_match(
         if u == unit:
             near.update(x for x in seq[max(0, i - reach) : i + reach + 1] if x != unit and not x.startswith("#"))
     near -= ignore
-    best, best_score = candidates[0], -1
+    numeric = unit.startswith("#")  # a number's measure ("g") is no unit: closeness would pair grams with teaspoons
+    best, best_score, best_close = candidates[0], -1, -1.0
     for c in candidates:
-        score = 0
+        score, close = 0, 0.0
         for s in window.sentences:
             for p in s.positions.get(c, ()):
-                score = max(score, len(near & set(s.sequence[max(0, p - reach) : p + reach + 1])))
-        if score > best_score:
-            best, best_score = c, score
+                span = s.sequence[max(0, p - reach) : p + reach + 1]
+                got = len(near & set(span))
+                nearness = 0.0 if numeric else sum(
+                    1 / abs(i - min(p, reach)) for i, x in enumerate(span) if x in near and x != c
+                )
+                if (got, nearness) > (score, close):
+                    score, close = got, nearness
+        if (score, close) > (best_score, best_close):
+            best, best_score, best_close = c, score, close
     return best, max(0, best_score)
 
 
