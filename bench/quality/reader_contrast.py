@@ -11,7 +11,9 @@ A run with ``contrast_margin=20`` (no alternative ever decides) keeps each claim
 its best alternative's P in its reason (three decimals), so every margin can be replayed from it. Per
 (margin, threshold, relative) it prints BUMP's edited-lower (graded) and references fully supported,
 SummEval's graded Spearman, and on the fresh articles: wrong facts and added details below their
-faithful summary's alignment, faithful summaries >= 0.5.
+faithful summary's alignment, faithful summaries >= 0.5. ``--against max|median|min``: which of the
+summary's other claims' log-odds the relative rule sets a claim against (it needs ``--min-others``
+other claims at least).
 """
 
 from __future__ import annotations
@@ -39,13 +41,22 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
+PROOF_SCALE = 0.1
+"""The runs' ``proof_scale`` (the default)."""
+AGAINST = {"max": max, "median": statistics.median, "min": min}
+OPTS = {"against": "max", "min_others": 1}
+"""The relative rule's aggregate of the other claims and how many others it needs (set by main)."""
+
+
 def replay(claims: list[dict[str, Any]], margin: float, threshold: float, relative: float | None) -> list[tuple[bool, float]]:
     """Each claim's (supported, P) under the rule: words first, then the contrast, then the threshold;
-    ``relative``: also unsupported when its log-odds fall this far below the summary's best other claim."""
+    ``relative``: also unsupported when its log-odds fall this far below the summary's other claims'
+    (their max, median or min: ``OPTS``)."""
     own = []
-    for c in claims:
+    for c in claims:  # the model's own P: a claim the words prove wrong carries it times proof_scale
         m = _OWN.search(c["reason"])
-        own.append(float(m.group(1)) if m else (c["p"] if c["p"] is not None else float(c["supported"])))
+        p = float(m.group(1)) if m else (c["p"] if c["p"] is not None else float(c["supported"]))
+        own.append(p / PROOF_SCALE if c["reason"].startswith("not supported, shown by words") and not m else p)
     out = []
     for i, (c, pc) in enumerate(zip(claims, own)):
         if c["reason"].startswith("not supported, shown by words"):
@@ -57,7 +68,8 @@ def replay(claims: list[dict[str, Any]], margin: float, threshold: float, relati
             out.append((False, min(pc, 1 / (1 + math.exp(gap)))))
             continue
         others = [_logit(p) for j, p in enumerate(own) if j != i]
-        low = relative is not None and others and _logit(pc) < max(others) - relative
+        low = (relative is not None and len(others) >= int(OPTS["min_others"])
+               and _logit(pc) <= AGAINST[str(OPTS["against"])](others) - relative)
         out.append((pc >= threshold and not low, pc))
     return out
 
@@ -128,7 +140,10 @@ def main() -> None:
     ap.add_argument("--margins", default="0.5,1,1.5,2,3,99")
     ap.add_argument("--thresholds", default="0.5,0.7,0.8,0.85,0.9")
     ap.add_argument("--relatives", default="none,2,3,4")
+    ap.add_argument("--against", choices=tuple(AGAINST), default="max")
+    ap.add_argument("--min-others", type=int, default=1)
     args = ap.parse_args()
+    OPTS.update(against=args.against, min_others=args.min_others)
     load = lambda files: [json.loads(x) for f in files for x in open(f, encoding="utf-8") if x.strip()]  # noqa: E731
     b, s, f = load(args.bump), load(args.summeval), load(args.fresh)
     grid = itertools.product([float(x) for x in args.margins.split(",")], [float(x) for x in args.thresholds.split(",")],

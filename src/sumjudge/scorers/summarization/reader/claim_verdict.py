@@ -3,7 +3,9 @@ alternative from the source (:mod:`.contrast`), and the words' proof where they 
 
 In that order of strength: words that prove the claim wrong decide; else an alternative the model
 finds clearly more probable than the claim (by ``contrast_margin`` in log-odds) makes it unsupported,
-its P the claim's chance against that alternative; else the claim's own P against ``threshold``.
+its P the claim's chance against that alternative; else the claim's own P against ``threshold``, and
+against its summary's best other claim (:func:`best_of_others`: unsupported ``peer_margin`` log-odds
+or more below it, its P kept).
 """
 
 from __future__ import annotations
@@ -28,14 +30,23 @@ class Contrast:
     """How many alternatives were asked."""
 
 
+def best_of_others(answers: list[YesNoAnswer]) -> list[YesNoAnswer | None]:
+    """For each of a summary's claims, the answer of its most probable other claim (None: no other)."""
+    out: list[YesNoAnswer | None] = []
+    for i in range(len(answers)):
+        others = answers[:i] + answers[i + 1 :]
+        out.append(max(others, key=lambda a: a.p_yes) if others else None)
+    return out
+
+
 def claim_verdict(
     claim: DraftClaim, answer: YesNoAnswer, drafts: Drafts, s: ReaderSettings,
-    words: AlignmentVerdict | None = None, contrast: Contrast | None = None,
+    words: AlignmentVerdict | None = None, contrast: Contrast | None = None, peer: YesNoAnswer | None = None,
 ) -> AlignmentVerdict:
-    """The model's verdict, unless the words show the claim wrong (then they decide) or the source's
-    alternative reads as clearly more probable. Where the words and the model disagree (the words show
-    an error the model passes, or state the claim in one passage that the model does not support) the
-    reason says so."""
+    """The model's verdict, unless the words show the claim wrong (then they decide), the source's
+    alternative reads as clearly more probable, or the claim reads far below ``peer`` (the summary's
+    best other claim). Where the words and the model disagree (the words show an error the model
+    passes, or state the claim in one passage that the model does not support) the reason says so."""
     t = s.threshold
     proof = words if words is not None and not words.supported else None
     where = ", ".join(p.where for p in claim.passages) or "the source"
@@ -67,6 +78,11 @@ def claim_verdict(
             return AlignmentVerdict(claim=claim.text, quote=quote, reason=reason, supported=False, probability=p)
     supported = answer.p_yes >= t
     reason = f"{'supported' if supported else 'not supported'}: {read}"
+    below = beaten_by(answer.p_yes, peer.p_yes) if peer is not None and s.peer_margin > 0 else 0.0
+    if supported and peer is not None and below >= s.peer_margin > 0:  # far below the summary's true claims
+        supported = False
+        reason = (f"not supported: its P reads {below:.1f} log-odds below the summary's best other claim "
+                  f"(P = {peer.p_yes:.3f}; margin {s.peer_margin:g}): {read}")
     if against:
         reason += f"; {against}"
     if not supported and words is not None and not words.unchecked:
@@ -84,4 +100,4 @@ def _against(answer: YesNoAnswer, contrast: Contrast | None) -> str:
             f"\"{alt.text[:200]}\"")
 
 
-__all__ = ["Contrast", "claim_verdict"]
+__all__ = ["Contrast", "best_of_others", "claim_verdict"]

@@ -56,7 +56,7 @@ from ..verdicts import (
     CoverageVerdict,
 )
 from . import prompts
-from .claim_verdict import Contrast, claim_verdict
+from .claim_verdict import Contrast, best_of_others, claim_verdict
 from .contrast import alternatives
 from .models import ReaderModel, resolve_reader_model
 from .settings import DEFAULT_N_CTX, ReaderSettings, check_options
@@ -153,7 +153,7 @@ class ReaderJudge:
             f"{model}"
             f"+drafts:{self._words.fingerprint}+t{s.threshold:g}/{s.coverage_threshold:g}~{s.unsure_margin:g}"
             f"+{s.claims}+k{s.passages}w{s.window}{s.layout}{s.max_sentences}+proof{s.proof_scale:g}+gaps{s.word_gaps}"
-            f"+alt{s.alternatives}m{s.contrast_margin:g}"
+            f"+alt{s.alternatives}m{s.contrast_margin:g}+peer{s.peer_margin:g}"
         )
 
     async def generate(self, request: JudgeRequest[Any]) -> JudgeReply[Any]:
@@ -242,7 +242,9 @@ class ReaderJudge:
             answers.append(by_text[texts[0]])
             top = max(alts, key=lambda a: by_text[a.text].p_yes, default=None)
             contrasts.append(None if top is None else Contrast(top, by_text[top.text], len(alts)))
-        verdicts = [claim_verdict(c, a, drafts, self.settings, v, k) for c, a, v, k in zip(drafts.claims, answers, words, contrasts)]
+        peers = best_of_others(answers)
+        verdicts = [claim_verdict(c, a, drafts, self.settings, v, k, top)
+                    for c, a, v, k, top in zip(drafts.claims, answers, words, contrasts, peers)]
         return AlignmentOutput(alignment=verdicts), usage
 
     # -- coverage

@@ -20,7 +20,7 @@ MAX_ALTERNATIVES = 16
 CLAIMS = ("clauses", "sentences")
 
 
-_FLOATS = ("threshold", "coverage_threshold", "proof_scale", "unsure_margin", "contrast_margin")
+_FLOATS = ("threshold", "coverage_threshold", "proof_scale", "unsure_margin", "contrast_margin", "peer_margin")
 _TEXTS = ("layout", "model_path", "claims")
 _KIND_NAMES = {float: "a number", str: "text", int: "an integer"}
 _RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
@@ -36,6 +36,7 @@ _RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "word_gaps": (lambda v: v in (0, 1), "0 or 1"),
     "alternatives": (lambda v: 0 <= v <= MAX_ALTERNATIVES, f"0 to {MAX_ALTERNATIVES}"),
     "contrast_margin": (lambda v: 0 <= v <= 20, "0 to 20"),
+    "peer_margin": (lambda v: 0 <= v <= 20, "0 to 20"),
     "state_disk_mb": (lambda v: 0 <= v <= MAX_DISK_MB, f"0 to {MAX_DISK_MB}"),
     "model_path": (lambda v: not v or v.lower().endswith(".gguf"), "a .gguf file"),
 }
@@ -89,6 +90,12 @@ class ReaderSettings:
     least this (0.5: the alternative's odds 1.65 times the claim's). On the tune halves the faithful
     claims' best alternatives stayed below +0.2 and the wrong ones caught sat at +0.98 and +2.35: 0.5
     lies between (docs/design-notes.md)."""
+    peer_margin: float = 2.0
+    """A claim is unsupported when its log-odds of "yes" fall at least this far below the best of its
+    summary's other claims' (the model's own P, word proofs aside): a detail the source does not hold
+    reads far below the summary's true claims even where its P stays above ``threshold``, and no one
+    threshold suits every source. Chosen on the tune halves (2.0: the written fresh cases' faithful
+    claims all within it, most added details beyond it; docs/design-notes.md); 0: off."""
     word_gaps: int = 1
     """1: questions the summary's words already settle are "not answered" without a model call; 0:
     the model reads every question."""
