@@ -10,14 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import regex
 
 from .analysis import Sentence, TextAnalyzer
-from .korean import KoreanMorphology, Morph
 from .lexicon import CORE
 from .phrases import Phrase
 from .words import normalise_number
+
+if TYPE_CHECKING:  # the morphology loads where a Korean text is read
+    from .korean import KoreanMorphology, Morph
 
 _CONTENT = frozenset({"NNG", "NNP", "VV", "VA", "XR", "SL", "SH", "NR"})
 _NOUNS = frozenset({"NNG", "NNP", "NNB", "NR", "XR", "SL", "SH", "SN", "XPN", "XSN"})
@@ -157,6 +160,8 @@ def _digits_apart(morphs: tuple[Morph, ...]) -> tuple[Morph, ...]:
     3/SN -/SW 1/SN."""
     if not any(m.tag != "SN" and _DIGIT.search(m.form) for m in morphs):
         return morphs
+    from .korean import Morph
+
     out: list[Morph] = []
     for m in morphs:
         if m.tag == "SN" or not _DIGIT.search(m.form):
@@ -241,7 +246,9 @@ class KoreanAnalyzer(TextAnalyzer):
 
     def __init__(self, lang: str = "ko", data: str = CORE) -> None:
         super().__init__(lang, data)
-        self.morphology = KoreanMorphology()
+        from .korean import KoreanMorphology
+
+        self.morphology: KoreanMorphology = KoreanMorphology()
 
     @property
     def by_morphemes(self) -> bool:
