@@ -97,8 +97,9 @@ def _reported(text: str, morphs: tuple[Morph, ...]) -> str | None:
         if m.tag in {"VV", "VA", "VCP", "XSV", "EF"} and not (m.tag == "VCP" and i + 1 < verbs[-1]):
             break
         if m.tag in {"EC", "JKQ"} and m.form in {"다고", "ᆫ다고", "는다고", "라고", "이라고"}:
-            if m.form.endswith("라고"):  # 계획이/VCP 라고 or 계획/NNG 이라고: 계획이다
-                copula = m.form == "라고" and i > 0 and morphs[i - 1].tag == "VCP"
+            if m.form.endswith("라고"):  # 계획이/VCP 라고 or 계획/NNG 이라고: 계획이다; 조치(이)라고: 조치이다
+                prev = morphs[i - 1] if i > 0 else None
+                copula = m.form == "라고" and prev is not None and prev.tag == "VCP" and prev.end > prev.start
                 return text[: m.start].rstrip() + ("다" if copula else "이다")
             return text[: m.start] + m.form[: -1] if not m.form.startswith("ᆫ") else text[: m.end - 1]
     return None
