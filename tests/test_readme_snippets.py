@@ -1,4 +1,4 @@
-"""Every Python snippet of the README runs as written (issue 14, item 10).
+"""Every Python snippet of the README runs as written.
 
 The snippets name hosted judges (OpenAI, Anthropic); here their base URLs point at the bundled
 protocol-level servers on 127.0.0.1, so the code runs unchanged and reaches no network. What a
@@ -19,7 +19,7 @@ from sumjudge.testing.judge_server import JudgeServer
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 GUIDE = ROOT / "docs" / "guide.md"
-"""What the README used to hold past its first screen (issue 45): its blocks are run as the README's are."""
+"""What the README used to hold past its first screen: its blocks are run as the README's are."""
 BLOCK = re.compile(r"```python\n(.*?)```", re.DOTALL)
 
 
@@ -50,7 +50,7 @@ def test_the_readme_snippets_run(monkeypatch, capsys) -> None:
         monkeypatch.setenv("ANTHROPIC_BASE_URL", anthropic_server.url)
         monkeypatch.setenv("ANTHROPIC_API_KEY", "test")
         for block in blocks:
-            # each block on its own, as a reader copies it (issue 45: `pairs` and `scorer` came from
+            # each block on its own, as a reader copies it (`pairs` and `scorer` came from
             # elsewhere); only `my_llm`, the reader's own client that the custom judge wraps, is given
             namespace = {"my_llm": my_llm}
             exec(compile(block, str(README), "exec"), namespace)  # noqa: S102 - our own README
@@ -101,4 +101,4 @@ def test_make_demo_installs_what_the_readme_runs_next() -> None:
     demo = next(line for line in (ROOT / "Makefile").read_text(encoding="utf-8").splitlines()
                 if "install -e" in line and "test," not in line)
     assert "sumjudge view" in readme and "view" in demo.split("'.[")[1]
-    assert len(readme.splitlines()) <= 100  # a first screen, not the manual (issue 45: ~600 lines)
+    assert len(readme.splitlines()) <= 100  # a first screen, not the manual (~600 lines)

@@ -1,4 +1,4 @@
-"""Provider batches (issue 24): a 1,000-item run through OpenAI's Batch API against the bundled server,
+"""Provider batches: a 1,000-item run through OpenAI's Batch API against the bundled server,
 beside the same run through live calls.
 
     python bench/cost/provider_batch.py                 # 1,000 items, 250 sources

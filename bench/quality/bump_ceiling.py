@@ -1,7 +1,7 @@
 """How far a judge that is strict on extrinsic names and numbers can go on BUMP task 1.
 
-Issue 21 asks two things of the default judge at once: a number, date or name the source does not
-have makes a claim unsupported (point 2), and at least 80% of BUMP's reference summaries are fully
+Two things are asked of the default judge at once: a number, date or name the source does not
+have makes a claim unsupported, and at least 80% of BUMP's reference summaries are fully
 supported. This script counts the references (CNN/DailyMail highlights) that carry such a word, and
 the pairs whose edit lands in a reference sentence that carries one: there, a judge that follows
 point 2 finds the reference sentence unsupported already, so the pair ties whatever the edit is.

@@ -53,7 +53,7 @@ _NUMBER_WORDS = frozenset(
 
 
 def provable(r: dict) -> bool:
-    """Whether the pair's edit is of a kind words can prove (issue 30): an extrinsic entity or
+    """Whether the pair's edit is of a kind words can prove: an extrinsic entity or
     circumstance error whose edit brings in a number (digits, a number word) or a name (a capitalised
     word; at a sentence start only in place of a word the article capitalises mid-sentence) that the
     article does not have. Decided from the three texts alone, never from a judge's verdict."""

@@ -1,4 +1,4 @@
-"""How often a judge's quotes hold up, and what checking them costs (issue 33).
+"""How often a judge's quotes hold up, and what checking them costs.
 
 Scores the first --limit rows of a JSONL file (``source`` and ``summary``, or BUMP's
 ``edited_summary`` with --summary-field) with --model, then counts every verdict's evidence: verified

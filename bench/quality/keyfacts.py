@@ -1,4 +1,4 @@
-"""Issue 40: does coverage ask the source's key facts, and answer them as a reader would?
+"""Does coverage ask the source's key facts, and answer them as a reader would?
 
     python bench/quality/keyfacts.py [--data DIR] [--judge offline/lexical] [--skip-summeval] [--limit-docs N]
 

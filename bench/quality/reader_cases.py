@@ -1,4 +1,4 @@
-"""Does an alignment judge catch the errors issue 41 named: reversed decisions, moved places, unlike
+"""Does an alignment judge catch these errors: reversed decisions, moved places, unlike
 numbers, changed circumstances? Each case is a short news source, a faithful one-sentence summary and
 the same sentence with one error of its kind; the judge is at its defaults. A case is caught when the
 faithful claim is supported and the edited one is not; the P of each is printed beside its verdict.

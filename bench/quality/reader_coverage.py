@@ -1,4 +1,4 @@
-"""Issue 40, item 4: ``local/reader``'s coverage against REALSumm's per-fact labels.
+"""``local/reader``'s coverage against REALSumm's per-fact labels.
 
     python bench/quality/reader_coverage.py run DATA --half tune --docs 3 --out tune.jsonl
     python bench/quality/reader_coverage.py run DATA --half held --docs 3 --out held.jsonl

@@ -5,7 +5,7 @@ every claim it calls unsupported, with its reason, to be read one by one.
                                      [--kind KIND]
     python bench/quality/reference_proofs.py DATA/realsumm_docs.jsonl ...   # one reference per article
 
-A second corpus for issue 30's "references fully supported" and "when it says unsupported, it is
+A second corpus for "references fully supported" and "when it says unsupported, it is
 right": BUMP's references chose the rules; SummEval's 11 references per article (the CNN/DailyMail
 highlight and ten written by annotators from the article) did not. Documents are split in two halves
 by ``sha256(doc_id)``, as bench/quality/bump_pairs.py splits articles: rules are chosen on ``tune``, ``held``

@@ -2,7 +2,7 @@
 
 The side-by-side set-up of bench/peers/cost_latency.py (its items, its SizedBrain behind the bundled Chat
 Completions server in this process, sumjudge in its own process via bench/peers/side_sumjudge.py), cut down
-to the two figures issue 25 asks about:
+to two figures:
 
 1. client CPU per item at zero latency: ``--items`` one-per-source items at ``--concurrency`` against a
    server that answers at once; the CPU time of sumjudge's process over the batch, divided by the items

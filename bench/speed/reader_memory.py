@@ -1,4 +1,4 @@
-"""What loading ``local/reader``'s GGUF file costs in memory, mapped or read (issue 41, peak RSS).
+"""What loading ``local/reader``'s GGUF file costs in memory, mapped or read (peak RSS).
 
 Each setting runs in a child process of its own (a fresh address space, so one setting's pages
 cannot count in another's figures): it loads the 1.5B reader with ``use_mmap`` as asked, prints the

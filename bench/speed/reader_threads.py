@@ -1,4 +1,4 @@
-"""llama.cpp threads for ``local/reader`` on this machine (issue 41, item 1): seconds to evaluate one
+"""llama.cpp threads for ``local/reader`` on this machine: seconds to evaluate one
 source-first prompt (a BUMP held-half source and one claim, as the ``source`` layout lays it out) from
 an empty context, with ``n_threads`` = ``n_threads_batch`` = each value asked, the values alternated
 ``--rounds`` times so that a change of load falls on all of them; ``--busy`` runs the same beside a

@@ -117,7 +117,7 @@ def test_a_bar_of_every_probe_or_no_control_is_a_fact_about_these_probes():
     # a bar strictly inside (0, 1) needs the interval: one probe cannot show 0.9
     assert [g.outcome for g in probe_table(plan, outcomes, {"model": "m"}, min_detection=0.9).gates] == ["inconclusive"]
 def test_a_gate_line_is_the_comparison_it_makes_in_words():
-    """Issue 45: "gate INCONCLUSIVE min-detection number: 1.000 < 0.8" read false; a line now says the
+    """"gate INCONCLUSIVE min-detection number: 1.000 < 0.8" read false; a line now says the
     figure, what it needs and whether that is met."""
     from sumjudge.analysis.probe.table import Gate
 

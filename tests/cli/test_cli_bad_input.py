@@ -1,4 +1,4 @@
-"""Hostile input to `sumjudge` gets one clear line and exit 2, never a traceback (issue 14, items 5-9)."""
+"""Hostile input to `sumjudge` gets one clear line and exit 2, never a traceback."""
 
 from __future__ import annotations
 
@@ -265,7 +265,7 @@ def test_a_lock_left_by_a_dead_process_is_taken_over(tmp_path: Path) -> None:
 def test_credentials_in_a_base_url_or_key_are_redacted_from_errors(tmp_path: Path, monkeypatch) -> None:
     with JudgeServer() as server:
         host = server.base_url.replace("http://", "")
-        monkeypatch.setenv("VLLM_BASE_URL", f"http://alice:s3cr3t-pw@{host}")  # a key beside it: refused (issue 31)
+        monkeypatch.setenv("VLLM_BASE_URL", f"http://alice:s3cr3t-pw@{host}")  # a key beside it: refused
         monkeypatch.setenv("OPENAI_API_KEY", "sk-live-abcdef123456")
         server.brain = lambda request: Fault.status(
             400, f"bad request to http://alice:s3cr3t-pw@{host} with key sk-live-abcdef123456"

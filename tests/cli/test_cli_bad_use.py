@@ -1,4 +1,4 @@
-"""Hostile use of every command, second round (issue 20, points 2-5): no command writes over what the
+"""Hostile use of every command: no command writes over what the
 user has, no message carries a credential, bad input is one line and exit 2, nothing is silently wrong."""
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ def test_check_hides_a_url_password_and_a_key_the_server_echoes_in_its_401(tmp_p
         )
         code, text = invoke(
             "check", "--model", "vllm/test-model", "--source", SOURCE, "--summary", SUMMARIES[0],
-            "--timeout", "5",  # (a key beside user:password in the URL is refused, issue 31: the key is the env's)
+            "--timeout", "5",  # (a key beside user:password in the URL is refused: the key is the env's)
             env={"VLLM_BASE_URL": f"http://bob:hunter2pw@{host}", "OPENAI_API_KEY": key},
         )
     assert code == 1 and "401" in text and "the judge failed" in text, text
@@ -165,7 +165,7 @@ def test_a_library_users_exception_and_its_traceback_hide_a_configured_key_and_u
     with JudgeServer() as server:
         host = server.base_url.replace("http://", "")
         server.brain = lambda request: Fault.status(401, f"bad key {key} for http://bob:hunter2pw@{host}")
-        # a key beside user:password in the URL is refused (issue 31): the configured secret is a header here
+        # a key beside user:password in the URL is refused: the configured secret is a header here
         config = ModelConfig(id="vllm/test-model", base_url=f"http://bob:hunter2pw@{host}/v1",
                              headers={"X-Gateway-Key": key}, timeout=5)
         scorer = create_summarization_scorer(model=config)
@@ -182,7 +182,7 @@ def test_the_pytest_plugins_junit_xml_hides_the_password_and_the_echoed_key(pyte
     with JudgeServer() as server:
         host = server.base_url.replace("http://", "")
         server.brain = lambda request: Fault.status(401, f"Incorrect API key provided: {key}")
-        monkeypatch.setenv("VLLM_BASE_URL", f"http://bob:hunter2pw@{host}")  # no key beside it (issue 31)
+        monkeypatch.setenv("VLLM_BASE_URL", f"http://bob:hunter2pw@{host}")  # no key beside it
         monkeypatch.setenv("OPENAI_API_KEY", key)
         pytester.makepyfile(test_judged=f"""
 from sumjudge.testing import assert_summary

@@ -1,4 +1,4 @@
-"""Hostile use, third round (issue 31, points 9 and 10): a count flag that asks for the impossible, a
+"""Hostile use: a count flag that asks for the impossible, a
 ``nan`` where a number is compared, a codec that is not a text encoding: exit 2 with one line, before
 any file is read, any store made or any judge called."""
 

@@ -1,4 +1,4 @@
-"""`sumjudge check`: one pair from the shell (issue 14, item 11), and the demo's output (item 12)."""
+"""`sumjudge check`: one pair from the shell, and the demo's output (item 12)."""
 
 from __future__ import annotations
 

@@ -61,7 +61,7 @@ def test_the_offline_judge_spends_no_tokens_and_costs_nothing(tmp_path: Path) ->
     jsonl = tmp_path / "d.jsonl"
     jsonl.write_text("".join(json.dumps(r) + "\n" for r in ROWS), encoding="utf-8")
     got = _estimate(str(jsonl), "--model", "offline/lexical")
-    # issue 45: it calls no model and has no context window; it said "judge calls 273" and a window
+    # it calls no model and has no context window; it said "judge calls 273" and a window
     assert (got["calls"], got["context_window"], got["context_window_note"]) == (0, None, None)
     assert (got["prompt_tokens"], got["completion_tokens"], got["price_usd"]) == (0, 0, 0.0)
     text = CliRunner().invoke(main, ["estimate", str(jsonl), "--model", "offline/lexical"]).output

@@ -1,4 +1,4 @@
-"""Hostile use, third round (issue 31, points 1-4): outputs aimed at devices, FIFOs and sockets are written
+"""Hostile use: outputs aimed at devices, FIFOs and sockets are written
 into as they are or refused, never renamed over; a full disk, a file-size limit or a read-only file
 system is one line naming the file and the cause, with no temporary file left and the store intact; a
 store on such a file system is said to be there, never "damaged"; ``runs export -o`` refuses the run's

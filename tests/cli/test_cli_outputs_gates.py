@@ -1,5 +1,4 @@
-"""`sumjudge score` never destroys a file it was given, and its gates count failed items
-(issue 14, items 2, 4 and 13)."""
+"""`sumjudge score` never destroys a file it was given, and its gates count failed items."""
 
 from __future__ import annotations
 

@@ -214,7 +214,7 @@ def _kinds(proc: subprocess.CompletedProcess[str]) -> list[dict[str, Any]]:
 
 
 def test_a_probe_through_provider_batch_jobs_finds_what_live_calls_find(tmp_path):
-    """`probe --batch` (issue 24) sends its originals and variants as batch jobs and makes the same table."""
+    """`probe --batch` sends its originals and variants as batch jobs and makes the same table."""
     data = write_rows(tmp_path / "rows.jsonl")
     with JudgeServer(SummarizationBrain()) as server:
         env = {"OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": "k"}
@@ -228,7 +228,7 @@ def test_a_probe_through_provider_batch_jobs_finds_what_live_calls_find(tmp_path
 
 
 def test_a_probe_on_two_worker_processes_makes_the_table_of_one(tmp_path):
-    """`probe --workers` (issue 25): the offline judge's probe on two processes gives the one-process table."""
+    """`probe --workers`: the offline judge's probe on two processes gives the one-process table."""
     data = write_rows(tmp_path / "rows.jsonl")
     one = run_cli(str(data), "--store", str(tmp_path / "one.db"), "--json", "--workers", "1")
     two = run_cli(str(data), "--store", str(tmp_path / "two.db"), "--json", "--workers", "2")

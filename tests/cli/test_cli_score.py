@@ -120,7 +120,7 @@ def test_fail_under_exits_1_when_the_mean_is_below(tmp_path, server):
     data = write_jsonl(tmp_path / "d.jsonl", rows(3))
     below = score(tmp_path, str(data), "--model", MODEL, "--fail-under", "0.6", "--quiet")
     assert below.exit_code == 1
-    # --quiet: no progress or table, but a failing exit code says why (issue 20)
+    # --quiet: no progress or table, but a failing exit code says why
     # every score 0.5: the interval is [0.5, 0.5], wholly below the bar (a fail, not inconclusive)
     assert below.stderr == "sumjudge: gate failed: mean score 0.5, 95% interval [0.5, 0.5] < 0.6\n"
     calls = server.chat_calls
@@ -289,7 +289,7 @@ def test_cached_prompt_tokens_in_the_end_table_and_the_report(tmp_path, server) 
 
 def test_an_empty_source_is_warned_about_per_row_and_counted_in_the_end_table(tmp_path, monkeypatch):
     """A blank source cell scores 0 (nothing to judge against): each such row is named on standard error,
-    and the end table counts them (issue 31, point 20)."""
+    and the end table counts them."""
     monkeypatch.setenv("COLUMNS", "200")
     items = rows(3)
     items[1]["source"], items[2]["source"] = "", "  \n "
@@ -304,7 +304,7 @@ def test_an_empty_source_is_warned_about_per_row_and_counted_in_the_end_table(tm
 
 
 def test_runs_show_worst_and_best_list_the_items_with_score_axes_and_the_reports_reason(tmp_path, monkeypatch):
-    """`runs show RUN --worst N` / `--best N` (issue 31, point 21): from the store, the report's reason text."""
+    """`runs show RUN --worst N` / `--best N`: from the store, the report's reason text."""
     import html
 
     monkeypatch.setenv("COLUMNS", "400")

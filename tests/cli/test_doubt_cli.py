@@ -56,7 +56,7 @@ def test_agreement_run_puts_the_corrected_rates_beside_the_raw_ones(tmp_path):
     # every answer label is right, but only 40 unanswered and 40 answered: enough, and nothing to correct
     assert c["answers"]["corrected"]["value"] == 0.5
     text = invoke("agreement", "--run", a, "--store", str(store)).output
-    # issue 45: plain words first, the method named once with its page
+    # plain words first, the method named once with its page
     assert "corrected for the judge's mistakes, from its own labels (the Rogan-Gladen method: docs/doubt.md)" in text
     assert "unsupported claims: the judge calls 50% of 80 claims unsupported" in text
     assert "of the claims the judge calls unsupported, reviewers say about 80% are (32 of 40 labelled)" in text

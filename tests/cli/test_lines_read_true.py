@@ -1,4 +1,4 @@
-"""Issue 45, point 4: every line says what is true. `compare` of two runs of a deterministic judge
+"""Every line says what is true. `compare` of two runs of a deterministic judge
 does not warn that empty summaries (which are asked no questions) were "asked other questions", and
 says a warning once; `estimate` for the offline judge says it costs nothing and skips the rest."""
 
@@ -51,7 +51,7 @@ def test_a_warning_of_compare_is_said_once(tmp_path: Path) -> None:
 
 
 def test_a_resumed_run_says_which_run_and_what_it_kept_and_every_out_write_is_confirmed(tmp_path: Path) -> None:
-    """Issue 45, point 5: `score --out base.jsonl` resumed an earlier run and never said it wrote
+    """`score --out base.jsonl` resumed an earlier run and never said it wrote
     base.jsonl; with -q nothing at all was said."""
     store, out = str(tmp_path / "runs.db"), str(tmp_path / "base.jsonl")
     first = _run("score", EXAMPLES, "--model", "offline/lexical", "--store", store, "--out", out)
@@ -68,7 +68,7 @@ def test_a_resumed_run_says_which_run_and_what_it_kept_and_every_out_write_is_co
 
 
 def test_a_missing_key_tells_a_shell_user_the_shell_line(tmp_path: Path, monkeypatch) -> None:
-    """Issue 45, point 7: a missing API key suggested `ModelConfig(api_key=...)` to a shell user."""
+    """A missing API key suggested `ModelConfig(api_key=...)` to a shell user."""
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     done = _run("check", "--source", "The bridge opened in 1932.", "--summary", "It opened in 1932.",
                 "--model", "openai/gpt-4o-mini")

@@ -1,4 +1,4 @@
-"""Hostile use, third round (issue 31, points 5-7), over real HTTP on 127.0.0.1: the redactor knows every
+"""Hostile use, over real HTTP on 127.0.0.1: the redactor knows every
 form of the secrets the process holds (plain, URL-encoded, base64 of ``user:password`` as a gateway
 echoes it in ``Basic ...``); a judge that puts a key into its reply has it hidden before the reply is
 stored, cached, written or shown; ``user:password`` in the base URL beside an API key sent as a Bearer

@@ -49,8 +49,8 @@ def test_jsonl_frame_score_parquet_cli_export_keep_ids_and_scores(tmp_path: Path
     rows = table.to_pylist()
     assert [(r["id"], r["score"]) for r in rows] == expected  # input order, same ids, same scores
     assert [r["claim_count"] for r in rows] == list(scored["claim_count"])
-    # issue 30: the struct has a nullable "unchecked" field, true where the judge could not check a claim;
-    # issue 45: and a nullable "differs", the words an unsupported claim gets wrong, with their offsets;
+    # the struct has a nullable "unchecked" field, true where the judge could not check a claim;
+    # and a nullable "differs", the words an unsupported claim gets wrong, with their offsets;
     # it has no "probability" (for any judge: the graded share an unchecked claim carries since rules 30.5
     # stays in the JSONL and the run store)
     def arrow(a: dict) -> dict:

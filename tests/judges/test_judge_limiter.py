@@ -76,7 +76,7 @@ async def test_retry_after_pauses_every_new_request():
 
 async def test_a_retry_after_past_the_retry_budget_pauses_no_one():
     """The retry layer gives that call up; holding every other request for an hour would freeze
-    the batch for nothing (issue 14, item 3). A wait within the budget still pauses everyone."""
+    the batch for nothing. A wait within the budget still pauses everyone."""
     clock = FakeClock()
     lim = AdaptiveLimiter(4, max_pause=120.0, clock=clock, sleep=clock.sleep)
     t = await lim.acquire()

@@ -426,7 +426,7 @@ async def test_coverage_schema_round_trip(server):
     assert [v.question for v in reply.output.coverage] == ["Does the source state fact 1?", "Does the source state fact 2?"]
 
 
-# -- the HTTP transport (issue 25) ------------------------------------------------------------------
+# -- the HTTP transport ------------------------------------------------------------------
 
 def without_aiohttp(monkeypatch):
     import sys

@@ -1,5 +1,5 @@
 """``--judge-option KEY=VALUE`` and ``$SUMJUDGE_JUDGE_OPTIONS``: a judge's settings from the shell, checked
-once before any work (issue 41). The reader's model is scripted here (its P(yes) fixed), so no model runs."""
+once before any work. The reader's model is scripted here (its P(yes) fixed), so no model runs."""
 
 from __future__ import annotations
 

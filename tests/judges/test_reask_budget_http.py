@@ -1,4 +1,4 @@
-"""Re-asks stay within the judge's context window, over real HTTP (issue 12: no request over the budget).
+"""Re-asks stay within the judge's context window, over real HTTP (no request over the budget).
 
 The bundled server refuses any request over its ``context_limit`` (HTTP 400, ``context_length_exceeded``)
 and records the largest it saw. A request sized just under the window draws a long malformed first reply:

@@ -1,4 +1,4 @@
-"""Hostile use, fourth round (issue 42, points 1-4), over real HTTP on 127.0.0.1: a judge that writes a
+"""Hostile use, over real HTTP on 127.0.0.1: a judge that writes a
 verdict's ``probability`` itself (5.0, -3.0, NaN), that sends log-probabilities that are none (+1000, +inf,
 positive figures), or that sets the fields only the scorer sets (``evidence`` spans, ``unchecked``). Each
 is ignored where the verdict is parsed, so no score leaves [0, scale], no NaN reaches the run store or

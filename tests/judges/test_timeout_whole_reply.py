@@ -1,4 +1,4 @@
-"""Hostile use, third round (issue 31, point 8): ``--timeout`` bounds a whole reply, not each read. A server
+"""Hostile use: ``--timeout`` bounds a whole reply, not each read. A server
 on 127.0.0.1 that sends one byte at a time (the body, or the headers too) ends the call in a timeout
 error, over both of the OpenAI SDK's transports (aiohttp and httpx) and Anthropic's, and a batch records
 the item as failed. No timed assertions: the error kind, and that the call ended within a bounded wait

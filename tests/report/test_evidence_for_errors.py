@@ -1,4 +1,4 @@
-"""Issue 45, point 1: evidence for errors. An unsupported claim shows the passage that disproves it
+"""Evidence for errors. An unsupported claim shows the passage that disproves it
 (its own colour) and the words that differ, in the summary and in the source, in the HTML report and
 the viewer; "no quote" never renders as a success. The offline judge carries the passage and the
 words as verdict evidence, which the scorer locates and checks like any quote."""

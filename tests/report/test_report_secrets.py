@@ -1,4 +1,4 @@
-"""Hostile use, fourth round (issue 42, point 8): the environment's API key, and key-shaped strings
+"""Hostile use: the environment's API key, and key-shaped strings
 (``ghp_``, ``AKIA``), inside the data are hidden in the HTML report even where a quote's ``<mark>`` would
 cut them in two (the text is redacted first, then marked), and in the run store; a key a judge echoes
 percent-encoded (``sk%2D...``) is hidden as the key itself is."""

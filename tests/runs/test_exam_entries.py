@@ -1,4 +1,4 @@
-"""Hostile use, fourth round (issue 42, points 5 and 6): an exam written or edited by hand that no run
+"""Hostile use: an exam written or edited by hand that no run
 could sit as meant (an entry with no questions, blank questions, more than the 100 a source may have,
 ``max_questions: -5``, ``seed: -1``) is refused with one line and exit 2 before any judge call, by every
 command that reads one and by the library; ``questions`` bounds its flags as ``score`` does."""

@@ -1,4 +1,4 @@
-"""One item's failure never touches another: issue 14, items 1 and 3.
+"""One item's failure never touches another: items 1 and 3.
 
 Five summaries share one source, so their runs share one question request. When the first
 alignment call is refused (HTTP 400), that item fails, and the run that was asking for the

@@ -149,7 +149,7 @@ def test_with_fallback_live_what_a_job_did_not_answer_is_a_live_call(tmp_path, p
 def test_a_live_fallback_slower_than_any_pause_still_belongs_to_its_round(tmp_path, provider):
     """The rounds wait on the live calls in flight, not on a pause: a live answer that takes longer than
     the driver's settling (a loaded machine, a slow provider) is not left out of the round it serves, so
-    the coverage of its item goes in the second job with the others (issue 31, point 22)."""
+    the coverage of its item goes in the second job with the others."""
     server, model = provider
     _, live = score(tmp_path, model, "live")
     server.reset()

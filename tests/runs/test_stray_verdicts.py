@@ -1,4 +1,4 @@
-"""A judge that answers about questions or claims it was not asked is invalid (issue 31, point 12): its
+"""A judge that answers about questions or claims it was not asked is invalid: its
 verdicts are not scored as if they judged what was asked. The step is asked once more, saying which
 verdicts strayed; a reply that strays again fails the item, and the run counts it among its errors."""
 
@@ -33,7 +33,7 @@ def other_questions(request: Any) -> dict[str, Any]:
 
 def test_texts_match_after_whitespace_and_case_and_as_a_reader_reads_them() -> None:
     assert same_text("Did the cat sit?", "  did THE  cat\nsit? ")
-    assert same_text("Did the cat sit?", "Did the cat sit")  # a dropped "?" (issue 42; tests/scorers/summarization/test_quote_normalisation.py)
+    assert same_text("Did the cat sit?", "Did the cat sit")  # a dropped "?"
     assert not same_text("Did the cat sit?", "Did the dog sit?")
     assert strays(["A?", "B?", "C?"], ["a?", "X?", "C?", "extra"]) == [1]
 

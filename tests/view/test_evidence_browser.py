@@ -109,7 +109,7 @@ LIBRARY = Path(__file__).resolve().parents[2] / "examples"
 
 @needs_chromium
 def test_an_unsupported_claim_shows_its_disproving_passage_in_its_own_colour(tmp_path, monkeypatch):
-    """Issue 45: the offline judge's unsupported claim ("$9.5 million" where the source says "$4.2
+    """The offline judge's unsupported claim ("$9.5 million" where the source says "$4.2
     million"), in the viewer and the report: the passage that disproves it is tinted apart from the
     supporting ones, the words that differ are marked in both texts, and hovering the claim lights them."""
     from selenium.webdriver.common.action_chains import ActionChains

@@ -250,7 +250,7 @@ def test_a_large_table_shows_its_first_rows_and_a_link_to_all(tmp_path):
 
 def test_a_run_scored_with_renamed_fields_shows_its_texts(tmp_path, monkeypatch):
     """`score --source-field/--summary-field/--id-field`: the store keeps the names, the viewer reads the
-    data file with them (issue 31, point 13; it said "row 1: missing field 'source'")."""
+    data file with them."""
     import json
 
     from click.testing import CliRunner

@@ -152,8 +152,8 @@ def test_label_two_claims_with_the_keyboard_then_measure_agreement(tmp_path, mon
 
 @needs_chromium
 def test_the_queue_key_follows_the_review_queue_when_a_reviewer_is_set(tmp_path, monkeypatch):
-    """`]` with a reviewer set goes to the review queue's next item, not to the page's rel=next (issue 31,
-    point 15); without a reviewer there is no queue and it goes to the next item."""
+    """`]` with a reviewer set goes to the review queue's next item, not to the page's rel=next;
+    without a reviewer there is no queue and it goes to the next item."""
     import http.client
     from urllib.parse import parse_qs, urlsplit
 

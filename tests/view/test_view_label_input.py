@@ -1,4 +1,4 @@
-"""Hostile use, third round (issue 31, point 11): the viewer's ``POST /api/label`` answers 400 with a reason,
+"""Hostile use: the viewer's ``POST /api/label`` answers 400 with a reason,
 never 500, to an index that is not a whole number (``1e400`` is infinity, ``1.5``, ``true``) and to a body
 nested 100,000 deep; nothing is written to the store."""
 

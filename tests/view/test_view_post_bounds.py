@@ -1,4 +1,4 @@
-"""Hostile use, fourth round (issue 42, point 9): the viewer's ``/label`` and ``/rate`` check the token
+"""Hostile use: the viewer's ``/label`` and ``/rate`` check the token
 before they read a body, and read a body only up to its bound, so a page that POSTs 100 MB to 127.0.0.1
 costs nothing; the labels API takes ``true``, ``false`` or ``null`` for ``correct``, and refuses ``1``."""
 

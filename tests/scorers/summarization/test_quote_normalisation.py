@@ -1,4 +1,4 @@
-"""Issue 42, point 7 and "one of our own making": a quote is located as a reader reads it (Unicode
+"""A quote is located as a reader reads it (Unicode
 normalisation: NFC against NFD, fullwidth letters), so ``strict_evidence`` does not zero a correct claim;
 and a verdict that copies the question back as hosted judges do (typographic quotes, a dropped "?", an
 escaped character, a fixed typo, a space inside quotes) answers what was asked, at once, while a verdict

@@ -1,4 +1,4 @@
-"""Issue 40: coverage asks the source's key facts, one atomic fact per question, in the shape a
+"""Coverage asks the source's key facts, one atomic fact per question, in the shape a
 person writes them, not whole copied sentences; a weekday beside a date is detail that fails no
 fact; hosted judges are asked for the same shape, and what they answer is the exam that is kept."""
 

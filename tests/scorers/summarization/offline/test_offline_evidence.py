@@ -1,4 +1,4 @@
-"""Issue 21: the default offline judge on news text it was not tuned to.
+"""The default offline judge on news text it was not tuned to.
 
 Evidence from the whole document (a surname read with the full name given earlier), words the
 source does not have (extrinsic), names and numbers taken from another part of the source
@@ -54,7 +54,7 @@ def _unchecked(judge: LexicalJudge, summary: str) -> list[tuple[bool, bool, str]
 
 
 def test_an_extrinsic_name_or_number_fails_and_a_word_is_left_unchecked(judge: LexicalJudge) -> None:
-    # issue 30: a word the source lacks shows no error (a paraphrase looks the same), so the claim is
+    # a word the source lacks shows no error (a paraphrase looks the same), so the claim is
     # supported, flagged unchecked, and the reason names the word and the passage
     [(ok_word, flag, word)] = _unchecked(judge, "As a 19-year-old telephone operator, Keefe reluctantly posed for the painting in 1943.")
     assert ok_word and flag and "no contradiction found" in word and "'reluctantly'" in word and "sentence 6" in word
@@ -159,18 +159,18 @@ def test_a_judge_has_an_identity_for_the_run_key(judge: LexicalJudge) -> None:
 
 
 def test_a_word_added_in_no_slot_of_the_passage_passes_while_most_of_the_claim_is_found(judge: LexicalJudge) -> None:
-    # issue 21, second round: "iconic" stands between "posed" and "painting", which the passage has side
+    # "iconic" stands between "posed" and "painting", which the passage has side
     # by side: an addition (what paraphrase adds), not a substitution
     [(supported, reason)] = _verdicts(judge, "As a 19-year-old telephone operator, Keefe posed for the iconic painting in 1943.")
     assert supported, reason
-    # three added words leave half of the claim's weight found: not checked (issue 30), and said so
+    # three added words leave half of the claim's weight found: not checked, and said so
     [(supported, flag, reason)] = _unchecked(judge, "Keefe posed for the iconic, glamorous, celebrated painting.")
     assert supported and flag and "3 of 6 content words not in the source: 'iconic', 'glamorous', 'celebrated'" in reason
 
 
 def test_a_source_word_put_in_another_words_slot_is_unchecked_with_the_word_it_displaced(judge: LexicalJudge) -> None:
     # "choir" is in the source (sentence 4), but here it stands where the passage has "town"
-    # issue 30: a word in another's slot is what an edit and a paraphrase both look like: unchecked
+    # a word in another's slot is what an edit and a paraphrase both look like: unchecked
     [(supported, flag, reason)] = _unchecked(judge, "Keefe grew up in a small choir.")
     assert supported and flag
     assert "'choir' (the passage has 'town' there)" in reason, reason

@@ -89,7 +89,7 @@ async def test_a_wrong_name_is_unsupported_even_when_the_rest_matches(judge: Jud
 
 
 async def test_an_invented_fact_is_unchecked_and_names_the_missing_words(judge: JudgeModel) -> None:
-    # issue 30: words the source lacks contradict nothing it says: supported, flagged, said plainly
+    # words the source lacks contradict nothing it says: supported, flagged, said plainly
     out = await align(judge, SOURCE, "The library will also host a rooftop observatory for astronomers.")
     assert out.alignment[0].supported and out.alignment[0].unchecked
     assert out.alignment[0].reason.startswith("no contradiction found") and "observatory" in out.alignment[0].reason

@@ -1,4 +1,4 @@
-"""Issue 30: one number in its many spellings is one fact; two values are never one.
+"""One number in its many spellings is one fact; two values are never one.
 
 The offline judge calls a claim unsupported when its number is not in the source. A human summary
 writes the source's "10,000" as "ten thousand", its "$1,500" as "fifteen hundred dollars", its "ninth

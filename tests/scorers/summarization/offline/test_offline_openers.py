@@ -1,4 +1,4 @@
-"""Issue 30, rules 30.4: what faithful human references showed the offline judge proving wrongly.
+"""What faithful human references showed the offline judge proving wrongly.
 
 SummEval's references (written by people from the article; no rule was chosen on them before this
 round) failed on: a common word that opens a sentence taken for a name ("Several visitors ...",

@@ -1,5 +1,5 @@
 """The offline judge's negation and role-swap proofs: an error is shown only where the passage states
-the same predicate (issue 30: "the offline judge says only what it can prove").
+the same predicate ("the offline judge says only what it can prove").
 
 Each rule has a faithful retelling that must stay supported (on main it was "proved" wrong) and a real
 error that must stay unsupported. The faithful cases are shaped like SummEval's human references the

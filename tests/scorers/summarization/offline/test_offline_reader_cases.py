@@ -5,8 +5,8 @@ the source supports (alignment) and, where the row says so, the share of the sou
 summary keeps (coverage). English, German and Korean (with a few French and Spanish negations):
 faithful, paraphrased, negated, antonym, swapped roles, changed number / date / name, omitted fact.
 
-The verdicts are those of the default judge, which reads only the word data of the core install
-(issue 21), so they hold with or without the ``wordfreq`` and ``lemmas`` extras. The rows marked
+The verdicts are those of the default judge, which reads only the word data of the core install,
+so they hold with or without the ``wordfreq`` and ``lemmas`` extras. The rows marked
 ``lemmas`` need irregular forms brought to one lemma ("froze" and "frozen" are forms of "freeze"):
 the judge's own table of English irregular verbs does that now.
 """
@@ -61,7 +61,7 @@ CASES = [
         0.0,
     ),
     Case("en-negated-contraction", BRIDGE, "The bridge didn't open in 1932.", 0.0, 0.0),
-    # issue 30: no word shows the error ("designed" is a word the source lacks): supported, unchecked
+    # no word shows the error ("designed" is a word the source lacks): supported, unchecked
     Case("en-swapped-roles-passive", BRIDGE, "Ada Lind was designed by the bridge in 1932.", 1.0),
     Case("en-changed-number", BRIDGE, "The bridge opened in 1932 and cost 9 million dollars.", 0.0),
     Case("en-changed-date", BRIDGE, "The bridge opened in 1935.", 0.0, 0.0),
@@ -85,7 +85,7 @@ CASES = [
     Case("en-faithful-second-fact", SALES, "Its shares fell after the report.", 1.0),
     Case("en-changed-percent", SALES, "Sales rose 15% in March.", 0.0),
     # English: irregular verbs, one fact whatever the tense
-    # issue 30: the summary lacks the fact's date ("in January"), so the question is unanswered
+    # the summary lacks the fact's date ("in January"), so the question is unanswered
     Case("en-irregular-verb-perfect", RIVER, "The river has frozen.", 1.0, 0.0, lemmas=True),
     Case("en-irregular-verb-present", RIVER, "The river freezes in January.", 1.0, 1 / 2, lemmas=True),
     Case("en-irregular-verb-negated", RIVER, "The river did not freeze in January.", 0.0, 0.0, lemmas=True),
@@ -162,7 +162,7 @@ def test_quick_start_pair_through_the_scorer() -> None:
     )
     assert negated.score == 0
     swapped = scorer.run_sync(input=BRIDGE, output="Ada Lind was designed by the bridge in 1932.")
-    # issue 30: no word shows the error, so the claim is supported and flagged unchecked
+    # no word shows the error, so the claim is supported and flagged unchecked
     assert swapped.alignment_score == 1.0 and swapped.preprocess_step_result.alignment[0].unchecked
 
 

@@ -1,4 +1,4 @@
-"""Issue 30: the offline judge says only what it can prove.
+"""The offline judge says only what it can prove.
 
 A claim is unsupported only when the judge shows the error (its word, the source's word, the
 passage); a claim whose words it cannot find but that contradicts nothing is supported and flagged
@@ -154,7 +154,7 @@ def test_a_negated_claim_whose_every_word_the_passage_states_without_a_negation_
 
 
 def test_a_korean_copula_is_quoted_as_a_question_grammatically() -> None:
-    """Issue 30, point 4: "예정이다" is quoted "예정이라는 것이 사실입니까?", not "예정이다는"; the
+    """The case: "예정이다" is quoted "예정이라는 것이 사실입니까?", not "예정이다는"; the
     question still gives back its fact."""
     from sumjudge.scorers.summarization.language.questions import fact_of_question, phrase_question
 

@@ -1,4 +1,4 @@
-"""Issue 45, point 2: a reason sets a number against a number of the same kind (a year against a
+"""A reason sets a number against a number of the same kind (a year against a
 year, money against money, a count of the same thing), or says what is missing without a false pair."""
 
 from __future__ import annotations

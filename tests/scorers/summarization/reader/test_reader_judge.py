@@ -135,7 +135,7 @@ def test_any_gguf_file_reads_through_local_reader_path() -> None:
     assert 0.0 < verdict.probability < 1.0
 
 
-# Issue 41's kinds of error, one case each (bench/quality/reader_cases.py runs three of each): the faithful
+# The kinds of error, one case each (bench/quality/reader_cases.py runs three of each): the faithful
 # sentence is supported and the same sentence with the error is not, at the reader's default settings.
 ERROR_KINDS = [
     ("Shareholders voted to accept the takeover offer from Dorran Group at a meeting in London on Monday.",
