@@ -5,58 +5,25 @@ scripted (its P chosen per claim text); no alternative is built (``alternatives=
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from sumjudge.errors import ConfigurationError
-from sumjudge.judges.base import JudgeReply, JudgeRequest, ModelConfig, StepInputs
+from sumjudge.judges.base import JudgeRequest, ModelConfig, StepInputs
 from sumjudge.judges.next_token import YesNoAnswer
 from sumjudge.scorers.summarization.reader.claim_verdict import best_of_others
 from sumjudge.scorers.summarization.reader.judge import ReaderJudge
 from sumjudge.scorers.summarization.reader.settings import check_options
 from sumjudge.scorers.summarization.verdicts import ALIGNMENT_STEP, AlignmentOutput, AlignmentVerdict
 
+from reader_scripts import SilentWords, TailModel
+
 SOURCE = "The council approved the budget on Monday. The bus line gets $18.5 million. Road repairs get $25 million."
 FAITHFUL = "The council approved the budget on Monday. The bus line gets $18.5 million."
 ADDED = FAITHFUL + " The mayor resigned in protest."
 
 
-class TailModel:
-    """Reads the head once and answers each tail with ``p_yes(claim text)``."""
-
-    def __init__(self, p_yes: Callable[[str], float]) -> None:
-        self.p_yes = p_yes
-
-    def ask_after(self, system: str, head: str, tails: list[str]) -> list[YesNoAnswer]:
-        return [YesNoAnswer(self.p_yes(t.split(":", 1)[1].split("\n")[0].strip()), 120, 12) for t in tails]
-
-    def ask(self, prompts: list[tuple[str, str]]) -> list[YesNoAnswer]:  # pragma: no cover - read after the head
-        raise AssertionError("the source layout asks after the source's head")
-
-
-class SilentWords:
-    """Word proofs that prove nothing: the model alone decides."""
-
-    fingerprint = "silent"
-
-    def answer(self, request: JudgeRequest[Any]) -> JudgeReply[Any]:  # pragma: no cover - alignment only here
-        raise AssertionError
-
-    def _unchecked(self, claims: list[str]) -> AlignmentOutput:
-        return AlignmentOutput(alignment=[AlignmentVerdict(claim=c, reason="unchecked", supported=True, unchecked=True)
-                                          for c in claims])
-
-    def align(self, source: str, summary: str) -> AlignmentOutput:
-        return self._unchecked([summary])
-
-    def check(self, source: str, claims: list[str]) -> AlignmentOutput:
-        return self._unchecked(claims)
-
-    def coverage_gaps(self, questions: list[str], summary: str) -> list[str | None]:  # pragma: no cover
-        return [None] * len(questions)
 
 
 def _reads(claim: str) -> float:
