@@ -6,7 +6,7 @@ from typing import Any
 
 from sumjudge.errors import JudgeError
 from sumjudge.judges.base import JudgeReply, JudgeRequest
-from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
+from sumjudge.summarization.offline.lexical import LexicalJudge
 
 MARK = "BROKEN"
 

@@ -12,8 +12,8 @@ import pytest
 from scripted import answers, judge, questions
 
 from sumjudge import create_summarization_scorer
-from sumjudge.scorers.summarization.exam import Exam, ExamEntry, source_sha256
-from sumjudge.scorers.summarization.prompts import PROMPT_VERSION
+from sumjudge.summarization.exam import Exam, ExamEntry, source_sha256
+from sumjudge.summarization.prompts import PROMPT_VERSION
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "summaries.jsonl"

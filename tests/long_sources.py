@@ -7,7 +7,7 @@ from typing import Any
 
 from scripted import ScriptedJudge, answers
 
-from sumjudge.scorers.summarization.verdicts import (
+from sumjudge.summarization.verdicts import (
     ALIGNMENT_STEP,
     CLAIMS_STEP,
     COVERAGE_STEP,

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sumjudge.judges.base import JudgeReply, JudgeRequest, Usage
-from sumjudge.scorers.summarization.verdicts import (
+from sumjudge.summarization.verdicts import (
     ALIGNMENT_STEP,
     COVERAGE_STEP,
     QUESTIONS_STEP,

@@ -9,7 +9,7 @@ from scripted import answers, claims, judge, questions
 
 from sumjudge import create_summarization_scorer, run_evals, run_evals_sync
 from sumjudge.errors import ConfigurationError, JudgeError
-from sumjudge.scorers.summarization.verdicts import QUESTIONS_STEP
+from sumjudge.summarization.verdicts import QUESTIONS_STEP
 
 
 def make_scorer(**kw: object):

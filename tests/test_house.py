@@ -62,12 +62,12 @@ def test_the_top_level_holds_no_shim_module() -> None:
 
 def test_every_judge_reads_through_the_shared_room() -> None:
     """The offline judge and the reader both read with a ``Reading``; neither package imports the other."""
-    from sumjudge.scorers.summarization.offline import create_offline_judge
-    from sumjudge.scorers.summarization.language import Reading
+    from sumjudge.summarization.offline import create_offline_judge
+    from sumjudge.summarization.language import Reading
 
     assert isinstance(create_offline_judge("lexical").reading, Reading)
     for package, other in (("offline", "reader"), ("reader", "offline")):
-        for path in (PACKAGE / "scorers" / "summarization" / package).glob("*.py"):
+        for path in (PACKAGE / "summarization" / package).glob("*.py"):
             tree = ast.parse(path.read_text(encoding="utf-8"))
             imported = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
             assert not [m for m in imported if m.split(".")[-1] == other or f".{other}." in f".{m}."], path
@@ -89,11 +89,11 @@ def test_the_judges_that_need_no_network_are_registered_by_their_own_packages() 
     from sumjudge.judges.registry import FAMILIES_GROUP, JudgeFamily, judge_family
 
     registry = (PACKAGE / "judges" / "registry.py").read_text(encoding="utf-8")
-    assert "scorers" not in registry and "reader" not in registry.lower()
+    assert "summarization" not in registry and "reader" not in registry.lower()
     registered = {e.name: e.value for e in entry_points(group=FAMILIES_GROUP)}
     assert registered == {
-        "offline": "sumjudge.scorers.summarization.offline:FAMILY",
-        "reader": "sumjudge.scorers.summarization.reader:FAMILY",
+        "offline": "sumjudge.summarization.offline:FAMILY",
+        "reader": "sumjudge.summarization.reader:FAMILY",
     }
     assert isinstance(judge_family("local", "reader-0.5b"), JudgeFamily)
     assert judge_family("local", "smollm2") is None  # llama.cpp's generic local judge

@@ -56,7 +56,7 @@ def test_importing_a_package_imports_none_of_its_modules() -> None:
     code = (
         "import sys, sumjudge, sumjudge.runs, sumjudge.store, sumjudge.analysis, sumjudge.data\n"
         "heavy = [m for m in ('sumjudge.runs.dataset', 'sumjudge.store.database', 'sumjudge.analysis.compare',\n"
-        "         'sumjudge.data.datasets', 'sumjudge.scorers.summarization', 'openai', 'pydantic') if m in sys.modules]\n"
+        "         'sumjudge.data.datasets', 'sumjudge.summarization', 'openai', 'pydantic') if m in sys.modules]\n"
         "print(heavy)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -60,7 +60,7 @@ async def score_all(scorer, rows: list[dict], concurrency: int) -> list:
 def cmd_estimate(args: argparse.Namespace) -> None:
     from sumjudge import create_summarization_scorer
     from sumjudge.judges.base import ModelConfig
-    from sumjudge.scorers.summarization.forecast import Forecaster
+    from sumjudge.summarization.forecast import Forecaster
     from sumjudge.testing.judge_server import JudgeServer
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "common"))
@@ -149,7 +149,7 @@ def cmd_padded(args: argparse.Namespace) -> None:
     from sumjudge import create_summarization_scorer
     from sumjudge.analysis.agreement import AgreementRow, correlate
     from sumjudge.judges.base import ModelConfig
-    from sumjudge.scorers.summarization.forecast import Forecaster
+    from sumjudge.summarization.forecast import Forecaster
 
     rows = summeval(args.limit)
     report = {"commit": commit(), "summaries": len(rows)}

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from sumjudge.report.batch_cost import billed_cost
-from sumjudge.scorers.summarization.forecast import price
+from sumjudge.summarization.forecast import price
 from sumjudge.store.provider_jobs import ProviderJobs
 from sumjudge.testing.judge_server import JudgeServer
 

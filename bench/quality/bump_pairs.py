@@ -25,7 +25,7 @@ import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
-from sumjudge.scorers.summarization.offline import create_offline_judge
+from sumjudge.summarization.offline import create_offline_judge
 
 
 def half_of(article_id: object) -> str:

@@ -18,7 +18,7 @@ import time
 from collections import Counter
 
 from sumjudge import create_summarization_scorer
-from sumjudge.scorers.summarization.quotes import clean_quote, locate, verify_alignment, verify_coverage
+from sumjudge.summarization.quotes import clean_quote, locate, verify_alignment, verify_coverage
 
 
 def main() -> None:

@@ -41,11 +41,11 @@ from scipy.stats import pearsonr, spearmanr
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bump_pairs import half_of
 
-from sumjudge.scorers.summarization.axes import coverage_value
-from sumjudge.scorers.summarization.offline.lexical import LexicalJudge, LexicalSettings
-from sumjudge.scorers.summarization.language.clauses import EN_AUX
-from sumjudge.scorers.summarization.language.lexicon import IRREGULAR_EN
-from sumjudge.scorers.summarization.language.questions import FactRanking, fact_of_question, phrase_question
+from sumjudge.summarization.axes import coverage_value
+from sumjudge.summarization.offline.lexical import LexicalJudge, LexicalSettings
+from sumjudge.summarization.language.clauses import EN_AUX
+from sumjudge.summarization.language.lexicon import IRREGULAR_EN
+from sumjudge.summarization.language.questions import FactRanking, fact_of_question, phrase_question
 
 HALVES = (("A", "tune"), ("B", "held"))
 

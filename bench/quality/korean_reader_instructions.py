@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from korean_targets import read_items, score, targets  # noqa: E402
 
 from sumjudge import create_summarization_scorer  # noqa: E402
-from sumjudge.scorers.summarization.reader import prompts  # noqa: E402
+from sumjudge.summarization.reader import prompts  # noqa: E402
 
 
 def main() -> None:

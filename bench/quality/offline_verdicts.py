@@ -15,7 +15,7 @@ import json
 import os
 import time
 
-from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
+from sumjudge.summarization.offline.lexical import LexicalJudge
 
 D = os.environ.get("SUMJUDGE_DATA_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data"))
 SETS = {

@@ -36,10 +36,10 @@ from bump_pairs import consistency, half_of  # noqa: E402
 from sumjudge import create_summarization_scorer  # noqa: E402
 from sumjudge.judges.base import JudgeRequest, ReplyBounds, StepInputs  # noqa: E402
 from sumjudge.judges.registry import resolve_judge  # noqa: E402
-from sumjudge.scorers.summarization import prompts  # noqa: E402
-from sumjudge.scorers.summarization.offline.lexical import LexicalJudge  # noqa: E402
-from sumjudge.scorers.summarization.reader.judge import offline_verdicts  # noqa: E402
-from sumjudge.scorers.summarization.verdicts import ALIGNMENT_STEP, AlignmentOutput  # noqa: E402
+from sumjudge.summarization import prompts  # noqa: E402
+from sumjudge.summarization.offline.lexical import LexicalJudge  # noqa: E402
+from sumjudge.summarization.reader.judge import offline_verdicts  # noqa: E402
+from sumjudge.summarization.verdicts import ALIGNMENT_STEP, AlignmentOutput  # noqa: E402
 
 
 def _judge(spec: str, extra: list[str]) -> Any:
@@ -73,7 +73,7 @@ _TOKENS: list[tuple[int, int]] = []
 
 def _verified(verdict: Any, source: str, summary: str) -> bool:
     """Whether the verdict's quote holds it up, as the scorer checks every judge's (quotes.py)."""
-    from sumjudge.scorers.summarization.quotes import verify_alignment
+    from sumjudge.summarization.quotes import verify_alignment
 
     return bool(verify_alignment(verdict, source, summary).verified)
 
@@ -301,7 +301,7 @@ def speed(args: argparse.Namespace) -> None:
               f"{res.usage.prompt_tokens}, read from the cache {res.usage.cached_tokens}")
     judge = scorer.judge
     if hasattr(judge, "drafts"):  # the reader: what a claim costs after the first, prompt by prompt
-        from sumjudge.scorers.summarization.reader import prompts as reader_prompts
+        from sumjudge.summarization.reader import prompts as reader_prompts
 
         s = items[0]
         drafts = judge.drafts(docs[s["doc_id"]], s["summary"])

@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
 from sumjudge.judges.base import JudgeRequest, ReplyBounds, StepInputs  # noqa: E402
 from sumjudge.judges.registry import resolve_judge  # noqa: E402
-from sumjudge.scorers.summarization import prompts  # noqa: E402
-from sumjudge.scorers.summarization.verdicts import ALIGNMENT_STEP, AlignmentOutput, AlignmentVerdict  # noqa: E402
+from sumjudge.summarization import prompts  # noqa: E402
+from sumjudge.summarization.verdicts import ALIGNMENT_STEP, AlignmentOutput, AlignmentVerdict  # noqa: E402
 
 
 class Case(NamedTuple):

@@ -46,7 +46,7 @@ from keyfacts import balanced_accuracy  # noqa: E402
 
 from sumjudge.judges.base import ModelConfig  # noqa: E402
 from sumjudge.judges.registry import resolve_judge  # noqa: E402
-from sumjudge.scorers.summarization.language.questions import phrase_question  # noqa: E402
+from sumjudge.summarization.language.questions import phrase_question  # noqa: E402
 
 
 MARGINS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3)

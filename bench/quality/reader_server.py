@@ -30,8 +30,8 @@ from bump_pairs import half_of  # noqa: E402
 from sumjudge.judges.base import JudgeRequest, ModelConfig, StepInputs  # noqa: E402
 from sumjudge.judges.gguf_parts import joined_model  # noqa: E402
 from sumjudge.judges.registry import resolve_judge  # noqa: E402
-from sumjudge.scorers.summarization.reader.models import QWEN_1_5B  # noqa: E402
-from sumjudge.scorers.summarization.verdicts import ALIGNMENT_STEP, AlignmentOutput  # noqa: E402
+from sumjudge.summarization.reader.models import QWEN_1_5B  # noqa: E402
+from sumjudge.summarization.verdicts import ALIGNMENT_STEP, AlignmentOutput  # noqa: E402
 from sumjudge.testing.llamacpp_server import LlamaCppServer  # noqa: E402
 
 

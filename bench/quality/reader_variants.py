@@ -48,9 +48,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bump_pairs import half_of  # noqa: E402
 
 from sumjudge.judges.base import ModelConfig  # noqa: E402
-from sumjudge.scorers.summarization.reader import prompts  # noqa: E402
-from sumjudge.scorers.summarization.reader.judge import ReaderJudge, offline_verdicts, own_sentences  # noqa: E402
-from sumjudge.scorers.summarization.language.segment import split_sentences  # noqa: E402
+from sumjudge.summarization.reader import prompts  # noqa: E402
+from sumjudge.summarization.reader.judge import ReaderJudge, offline_verdicts, own_sentences  # noqa: E402
+from sumjudge.summarization.language.segment import split_sentences  # noqa: E402
 
 VARIANTS = ("claim", "plain", "sent", "own")
 

@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bump_pairs import half_of
 
-from sumjudge.scorers.summarization.offline.lexical import LexicalJudge
+from sumjudge.summarization.offline.lexical import LexicalJudge
 
 KINDS = {
     "number or name the source lacks": "does not occur in the source",

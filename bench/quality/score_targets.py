@@ -32,9 +32,9 @@ from bump_pairs import half_of
 
 from sumjudge import create_summarization_scorer
 from sumjudge.analysis.probe import ProbeRow, make_variant
-from sumjudge.scorers.summarization.axes import coverage_value
-from sumjudge.scorers.summarization.language.questions import FactRanking
-from sumjudge.scorers.summarization.offline.lexical import LexicalJudge, LexicalSettings
+from sumjudge.summarization.axes import coverage_value
+from sumjudge.summarization.language.questions import FactRanking
+from sumjudge.summarization.offline.lexical import LexicalJudge, LexicalSettings
 
 HALVES = ("tune", "held")
 PROBED = ("number", "name_swap", "negation")

@@ -9,8 +9,8 @@ import json, sys, os, time
 from dataclasses import replace
 import numpy as np
 from scipy.stats import spearmanr, kendalltau, pearsonr
-from sumjudge.scorers.summarization.offline.lexical import LexicalJudge, LexicalSettings
-from sumjudge.scorers.summarization.language.questions import FactRanking
+from sumjudge.summarization.offline.lexical import LexicalJudge, LexicalSettings
+from sumjudge.summarization.language.questions import FactRanking
 
 D = os.environ.get("SUMJUDGE_DATA_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data"))
 docs = {json.loads(l)["doc_id"]: json.loads(l) for l in open(os.path.join(D, "summeval_docs.jsonl"))}

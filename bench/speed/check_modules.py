@@ -28,7 +28,7 @@ create_summarization_scorer("offline/lexical").run_sync(
 COUNT = """
 from collections import Counter
 names = [m for m in sys.modules if m.startswith("sumjudge")]
-by = Counter(".".join(m.split(".")[:4 if m.startswith("sumjudge.scorers.summarization.") else 2]) for m in names)
+by = Counter(".".join(m.split(".")[:3 if m.startswith("sumjudge.summarization.") else 2]) for m in names)
 print(len(names), " ".join(f"{k}={v}" for k, v in by.most_common()))
 """
 

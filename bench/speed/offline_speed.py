@@ -17,7 +17,7 @@ import time
 if "--pure" in sys.argv:
     sys.modules["Stemmer"] = None  # type: ignore[assignment]
 
-from sumjudge.scorers.summarization.offline.lexical import LexicalJudge  # noqa: E402
+from sumjudge.summarization.offline.lexical import LexicalJudge  # noqa: E402
 
 BASE = (
     "The town council of Millbrook voted on Tuesday to build a new public library on Elm Street. "

@@ -40,8 +40,8 @@ from typing import Any
 from sumjudge import create_summarization_scorer
 from sumjudge.judges.base import ModelConfig
 from sumjudge.judges.next_token import StateCache
-from sumjudge.scorers.summarization.reader import prompts
-from sumjudge.scorers.summarization.reader.judge import ReaderJudge
+from sumjudge.summarization.reader import prompts
+from sumjudge.summarization.reader.judge import ReaderJudge
 
 
 def _load() -> str:
@@ -138,7 +138,7 @@ import json, sys, time
 from pathlib import Path
 from sumjudge.judges.base import ModelConfig
 from sumjudge.judges.state_files import StateFiles
-from sumjudge.scorers.summarization.reader.judge import ReaderJudge, state_identity
+from sumjudge.summarization.reader.judge import ReaderJudge, state_identity
 source, summary, folder = json.loads(sys.stdin.read())
 judge = ReaderJudge("reader", ModelConfig(id="local/reader"))
 judge._llm.files = StateFiles(lambda: state_identity(judge._model.digest(), 4096), 2**30, Path(folder))

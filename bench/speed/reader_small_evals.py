@@ -16,8 +16,8 @@ from pathlib import Path
 
 from sumjudge.judges.base import ModelConfig
 from sumjudge.judges.next_token import _restore, _save
-from sumjudge.scorers.summarization.reader import prompts
-from sumjudge.scorers.summarization.reader.judge import ReaderJudge
+from sumjudge.summarization.reader import prompts
+from sumjudge.summarization.reader.judge import ReaderJudge
 
 DATA = Path(sys.argv[2]) if len(sys.argv) > 2 else Path(__file__).resolve().parents[3] / "shared" / "data"
 

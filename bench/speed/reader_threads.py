@@ -29,9 +29,9 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT / "bench" / "quality")]
 from bump_pairs import half_of  # noqa: E402
 
 from sumjudge.judges.local import usable_cpus  # noqa: E402
-from sumjudge.scorers.summarization.reader import prompts  # noqa: E402
-from sumjudge.scorers.summarization.reader.models import resolve_reader_model  # noqa: E402
-from sumjudge.scorers.summarization.language import Reading  # noqa: E402
+from sumjudge.summarization.reader import prompts  # noqa: E402
+from sumjudge.summarization.reader.models import resolve_reader_model  # noqa: E402
+from sumjudge.summarization.language import Reading  # noqa: E402
 
 
 def _spin() -> None:  # pragma: no cover - a busy neighbour, killed by its parent

@@ -19,18 +19,18 @@ _EXPORTS = {
     "JudgeRequest": ".judges.base",
     "ModelConfig": ".judges.base",
     "Usage": ".judges.base",
-    "ScorerSpec": ".scorers.summarization",
-    "SummarizationOptions": ".scorers.summarization",
-    "SummarizationResult": ".scorers.summarization",
-    "SummarizationScorer": ".scorers.summarization",
-    "create_summarization_scorer": ".scorers.summarization",
+    "ScorerSpec": ".summarization",
+    "SummarizationOptions": ".summarization",
+    "SummarizationResult": ".summarization",
+    "SummarizationScorer": ".summarization",
+    "create_summarization_scorer": ".summarization",
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
     from .evals import EvalResult, run_evals, run_evals_sync
     from .judges.base import JudgeModel, JudgeReply, JudgeRequest, ModelConfig, Usage
-    from .scorers.summarization import (
+    from .summarization import (
         ScorerSpec,
         SummarizationOptions,
         SummarizationResult,

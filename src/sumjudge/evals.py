@@ -21,7 +21,7 @@ from .figures.stats import MeanEstimate
 from .data.tables import result_row, rows_frame, table_items
 
 if TYPE_CHECKING:
-    from .scorers.summarization.item_gates import ItemGates
+    from .summarization.item_gates import ItemGates
 
 
 class Scorer(Protocol):
@@ -157,7 +157,7 @@ async def run_evals(
     the first judge call: a missing column or an empty cell raises ``InputError``). With
     ``on_error="record"`` an item whose target or scorer fails is recorded with its error and
     the others go on; with ``"raise"`` (default) the first failure is raised. ``gates``
-    (:class:`~sumjudge.scorers.summarization.item_gates.ItemGates`: ``max_unsupported``, ``min_alignment``,
+    (:class:`~sumjudge.summarization.item_gates.ItemGates`: ``max_unsupported``, ``min_alignment``,
     ``min_coverage``) holds each summarization result to them: each item's ``gate_failures`` name what broke,
     ``summary.gate_breaks`` counts the items per gate, ``summary.gates_passed`` says whether all held.
     """

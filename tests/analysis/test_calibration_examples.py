@@ -14,10 +14,10 @@ from sumjudge.analysis.calibration_examples import choose_examples, disagreement
 from sumjudge.analysis.calibration_labels import Labels
 from sumjudge.data.datasets import Dataset
 from sumjudge.runs.dataset import RunOutputs, run_dataset_sync
-from sumjudge.scorers.summarization import create_summarization_scorer
-from sumjudge.scorers.summarization.calibration import Calibration, Example
-from sumjudge.scorers.summarization.spec import ScorerSpec
-from sumjudge.scorers.summarization.verdicts import ALIGNMENT_STEP, COVERAGE_STEP
+from sumjudge.summarization import create_summarization_scorer
+from sumjudge.summarization.calibration import Calibration, Example
+from sumjudge.summarization.spec import ScorerSpec
+from sumjudge.summarization.verdicts import ALIGNMENT_STEP, COVERAGE_STEP
 from sumjudge.store.database import RunStore
 
 SOURCE = "The plant opened in 1990 in Leeds. It employs 400 people."

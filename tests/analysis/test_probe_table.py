@@ -11,7 +11,7 @@ from sumjudge.analysis.probe.selection import ProbePlan
 from sumjudge.analysis.probe.table import mcnemar_exact, paired_kinds, probe_table, wilson
 from sumjudge.analysis.probe.variants import ProbeRow, Variant
 from sumjudge.store.records import FailedItem, ScoredItem, Verdicts
-from sumjudge.scorers.summarization.verdicts import AlignmentVerdict
+from sumjudge.summarization.verdicts import AlignmentVerdict
 
 
 def scored(item_id: str, score: float, alignment: float, coverage: float, unsupported: tuple[str, ...] = ()) -> ScoredItem:

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from sumjudge.cli import main
 from sumjudge.errors import ConfigurationError
 from sumjudge.guards.limits import MAX_CLAIMS, MAX_QUESTIONS, MAX_SAMPLES
-from sumjudge.scorers.summarization import SummarizationOptions
+from sumjudge.summarization import SummarizationOptions
 
 HUGE = str(10**20)
 

@@ -17,7 +17,7 @@ import pytest
 
 from killed_runs import finished_ids, kill_once_finished
 from probe_rows import ROWS
-from sumjudge.scorers.summarization.spec import ScorerSpec
+from sumjudge.summarization.spec import ScorerSpec
 from sumjudge.testing.brains import SummarizationBrain
 from sumjudge.testing.judge_server import JudgeServer
 

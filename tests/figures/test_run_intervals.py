@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from sumjudge import run_evals_sync
 from sumjudge.cli import main
-from sumjudge.scorers.summarization import create_summarization_scorer
+from sumjudge.summarization import create_summarization_scorer
 from sumjudge.figures.stats import mean_interval
 from sumjudge.store.records import ItemOutcome, outcome_from_json
 from sumjudge.store.database import RunStore

@@ -9,7 +9,7 @@ from scripted import answers, judge, questions, sentence_claims
 
 from sumjudge import create_summarization_scorer, run_evals_sync
 from sumjudge.errors import ConfigurationError
-from sumjudge.scorers.summarization.item_gates import ItemGates
+from sumjudge.summarization.item_gates import ItemGates
 from sumjudge.testing import assert_summary
 
 SOURCE = "The bridge opened in 1932. It cost 4 million dollars. Ada Lind designed it."
@@ -118,7 +118,7 @@ def test_short_summary():
 
 
 def test_the_plugin_option_applies_a_calibration_to_every_check(pytester: pytest.Pytester) -> None:
-    from sumjudge.scorers.summarization.calibration import Calibration
+    from sumjudge.summarization.calibration import Calibration
 
     pytester.makepyfile(test_cal=CALIBRATED_TESTS)
     other = Calibration(judge="openai/gpt-4o-mini", labels_digest="sha256:x", labels=50)

@@ -252,7 +252,7 @@ def test_the_plugin_and_the_package_load_without_the_scorer_or_pydantic():
 
     code = (
         "import sys, sumjudge, sumjudge.integrations.pytest_plugin\n"
-        "heavy = sorted(m for m in sys.modules if m.startswith(('pydantic', 'sumjudge.scorers', 'sumjudge.evals',"
+        "heavy = sorted(m for m in sys.modules if m.startswith(('pydantic', 'sumjudge.summarization', 'sumjudge.evals',"
         " 'sumjudge.judges.base', 'openai')))\n"
         "print(heavy)\n"
         "sumjudge.create_summarization_scorer  # the public names still resolve, on first use\n"

@@ -19,8 +19,8 @@ from sumjudge.errors import (
 from sumjudge.judges.anthropic import AnthropicJudge
 from sumjudge.judges.base import JudgeRequest, ModelConfig, StepInputs
 from sumjudge.judges.registry import PROVIDERS, resolve_judge
-from sumjudge.scorers.summarization import prompts
-from sumjudge.scorers.summarization.verdicts import QuestionsOutput
+from sumjudge.summarization import prompts
+from sumjudge.summarization.verdicts import QuestionsOutput
 from sumjudge.testing.anthropic_server import AnthropicFault, AnthropicServer
 
 pytestmark = pytest.mark.integration

@@ -17,7 +17,7 @@ from sumjudge.judges.budget import (
     known_context_window,
 )
 from sumjudge.judges.registry import resolve_judge
-from sumjudge.scorers.summarization.verdicts import QuestionsOutput
+from sumjudge.summarization.verdicts import QuestionsOutput
 
 
 def test_known_models_provider_defaults_and_the_conservative_default() -> None:

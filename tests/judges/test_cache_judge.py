@@ -9,7 +9,7 @@ from sumjudge import ModelConfig, create_summarization_scorer
 from sumjudge.judges.base import ChatMessage, JudgeRequest, StepInputs
 from sumjudge.judges.cache import SETTINGS_NOT_IN_KEY, CachedJudge, request_key, settings_of, with_cache
 from sumjudge.judges.registry import resolve_judge
-from sumjudge.scorers.summarization.verdicts import QuestionsOutput
+from sumjudge.summarization.verdicts import QuestionsOutput
 from sumjudge.testing.judge_server import JudgeServer
 
 SOURCE = "The council approved 42 new homes on Monday. Work starts in May."

@@ -11,7 +11,7 @@ from sumjudge.judges.base import ChatMessage, JudgeRequest, ModelConfig
 from sumjudge.judges.limiter import AdaptiveLimiter, Ticket
 from sumjudge.judges.openai_compat import OpenAICompatJudge
 from sumjudge.judges.registry import PROVIDERS, resolve_judge
-from sumjudge.scorers.summarization.verdicts import QuestionsOutput
+from sumjudge.summarization.verdicts import QuestionsOutput
 from sumjudge.testing.judge_server import JudgeServer
 
 

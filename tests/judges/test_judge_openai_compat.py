@@ -20,7 +20,7 @@ from sumjudge.errors import JudgeOutputError, JudgeRequestError, JudgeUnavailabl
 from sumjudge.judges.base import ChatMessage, JudgeRequest, ModelConfig
 from sumjudge.judges.openai_compat import PLACEHOLDER_API_KEY, OpenAICompatJudge
 from sumjudge.judges.registry import PROVIDERS, resolve_judge
-from sumjudge.scorers.summarization.verdicts import AlignmentOutput, CoverageOutput, QuestionsOutput
+from sumjudge.summarization.verdicts import AlignmentOutput, CoverageOutput, QuestionsOutput
 from sumjudge.testing.judge_server import LLAMA_CPP_REFUSAL, Fault, JudgeServer, Reply
 
 

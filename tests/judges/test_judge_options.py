@@ -14,8 +14,8 @@ from sumjudge.errors import ConfigurationError
 from sumjudge.judges.base import ModelConfig
 from sumjudge.judges.next_token import YesNoAnswer
 from sumjudge.judges.options import OPTIONS_ENV_VAR, judge_options
-from sumjudge.scorers.summarization import reader
-from sumjudge.scorers.summarization.reader.judge import ReaderJudge
+from sumjudge.summarization import reader
+from sumjudge.summarization.reader.judge import ReaderJudge
 
 SOURCE = "The bridge opened in 1932 and cost 4 million dollars. Its architect was Ada Lind."
 

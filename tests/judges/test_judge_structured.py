@@ -13,7 +13,7 @@ from sumjudge.judges.structured import (
     strict_json_schema,
     with_schema_in_prompt,
 )
-from sumjudge.scorers.summarization.verdicts import AlignmentOutput, CoverageOutput, QuestionsOutput
+from sumjudge.summarization.verdicts import AlignmentOutput, CoverageOutput, QuestionsOutput
 
 
 def _objects(schema):

@@ -21,8 +21,8 @@ from sumjudge import create_summarization_scorer
 from sumjudge.errors import JudgeOutputError
 from sumjudge.judges.base import JudgeRequest, ModelConfig, ReplyBounds, StepInputs
 from sumjudge.judges.registry import PROVIDERS, resolve_judge
-from sumjudge.scorers.summarization import prompts
-from sumjudge.scorers.summarization.verdicts import QuestionsOutput
+from sumjudge.summarization import prompts
+from sumjudge.summarization.verdicts import QuestionsOutput
 
 pytestmark = pytest.mark.integration
 
@@ -129,8 +129,8 @@ async def test_verdict_probabilities_are_read_from_the_servers_token_logprobs(ll
     # with the distribution at every token of the grammar-bound JSON; each verdict's probability is read
     # there. The llamacpp provider does not ask by default (it costs this server ~0.1 s a token): asked
     # here through extra, on a coverage step kept short (two verdicts, reasons of 60 characters at most).
-    from sumjudge.scorers.summarization.probabilities import with_probabilities
-    from sumjudge.scorers.summarization.verdicts import CoverageOutput
+    from sumjudge.summarization.probabilities import with_probabilities
+    from sumjudge.summarization.verdicts import CoverageOutput
 
     config = ModelConfig(id="llamacpp/smollm2", base_url=f"{llamacpp_server}/v1", timeout=600,
                          extra={"logprobs": True, "top_logprobs": 5})

@@ -18,8 +18,8 @@ from sumjudge import create_summarization_scorer
 from sumjudge.errors import ConfigurationError, JudgeOutputError, MissingDependencyError
 from sumjudge.judges.base import JudgeRequest, ModelConfig, ReplyBounds, StepInputs
 from sumjudge.judges.registry import resolve_judge
-from sumjudge.scorers.summarization import prompts
-from sumjudge.scorers.summarization.verdicts import (
+from sumjudge.summarization import prompts
+from sumjudge.summarization.verdicts import (
     ALIGNMENT_STEP,
     COVERAGE_STEP,
     QUESTIONS_STEP,

@@ -11,7 +11,7 @@ from sumjudge.judges.base import JudgeRequest, ReplyBounds, StepInputs
 from sumjudge.judges.local import LocalSettings, fit_schema
 from sumjudge.judges.schema_bounds import SchemaBounds, bound_schema, max_reply_chars, max_reply_tokens
 from sumjudge.judges.structured import strict_json_schema
-from sumjudge.scorers.summarization.verdicts import AlignmentOutput, CoverageOutput, QuestionsOutput
+from sumjudge.summarization.verdicts import AlignmentOutput, CoverageOutput, QuestionsOutput
 
 
 def _walk(node: Any, path: str = "$"):
@@ -136,7 +136,7 @@ def test_echoed_questions_are_pinned_in_order_and_sized_so_a_weak_model_names_wh
     from sumjudge.judges.base import ReplyBounds
     from sumjudge.judges.schema_bounds import bound_schema, max_reply_tokens
     from sumjudge.judges.structured import strict_json_schema
-    from sumjudge.scorers.summarization.verdicts import CoverageOutput
+    from sumjudge.summarization.verdicts import CoverageOutput
 
     asked = ["Is it true that the bridge opened in 1932?", "Is it true that it cost 4 million dollars?"]
     plain = bound_schema(strict_json_schema(CoverageOutput), ReplyBounds.exactly(2))

@@ -15,8 +15,8 @@ import pytest
 from sumjudge.errors import MissingAPIKeyError
 from sumjudge.judges.base import JudgeRequest, ModelConfig, StepInputs
 from sumjudge.judges.registry import PROVIDERS, resolve_base_url, resolve_judge
-from sumjudge.scorers.summarization import prompts
-from sumjudge.scorers.summarization.verdicts import QuestionsOutput
+from sumjudge.summarization import prompts
+from sumjudge.summarization.verdicts import QuestionsOutput
 from sumjudge.testing.judge_server import JudgeServer
 
 pytestmark = pytest.mark.integration

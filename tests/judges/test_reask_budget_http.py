@@ -16,8 +16,8 @@ from sumjudge.errors import ContextOverflowError
 from sumjudge.judges.base import JudgeRequest, ModelConfig, StepInputs
 from sumjudge.judges.budget import TokenBudget
 from sumjudge.judges.registry import resolve_judge
-from sumjudge.scorers.summarization import prompts
-from sumjudge.scorers.summarization.verdicts import ALIGNMENT_STEP, AlignmentOutput
+from sumjudge.summarization import prompts
+from sumjudge.summarization.verdicts import ALIGNMENT_STEP, AlignmentOutput
 from sumjudge.testing.judge_server import JudgeServer
 
 WINDOW = 2048

@@ -17,8 +17,8 @@ from sumjudge import create_summarization_scorer
 from sumjudge.judges.base import ModelConfig, TokenLogprob
 from sumjudge.judges.registry import resolve_judge
 from sumjudge.judges.structured import parse_output
-from sumjudge.scorers.summarization.probabilities import verdict_probabilities
-from sumjudge.scorers.summarization.verdicts import AlignmentOutput, AlignmentVerdict, CoverageVerdict
+from sumjudge.summarization.probabilities import verdict_probabilities
+from sumjudge.summarization.verdicts import AlignmentOutput, AlignmentVerdict, CoverageVerdict
 from sumjudge.testing.brains import SummarizationBrain
 from sumjudge.testing.judge_server import JudgeServer
 from sumjudge.testing.logprobs import logprobs_payload

@@ -20,7 +20,7 @@ from sumjudge.cli import main
 from sumjudge.errors import JudgeUnavailableError
 from sumjudge.judges.base import JudgeRequest
 from sumjudge.judges.registry import resolve_judge
-from sumjudge.scorers.summarization.verdicts import QuestionsOutput
+from sumjudge.summarization.verdicts import QuestionsOutput
 from sumjudge.testing.anthropic_server import AnthropicServer
 from sumjudge.testing.faults import Fault
 from sumjudge.testing.judge_server import JudgeServer

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from sumjudge.cli import main
 from sumjudge.report.evidence import claims_shown, error_spans, evidence_line
-from sumjudge.scorers.summarization.quotes import verify_alignment
-from sumjudge.scorers.summarization.verdicts import AlignmentVerdict, Difference
+from sumjudge.summarization.quotes import verify_alignment
+from sumjudge.summarization.verdicts import AlignmentVerdict, Difference
 
 SOURCE = "Talks between the United States and Canada ended on Monday. The deal cuts tariffs on steel."
 WRONG = "Talks between the U.S. and Mexico ended on Monday."

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 from sumjudge.cli import main
 from sumjudge.report.evidence import evidence_line
-from sumjudge.scorers.summarization.quotes import verify_alignment
-from sumjudge.scorers.summarization.verdicts import AlignmentVerdict, Difference
+from sumjudge.summarization.quotes import verify_alignment
+from sumjudge.summarization.verdicts import AlignmentVerdict, Difference
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = (ROOT / "examples" / "report.txt").read_text(encoding="utf-8").strip()

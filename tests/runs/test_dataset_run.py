@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sumjudge.scorers.summarization.spec import ScorerSpec
+from sumjudge.summarization.spec import ScorerSpec
 from sumjudge.runs.dataset import RunOutputs, Meter, run_dataset, run_dataset_sync
 from sumjudge.data.datasets import Dataset
 from sumjudge.errors import SumjudgeError
@@ -83,7 +83,7 @@ def test_one_call_scores_writes_in_input_order_and_resumes(tmp_path):
 
 async def test_a_failed_item_is_kept_with_its_error_and_fails_the_gate(tmp_path, monkeypatch):
     data = write_rows(tmp_path / "d.jsonl", ["The bridge opened in 1932.", "Ada Lind was its architect."])
-    import sumjudge.scorers.summarization.offline.lexical as lexical
+    import sumjudge.summarization.offline.lexical as lexical
 
     real = lexical.LexicalJudge.align
 
@@ -127,7 +127,7 @@ def test_bad_model_or_unwritable_output_fails_before_the_run_is_opened(tmp_path)
 def test_a_run_never_resumes_under_another_version_of_the_offline_judge(tmp_path, monkeypatch):
     """The judge's identity (its rules and word data) is part of the run key: after an upgrade that can
     move verdicts, the same command starts a new run instead of mixing the old verdicts with new ones."""
-    from sumjudge.scorers.summarization.offline import lexical
+    from sumjudge.summarization.offline import lexical
 
     data = write_rows(tmp_path / "d.jsonl", ["The bridge opened in 1932.", "Pirates seized 900 ships."])
 

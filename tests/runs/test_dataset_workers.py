@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from cpu_judges import MARK, breaks_on_mark
-from sumjudge.scorers.summarization.spec import ScorerSpec
+from sumjudge.summarization.spec import ScorerSpec
 from sumjudge.data.datasets import Dataset
 from sumjudge.runs.dataset import RunOutputs, Meter, run_dataset_sync
 from sumjudge.runs.workers import chunks_by_source, worker_count

@@ -14,15 +14,15 @@ import pytest
 from click.testing import CliRunner
 from scripted import ScriptedJudge
 
-from sumjudge.scorers.summarization.spec import ScorerSpec
+from sumjudge.summarization.spec import ScorerSpec
 from sumjudge import SummarizationOptions
 from sumjudge.cli import main
 from sumjudge.data.datasets import Dataset
 from sumjudge.errors import JudgeOutputError
 from sumjudge.guards.limits import MAX_CONCURRENCY, MAX_QUESTIONS
-from sumjudge.scorers.summarization.exam import Exam, ExamError, source_sha256
-from sumjudge.scorers.summarization.prompts import PROMPT_VERSION
-from sumjudge.scorers.summarization.verdicts import QUESTIONS_STEP
+from sumjudge.summarization.exam import Exam, ExamError, source_sha256
+from sumjudge.summarization.prompts import PROMPT_VERSION
+from sumjudge.summarization.verdicts import QUESTIONS_STEP
 from sumjudge.runs.exam import draw_exam
 
 SOURCE = "The council approved 120 homes on Tuesday. Building starts in May."

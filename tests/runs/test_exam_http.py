@@ -15,8 +15,8 @@ from click.testing import CliRunner
 from sumjudge import SummarizationOptions, create_summarization_scorer
 from sumjudge.cli import main
 from sumjudge.judges.base import ModelConfig
-from sumjudge.scorers.summarization.exam import Exam, ExamError
-from sumjudge.scorers.summarization.prompts import PROMPT_VERSION
+from sumjudge.summarization.exam import Exam, ExamError
+from sumjudge.summarization.prompts import PROMPT_VERSION
 from sumjudge.store import RunStore
 from sumjudge.testing.quoting import QuotingBrain
 from sumjudge.testing.recorded import RecordedRequest

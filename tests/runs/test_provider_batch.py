@@ -12,7 +12,7 @@ import sqlite3
 import pytest
 
 from batch_helpers import TextBrain, results, write_data
-from sumjudge.scorers.summarization.spec import ScorerSpec
+from sumjudge.summarization.spec import ScorerSpec
 from sumjudge.data.datasets import Dataset
 from sumjudge.errors import ConfigurationError
 from sumjudge.runs.dataset import RunOutputs, run_dataset_sync

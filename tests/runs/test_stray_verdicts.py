@@ -11,13 +11,13 @@ import pytest
 from scripted import answers, claims, judge, questions
 from long_sources import NEEDLE, TOWNS, long_source, passage_judge
 
-from sumjudge.scorers.summarization.spec import ScorerSpec
+from sumjudge.summarization.spec import ScorerSpec
 from sumjudge import create_summarization_scorer
 from sumjudge.data.datasets import Dataset
 from sumjudge.errors import JudgeOutputError
 from sumjudge.runs.dataset import RunOutputs, run_dataset_sync
-from sumjudge.scorers.summarization.stray_verdicts import same_text, strays
-from sumjudge.scorers.summarization.verdicts import ALIGNMENT_STEP, COVERAGE_STEP
+from sumjudge.summarization.stray_verdicts import same_text, strays
+from sumjudge.summarization.verdicts import ALIGNMENT_STEP, COVERAGE_STEP
 from sumjudge.testing.brains import SummarizationBrain
 from sumjudge.testing.judge_server import JudgeServer
 
@@ -116,7 +116,7 @@ def test_a_run_records_the_stray_items_as_failed_and_counts_them(tmp_path, monke
 
 
 def test_a_claim_is_the_summarys_as_a_reader_reads_it() -> None:
-    from sumjudge.scorers.summarization.own_claims import held_by
+    from sumjudge.summarization.own_claims import held_by
 
     summary = "The council approved 120 homes on Tuesday, and building starts in May."
     for claim in ("The council approved 120 homes.", "Building starts in May", "the council APPROVES 120 homes",
@@ -137,7 +137,7 @@ def test_a_claim_is_the_summarys_as_a_reader_reads_it() -> None:
 
 
 def test_a_claim_with_the_summarys_words_in_swapped_roles_is_not_the_summarys() -> None:
-    from sumjudge.scorers.summarization.own_claims import held_by
+    from sumjudge.summarization.own_claims import held_by
 
     for summary, claim in (("Alice paid Bob 5 dollars on Monday.", "Bob paid Alice 5 dollars on Monday."),
                            ("Alice paid Bob 5 dollars on Monday.", "Alice was paid by Bob 5 dollars."),
@@ -153,7 +153,7 @@ def test_a_claim_with_the_summarys_words_in_swapped_roles_is_not_the_summarys() 
 
 
 def test_a_claim_that_drops_a_denial_other_than_not_is_not_the_summarys() -> None:
-    from sumjudge.scorers.summarization.own_claims import held_by
+    from sumjudge.summarization.own_claims import held_by
 
     for summary, claim in (("The council refused to approve the homes.", "The council approved the homes."),
                            ("The council failed to approve the homes.", "The council approved the homes."),
@@ -171,7 +171,7 @@ def test_a_claim_that_drops_a_denial_other_than_not_is_not_the_summarys() -> Non
 def test_a_claim_that_is_the_summarys_text_however_spaced_is_the_summarys() -> None:
     """SummEval's tokenised summaries: a denial in one sentence does not cover the next, and the
     summary's own words spaced otherwise are its own."""
-    from sumjudge.scorers.summarization.own_claims import held_by
+    from sumjudge.summarization.own_claims import held_by
 
     summary = ("Japan 's military has never seen an alien , and apparently never will . Image : AP This article "
                "originally published at The Daily Dot here")
@@ -229,7 +229,7 @@ def test_a_false_summary_is_not_scored_on_claims_the_judge_took_from_the_source(
 
 
 async def test_a_long_sources_claim_list_the_summary_does_not_make_fails_after_one_re_ask() -> None:
-    from sumjudge.scorers.summarization.verdicts import CLAIMS_STEP
+    from sumjudge.summarization.verdicts import CLAIMS_STEP
 
     j = passage_judge([NEEDLE], window=2048)
     with pytest.raises(JudgeOutputError, match="claims the summary does not make"):

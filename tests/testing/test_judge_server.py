@@ -12,7 +12,7 @@ import pytest
 from pydantic import BaseModel
 
 from sumjudge.judges.structured import strict_json_schema
-from sumjudge.scorers.summarization.verdicts import AlignmentOutput, CoverageOutput, QuestionsOutput
+from sumjudge.summarization.verdicts import AlignmentOutput, CoverageOutput, QuestionsOutput
 from sumjudge.testing.judge_server import Fault, JudgeServer, SchemaBrain
 
 

@@ -226,7 +226,7 @@ async def judge_values(
     such rows is returned beside the values.
     """
     from ..evals import run_evals
-    from ..scorers.summarization import SummarizationOptions, create_summarization_scorer
+    from ..summarization import SummarizationOptions, create_summarization_scorer
 
     scorer = create_summarization_scorer(model, SummarizationOptions(max_questions=max_questions, graded=graded,
                                                                       calibration=calibration))

@@ -12,7 +12,7 @@ Which examples helps is only measured by scoring again with the calibration (no 
 
 from __future__ import annotations
 
-from ..scorers.summarization.calibration import EXAMPLE_CHARS, EXAMPLES_HEAD, Example
+from ..summarization.calibration import EXAMPLE_CHARS, EXAMPLES_HEAD, Example
 from ..store.database import RunStore
 from ..store.records import ScoredItem
 from .calibration_labels import Labels

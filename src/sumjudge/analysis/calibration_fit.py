@@ -1,7 +1,7 @@
 """``sumjudge calibrate``: fit what a run's judge exposes to a team's labels, and say honestly what it gained.
 
 The verdicts are read from the run store, never asked again: a calibration re-decides what the judge
-already said (:class:`~sumjudge.scorers.summarization.calibration.Calibration`). What is fitted depends
+already said (:class:`~sumjudge.summarization.calibration.Calibration`). What is fitted depends
 on what the judge's verdicts carry:
 
 - the offline judge: how an unchecked claim counts (supported or not) and what an unsettled question
@@ -80,7 +80,7 @@ def light_items(store: RunStore, run_id: str) -> list[LightItem]:
 
 def share(item: LightItem, p: Params, graded: bool = False) -> float:
     """The item's score as a share (0-1) under ``p``: the same decisions as ``Calibration.claim`` and
-    ``Calibration.answer``, and the same axes as :mod:`sumjudge.scorers.summarization.axes`."""
+    ``Calibration.answer``, and the same axes as :mod:`sumjudge.summarization.axes`."""
     if not item.claims or not item.questions:
         return 0.0
     total = 0.0

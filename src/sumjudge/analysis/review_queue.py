@@ -1,7 +1,7 @@
 """The order in which a person reviews a run's items: where the judge is least sure first.
 
 Items with *unverified* verdicts come first of all (a quote the scorer could not find in its text, or
-a yes with no quote: :mod:`sumjudge.scorers.summarization.quotes`), the most unverified first: these
+a yes with no quote: :mod:`sumjudge.summarization.quotes`), the most unverified first: these
 are the verdicts a reviewer cannot take on trust. Then an item is *unsure* when its repeated samples disagree (``score_spread`` above zero) or when its
 score lies within ``margin`` (a share of the scale) of a gate, where one verdict more or less would
 flip pass to fail. Unsure items come first, the widest spread and then the nearest to the gate

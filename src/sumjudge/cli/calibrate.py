@@ -19,7 +19,7 @@ from .common import default_databases, fail, open_store, say, store_errors, stor
 
 if TYPE_CHECKING:
     from ..analysis.calibration_fit import Fit
-    from ..scorers.summarization.calibration import Calibration
+    from ..summarization.calibration import Calibration
 
 
 @click.command()
@@ -45,7 +45,7 @@ def calibrate(run_ref: str, labels_path: str | None, pass_at: int, folds: int, e
     from ..analysis.calibration_fit import fit, light_items
     from ..analysis.calibration_labels import read_label_file, store_labels
     from ..data.files import OutputPlan
-    from ..scorers.summarization.calibration import Calibration
+    from ..summarization.calibration import Calibration
 
     plan = OutputPlan(inputs={"the labels": labels_path} if labels_path else {},
                       databases=default_databases(store_path), outputs={"--out": out})

@@ -50,7 +50,7 @@ def estimate(
     """See :data:`HELP`."""
     from ..judges.base import ModelConfig
     from ..judges.registry import default_model_id
-    from ..scorers.summarization.forecast import Forecaster
+    from ..summarization.forecast import Forecaster
 
     model_id = model or default_model_id()
     options = scorer_options(max_questions=max_questions, max_claims=max_claims, samples=samples)
@@ -84,7 +84,7 @@ def estimate(
 
 def _figures(model_id: str, forecaster: Any, samples: int, batch: bool) -> dict[str, Any]:
     """The forecast as ``--json`` prints it: calls, tokens, the context window and the price."""
-    from ..scorers.summarization.forecast import is_offline, price
+    from ..summarization.forecast import is_offline, price
 
     f = forecaster.total
     cost, note = price(model_id, f.prompt_tokens, f.completion_tokens)

@@ -192,14 +192,14 @@ def scorer_spec(
     model: str | None, judge_option: Sequence[str], *, max_questions: int, scale: float, samples: int,
     reducer: str, sample_temperature: float | None, graded: bool = False, **more: Any,
 ) -> Any:
-    """What the flags ask for, as one :class:`~sumjudge.scorers.summarization.spec.ScorerSpec`: the judge
+    """What the flags ask for, as one :class:`~sumjudge.summarization.spec.ScorerSpec`: the judge
     (``--model``, else the default), its options (``--judge-option`` and ``$SUMJUDGE_JUDGE_OPTIONS``),
-    and the scorer's :class:`~sumjudge.scorers.summarization.options.SummarizationOptions` (``more``: the
+    and the scorer's :class:`~sumjudge.summarization.options.SummarizationOptions` (``more``: the
     exam, the calibration, ``draw_missing``, ``strict_evidence``, ``question_draws``). Each is checked
     there, once; a bad one is one line naming its flag and exit 2, before any model is loaded."""
     from ..errors import SumjudgeError
     from ..judges.options import gathered_options
-    from ..scorers.summarization.spec import ScorerSpec
+    from ..summarization.spec import ScorerSpec
     from .common import fail
 
     given = {"sample_temperature": sample_temperature} if sample_temperature is not None else {}
@@ -212,10 +212,10 @@ def scorer_spec(
 
 
 def scorer_options(**fields: Any) -> Any:
-    """The scorer's :class:`~sumjudge.scorers.summarization.options.SummarizationOptions` of these fields,
+    """The scorer's :class:`~sumjudge.summarization.options.SummarizationOptions` of these fields,
     checked there (the one check of each); a bad one is one line naming its flag and exit 2."""
     from ..errors import SumjudgeError
-    from ..scorers.summarization.options import SummarizationOptions
+    from ..summarization.options import SummarizationOptions
     from .common import fail
 
     try:
@@ -254,12 +254,12 @@ item_gate_options = _stack(
                  help="Exit 1 when a summary's coverage (questions answered) is below X."),
 )
 """``--max-unsupported``, ``--min-alignment``, ``--min-coverage``: one summary's gates beyond its score
-(:class:`~sumjudge.scorers.summarization.item_gates.ItemGates`), shared by ``check`` and ``score``."""
+(:class:`~sumjudge.summarization.item_gates.ItemGates`), shared by ``check`` and ``score``."""
 
 
 def item_gates(max_unsupported: int | None, min_alignment: float | None, min_coverage: float | None) -> Any:
     """The :class:`ItemGates` the three flags ask for (the scorer is imported only here, not with the flags)."""
-    from ..scorers.summarization.item_gates import ItemGates
+    from ..summarization.item_gates import ItemGates
 
     return ItemGates(max_unsupported=max_unsupported, min_alignment=min_alignment, min_coverage=min_coverage)
 
@@ -273,7 +273,7 @@ calibration_option = click.option(
     "--calibration", "calibration_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.json",
     help="Re-decide each verdict by a calibration fitted on your labels (`sumjudge calibrate`); made for "
          "another judge: refused. Part of the run's identity.")
-"""``--calibration``: :class:`~sumjudge.scorers.summarization.calibration.Calibration` (``check``, ``score``)."""
+"""``--calibration``: :class:`~sumjudge.summarization.calibration.Calibration` (``check``, ``score``)."""
 
 
 def read_calibration_option(path: str | None) -> Any:
@@ -281,7 +281,7 @@ def read_calibration_option(path: str | None) -> Any:
     if path is None:
         return None
     from ..errors import SumjudgeError
-    from ..scorers.summarization.calibration import read_calibration
+    from ..summarization.calibration import read_calibration
     from .common import fail
 
     try:

@@ -1,6 +1,6 @@
 """``sumjudge questions DATA --out exam.jsonl``: draw each source's coverage questions once, to keep.
 
-The exam (:mod:`sumjudge.scorers.summarization.exam`) holds, per distinct source of DATA (by its
+The exam (:mod:`sumjudge.summarization.exam`) holds, per distinct source of DATA (by its
 sha256), the questions the judge drew, with the judge, the prompt version, the seed and
 ``--max-questions``. ``sumjudge score DATA --questions exam.jsonl`` then grades every run on those
 questions. Exit codes: 0 written, 1 the judge failed, 2 usage or input errors.

@@ -237,7 +237,7 @@ def _csv_row(row_number: int, item: ItemOutcome) -> list[Any]:
         if v else (0, 0, 0, 0, 0)
     )
     tokens = item.usage.total_tokens if item.usage else None
-    from ..scorers.summarization.quotes import located_share
+    from ..summarization.quotes import located_share
 
     evidence = [a + b for a, b in zip(located_share(v.alignment), located_share(v.coverage))] if v else [None, None]
     return [

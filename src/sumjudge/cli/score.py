@@ -156,7 +156,7 @@ def _checked_paths_and_exam(data: str, store_path: str | None, cache: bool | str
     from ..data.files import check_paths
     from ..errors import InputError
     from ..judges.cache import DEFAULT_CACHE_PATH
-    from ..scorers.summarization.exam import Exam
+    from ..summarization.exam import Exam
     from ..store.database import DEFAULT_STORE_PATH
 
     cache_file = cache if isinstance(cache, str) else (str(DEFAULT_CACHE_PATH) if cache else None)

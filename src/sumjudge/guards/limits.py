@@ -1,5 +1,5 @@
 """The most that a count may ask for, one number each, read by the CLI's flags (:mod:`sumjudge.cli.options`)
-and by the library's options (:class:`~sumjudge.scorers.summarization.SummarizationOptions`): a value above
+and by the library's options (:class:`~sumjudge.summarization.SummarizationOptions`): a value above
 one is refused before anything is read or called, so no loop, pool or list is ever sized by it.
 
 A module of constants with no imports, so the CLI's flags can name them without loading the scorer."""

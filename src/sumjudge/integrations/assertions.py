@@ -19,8 +19,8 @@ from ..figures.decide import ON_INCONCLUSIVE, OnInconclusive
 from ..guards.terminal import inert
 from ..errors import ConfigurationError, InputError
 from ..judges.base import JudgeModel, ModelConfig
-from ..scorers.summarization.item_gates import ItemGates
-from ..scorers.summarization import (
+from ..summarization.item_gates import ItemGates
+from ..summarization import (
     SummarizationOptions,
     SummarizationResult,
     SummarizationScorer,

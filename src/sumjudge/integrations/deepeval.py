@@ -34,8 +34,8 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import ConfigurationError
-from ..scorers.summarization import SummarizationOptions, SummarizationResult, SummarizationScorer
-from ..scorers.summarization.item_gates import ItemGates
+from ..summarization import SummarizationOptions, SummarizationResult, SummarizationScorer
+from ..summarization.item_gates import ItemGates
 from .frameworks import Model, gate_outcome, import_framework, make_scorer, text
 
 EXTRA = "deepeval"

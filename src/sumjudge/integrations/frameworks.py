@@ -15,8 +15,8 @@ from typing import Any
 
 from ..errors import ConfigurationError, InputError, MissingDependencyError
 from ..judges.base import JudgeModel, ModelConfig
-from ..scorers.summarization.item_gates import ItemGates
-from ..scorers.summarization import (
+from ..summarization.item_gates import ItemGates
+from ..summarization import (
     SummarizationOptions,
     SummarizationResult,
     SummarizationScorer,

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..scorers.summarization import SummarizationOptions
+from ..summarization import SummarizationOptions
 from .frameworks import (
     Model,
     gate_outcome,

@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import InputError
-from ..scorers.summarization import SummarizationOptions, SummarizationResult
+from ..summarization import SummarizationOptions, SummarizationResult
 from .frameworks import (
     Model,
     gate_outcome,

@@ -31,8 +31,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..scorers.summarization import SummarizationOptions, SummarizationScorer
-from ..scorers.summarization.item_gates import ItemGates
+from ..summarization import SummarizationOptions, SummarizationScorer
+from ..summarization.item_gates import ItemGates
 from .frameworks import (
     Model, alignment_reason, coverage_reason, gate_outcome, import_framework, make_scorer, merge_options, split_gates, text,
 )

@@ -28,7 +28,7 @@ from ..judges.default import DEFAULT_MODEL, MODEL_ENV_VAR
 from .scopes import close_scope, open_scope
 
 if TYPE_CHECKING:
-    from ..scorers.summarization import SummarizationScorer
+    from ..summarization import SummarizationScorer
     from .assertions import Model, ScorerPool, SummaryCheck
 
 PLUGIN_NAME = "sumjudge-session"
@@ -234,7 +234,7 @@ class SumjudgeSession:
         return self._pool
 
     def scorer_for(self, model: Model, options: Mapping[str, Any]) -> SummarizationScorer:
-        from ..scorers.summarization import SummarizationScorer  # loaded by the check that asks
+        from ..summarization import SummarizationScorer  # loaded by the check that asks
 
         # the session's calibration, unless the call names one or passes a scorer (which keeps its own)
         if self.calibration and "calibration" not in options and not isinstance(model, SummarizationScorer):

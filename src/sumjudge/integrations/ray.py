@@ -62,7 +62,7 @@ class ScoreBatches:
         id_col: str | None,
         item_concurrency: int,
     ) -> None:
-        from ..scorers.summarization import create_summarization_scorer
+        from ..summarization import create_summarization_scorer
 
         self.scorer = create_summarization_scorer(model, options)
         self.source_col, self.summary_col, self.id_col = source_col, summary_col, id_col

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from ..scorers.summarization import SummarizationScorer
+    from ..summarization import SummarizationScorer
 
 
 class ScoringScope(Protocol):

@@ -38,7 +38,7 @@ from .base import (
 
 DEFAULT_CACHE_PATH = Path(".sumjudge") / "cache.db"
 
-# The prompts' fence: a hex token inside the markers around each text (see scorers/.../prompts.py).
+# The prompts' fence: a hex token inside the markers around each text (see summarization/prompts.py).
 _FENCE = re.compile(r"<<<(?:END )?[A-Z][A-Z ]*? ([0-9a-f]{16,64})(?: [^<>\n]*)?>>>")
 
 _SCHEMA = """

@@ -14,7 +14,7 @@ BATCH_PRICE_FACTOR = Decimal("0.5")
 def billed_cost(model: str, usage: Any) -> tuple[Decimal | None, Decimal | None, str]:
     """(cost at the batch price, the same tokens at the live price, a note) for a
     :class:`~sumjudge.store.provider_jobs.BatchUsage`."""
-    from ..scorers.summarization.forecast import price
+    from ..summarization.forecast import price
 
     live, note = price(model, usage.prompt_tokens, usage.completion_tokens)
     if live is None:

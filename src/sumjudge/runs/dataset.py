@@ -31,7 +31,7 @@ from ..data.datasets import Dataset, DatasetInfo
 from ..errors import InputError, StoreError
 from ..evals import run_evals
 from ..judges.base import JudgeModel, is_cpu_bound
-from ..scorers.summarization.spec import ScorerSpec
+from ..summarization.spec import ScorerSpec
 from ..store.database import ItemRecord, RunRecord, RunStore
 from ..store.records import FailedItem, ItemOutcome, run_line
 from ..store.run_stats import RunStats
@@ -180,7 +180,7 @@ async def run_dataset(
 
     ``workers``: processes that score a CPU-bound judge's items (:mod:`.workers`; default: the cores
     available, one per 100 pending items at most); other judges score in this process.
-    ``spec``: the judge, its options and the scorer's (:class:`~sumjudge.scorers.summarization.spec.ScorerSpec`);
+    ``spec``: the judge, its options and the scorer's (:class:`~sumjudge.summarization.spec.ScorerSpec`);
     its :meth:`~ScorerSpec.identity` keys the run in the store (a kept exam and a calibration by their
     digests), with the judge's options recorded beside it.
     ``judge_factory``: an importable function that builds the judge (named ``spec.model`` in the store).

@@ -3,7 +3,7 @@
 :func:`draw_exam` is what ``sumjudge questions DATA --out exam.jsonl`` runs: the scorer is built as a
 batch builds it (:func:`~sumjudge.runs.scoring.build_scorer`: registry, reply cache), each distinct
 source (by digest) has its questions drawn by step B alone (no summary is read), and one
-:class:`~sumjudge.scorers.summarization.exam.Exam` comes back, entries stamped with the judge, the
+:class:`~sumjudge.summarization.exam.Exam` comes back, entries stamped with the judge, the
 prompt version, the seed (the sample drawn) and ``max_questions``. The exam file is written through
 the one writer of files (:class:`~sumjudge.data.files.OutputPlan`), replaced whole.
 """
@@ -21,9 +21,9 @@ from .._aio import gather_or_cancel
 from ..data.datasets import Dataset
 from ..judges.base import JudgeModel, Usage, judge_identity
 from ..errors import JudgeOutputError
-from ..scorers.summarization.exam import Exam, ExamEntry, source_sha256
-from ..scorers.summarization.prompts import PROMPT_VERSION
-from ..scorers.summarization.spec import ScorerSpec
+from ..summarization.exam import Exam, ExamEntry, source_sha256
+from ..summarization.prompts import PROMPT_VERSION
+from ..summarization.spec import ScorerSpec
 from .scoring import build_scorer
 
 

@@ -30,7 +30,7 @@ from ..figures.decide import (
     ON_INCONCLUSIVE, Decision, OnInconclusive, decide, decide_proportion, proportion_interval, resolve,
 )
 from ..errors import ConfigurationError
-from ..scorers.summarization.item_gates import ItemGates
+from ..summarization.item_gates import ItemGates
 from ..store.database import RunStats
 from ..store.item_lookup import ItemRow
 

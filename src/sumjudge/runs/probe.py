@@ -22,7 +22,7 @@ from ..analysis.probe.variants import KINDS, ProbeRow
 from ..data.datasets import Dataset, DatasetInfo, Fields, Row, add_to_fingerprint
 from ..errors import InputError
 from ..store.database import RunRecord, RunStore
-from ..scorers.summarization.spec import ScorerSpec
+from ..summarization.spec import ScorerSpec
 from ..store.records import ItemOutcome
 from .dataset import RunEvents, JudgeRounds, Meter, run_dataset
 

@@ -17,7 +17,7 @@ from ..guards.redact import describe_failure
 from ..guards.redact import secrets_of
 from ..evals import is_interrupt
 from ..judges.base import JudgeModel, JudgeReply, JudgeRequest, OutputT, WrappedJudge
-from ..scorers.summarization.spec import ScorerSpec
+from ..summarization.spec import ScorerSpec
 from ..store.records import FailedItem, ItemOutcome, ScoredItem, source_digest
 
 METER_COUNTS = ("calls", "failed_calls", "prompt_tokens", "completion_tokens", "cached_tokens")

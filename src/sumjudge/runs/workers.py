@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import SumjudgeError
 from ..evals import run_evals
-from ..scorers.summarization.spec import ScorerSpec
+from ..summarization.spec import ScorerSpec
 from ..store.records import FailedItem, ItemOutcome
 from .scoring import METER_COUNTS, GuardedScorer, Meter, build_scorer, outcome_of
 
@@ -63,8 +63,8 @@ class WorkerRecipe:
     :func:`~sumjudge.runs.scoring.build_scorer`, in a form that crosses processes."""
 
     spec: str
-    """The run's :class:`~sumjudge.scorers.summarization.spec.ScorerSpec` as text
-    (:meth:`~sumjudge.scorers.summarization.spec.ScorerSpec.recipe`: hashable whatever it holds)."""
+    """The run's :class:`~sumjudge.summarization.spec.ScorerSpec` as text
+    (:meth:`~sumjudge.summarization.spec.ScorerSpec.recipe`: hashable whatever it holds)."""
     concurrency: int
     timeout: float | None = None
     cache: bool | str | None = None

@@ -17,9 +17,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, computed_field
 
 from ..judges.base import Usage
-from ..scorers.summarization.result import SummarizationAnalysis, SummarizationPreprocess, SummarizationResult
-from ..scorers.summarization.samples import SampledSummarizationResult
-from ..scorers.summarization.verdicts import AlignmentVerdict, CoverageVerdict
+from ..summarization.result import SummarizationAnalysis, SummarizationPreprocess, SummarizationResult
+from ..summarization.samples import SampledSummarizationResult
+from ..summarization.verdicts import AlignmentVerdict, CoverageVerdict
 
 
 class Verdicts(BaseModel):

@@ -1,7 +1,7 @@
 """The probe's own word lists: what its rules change a word into, and which words they leave alone.
 
 Written for the probe and for nothing else. They are deliberately not the offline judge's lexicons
-(``scorers/summarization/offline``): a probe whose variants came from the judge's own word lists would
+(``summarization/offline``): a probe whose variants came from the judge's own word lists would
 grade the judge by itself (an import-linter contract keeps this package from importing it).
 """
 

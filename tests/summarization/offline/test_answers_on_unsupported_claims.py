@@ -1,0 +1,74 @@
+"""A question is never answered by a claim the source does not support: a summary with an invented
+sentence added never scores above its faithful twin by what it invents."""
+
+from __future__ import annotations
+
+from sumjudge import create_summarization_scorer
+from sumjudge.summarization.offline.lexical import LexicalJudge
+from sumjudge.summarization.unsupported_answers import RESTS_ON_UNSUPPORTED, answers_on_unsupported_claims
+from sumjudge.summarization.verdicts import AlignmentVerdict, CoverageVerdict, Difference
+
+SOURCE = (
+    "The city council of Marlow voted on Tuesday to close the Birch Street pool. "
+    "Repairs to the pool would cost 2 million dollars, the council said. "
+    "The pool opened in 1964 and drew 40,000 swimmers last summer. "
+    "Mayor Hale said a new pool would be built near the river by 2027."
+)
+FAITHFUL = (
+    "Marlow's council voted to close the Birch Street pool, saying repairs would cost 2 million dollars. "
+    "Mayor Hale promised a new pool by the river by 2027. The pool drew 40,000 swimmers last summer."
+)
+INVENTED = "Governor Ruiz said the pool opened in 1964."
+
+
+def test_an_invented_sentence_answers_no_question_and_never_lifts_the_score_above_the_faithful_twin():
+    scorer = create_summarization_scorer(LexicalJudge())
+    faithful = scorer.run_sync(input=SOURCE, output=FAITHFUL)
+    added = scorer.run_sync(input=SOURCE, output=f"{FAITHFUL} {INVENTED}")
+    assert [v.supported for v in added.preprocess_step_result.alignment if INVENTED in v.claim] == [False]
+    opened = next(v for v in added.analyze_step_result.coverage if "1964" in v.question)
+    assert not opened.answered and opened.reason.startswith(RESTS_ON_UNSUPPORTED)
+    assert added.score <= faithful.score
+
+
+SUMMARY = "The pool closed. Governor Ruiz said it opened in 1964, and it drew 40,000 swimmers."
+
+
+def _claim(text: str, supported: bool) -> AlignmentVerdict:
+    return AlignmentVerdict(claim=text, reason="", supported=supported)
+
+
+def _answer(quote: str, **kw: object) -> CoverageVerdict:
+    at = SUMMARY.index(quote)
+    return CoverageVerdict(question="q?", quote=quote, reason="said", answered=True, quote_offsets=[at, at + len(quote)], **kw)
+
+
+def test_an_answer_quoting_a_supported_claim_beside_an_unsupported_one_still_counts():
+    claims = [_claim("The pool closed.", True), _claim("Governor Ruiz said it opened in 1964", False),
+              _claim("it drew 40,000 swimmers.", True)]
+    whole = _answer("Governor Ruiz said it opened in 1964, and it drew 40,000 swimmers.")
+    alone = _answer("Governor Ruiz said it opened in 1964", probability=0.8)
+    out = answers_on_unsupported_claims(claims, [whole, alone], SUMMARY)
+    assert out[0] is whole
+    assert not out[1].answered and out[1].probability is None
+
+
+def test_an_unchecked_verdict_is_not_an_answer_its_nearest_sentence_stands_for():
+    claims = [_claim("The pool closed.", True), _claim("Governor Ruiz said it opened in 1964", False)]
+    guess = _answer("Governor Ruiz said it opened in 1964", unchecked=True, probability=0.57)
+    assert answers_on_unsupported_claims(claims, [guess], SUMMARY) == [guess]
+
+
+def test_nothing_is_re_decided_where_a_supported_claim_cannot_be_placed_in_the_summary():
+    claims = [_claim("The municipal pool was shut down.", True), _claim("Governor Ruiz said it opened in 1964", False)]
+    alone = _answer("Governor Ruiz said it opened in 1964")
+    assert answers_on_unsupported_claims(claims, [alone], SUMMARY) == [alone]
+
+
+def test_a_claim_wrong_only_in_a_detail_its_passage_states_otherwise_still_answers_what_it_gets_right():
+    detail = _claim("Governor Ruiz said it opened in 1964", False).model_copy(update={
+        "differs": [Difference(claim="1964", source="1962", claim_offsets=[49, 53], source_offsets=[10, 14])]})
+    unshown = detail.model_copy(update={"differs": [Difference(claim="1964", source="1962", claim_offsets=[49, 53])]})
+    alone = _answer("Governor Ruiz said it opened in 1964")
+    assert answers_on_unsupported_claims([detail], [alone], SUMMARY) == [alone]
+    assert not answers_on_unsupported_claims([unshown], [alone], SUMMARY)[0].answered
