@@ -14,10 +14,25 @@ months" where the passage that states the rest says "six weeks", each differing 
 not counted among them: the rest of it is what the source says, and the detail already costs alignment
 and any question about it; counting those too would take a second point off a summary for one wrong
 detail. Only firm answers are re-decided: an *unchecked* verdict's quote is just the nearest sentence.
+
+An invented sentence can also lend a name to an answer quoted from elsewhere: "a new budget plan is due
+in January" answers "did the board ask Carver to present a budget plan in January?" only with the
+'Carver' of "Diane Carver resigned in 2019". So a firm answer whose quote lacks a name of the
+question's fact, where the summary writes that name only after the quote and only inside unsupported
+claims that share no other word with the fact, is re-decided as unanswered too. A name written before
+the quote is left alone (the quote's "he" may refer back to it), and so is one in a claim that carries
+the fact's words: it is part of the answer. Claims a judge left unchecked lend their names: on BUMP's
+faithful references, the offline judge's unchecked claims carry a fact's second half too often.
 """
 
 from __future__ import annotations
 
+import regex
+
+from .language.lexicon import STOPWORDS
+from .language.questions import fact_of_question
+from .language.segment import detect_language
+from .language.word_lookups import lemma, stem
 from .quotes import locate
 from .verdicts import AlignmentVerdict, CoverageVerdict
 
@@ -44,6 +59,45 @@ def _detail_stated_otherwise(claim: AlignmentVerdict) -> bool:
     return bool(claim.differs) and all(d.source and d.source_offsets for d in claim.differs or [])
 
 
+LENT_NAME = "the name it needs, {name!r}, is only in a claim the source does not support"
+"""The start of the reason of an answer whose name comes only from such a claim."""
+
+_NAME = regex.compile(r"(?<=\S\s+)\p{Lu}[\p{L}\p{M}'’-]+")
+"""A capitalised word that does not open the fact: a name ("Carver", "January")."""
+
+
+def _words(text: str) -> frozenset[str]:
+    """A text's content words of three letters or more, by their dictionary form and stem ("gave" meets "give",
+    "signed" meets "signing"), in the text's language."""
+    lang = detect_language(text)
+    stop = STOPWORDS.get(lang, frozenset())
+    return frozenset(stem(lang, lemma(lang, w)) for w in regex.findall(r"\p{L}{3,}", text.lower()) if w not in stop)
+
+
+def _lent_name(
+    v: CoverageVerdict, summary: str, lenders: list[tuple[int, int, str]], others: list[tuple[int, int]]
+) -> str | None:
+    """A name the answer needs that its quote lacks and that the summary writes only after the quote,
+    inside unsupported claims that share no other word with the fact (``lenders``: a sentence about
+    something else), never in a supported claim (``others``); else ``None``. A name
+    written before the quote may be what its "he" refers back to; a claim that shares the fact's words
+    ("he legally changed his name") is part of the answer, not a lender."""
+    quote = v.quote_offsets
+    if not quote:
+        return None
+    fact = fact_of_question(v.question)
+    for name in sorted({m.group() for m in _NAME.finditer(fact)}):
+        found = [(m.start(), m.end()) for m in regex.finditer(rf"\b{regex.escape(name)}\b", summary, regex.IGNORECASE)]
+        if not found or any(quote[0] <= a and b <= quote[1] for a, b in found):
+            continue
+        names = _words(" ".join(m.group() for m in _NAME.finditer(fact)))
+        apart = [(s, e) for s, e, text in lenders if not (_words(text) & _words(fact)) - names]
+        inside = lambda spans, a, b: any(s <= a and b <= e for s, e in spans)  # noqa: E731
+        if all(a >= quote[1] and inside(apart, a, b) and not inside(others, a, b) for a, b in found):
+            return name
+    return None
+
+
 def _firm_answer(v: CoverageVerdict) -> bool:
     """Whether the verdict is an answer its quote stands for: answered and not *unchecked*. An
     unchecked verdict counts how often such a fact is present; its quote is only the nearest sentence
@@ -56,26 +110,32 @@ def answers_on_unsupported_claims(
 ) -> list[CoverageVerdict]:
     """``coverage`` with every answer that rests only on unsupported claims re-decided as unanswered
     (module notes): its quote, located in the summary, overlaps at least one unsupported claim and no
-    supported one. The verdict keeps its quote and says why in its reason."""
+    supported one; or a name it needs is only in unsupported claims about something else. The verdict keeps
+    its quote and says why in its reason."""
     holds = [v.supported or _detail_stated_otherwise(v) for v in alignment]  # what may answer a question
-    unsupported = [v for v, ok in zip(alignment, holds) if not ok]
-    if not unsupported or not any(_firm_answer(v) and v.quote_offsets for v in coverage):
+    if all(holds) or not any(_firm_answer(v) and v.quote_offsets for v in coverage):
         return coverage
-    wrong = [(v.claim, at) for v in unsupported if (at := _span(v, summary)) is not None]
-    right = [_span(v, summary) for v, ok in zip(alignment, holds) if ok]
-    if not wrong or any(at is None for at in right):
+    spans = [_span(v, summary) for v in alignment]
+    if any(at is None for at, ok in zip(spans, holds) if ok):
         return coverage
+    wrong = [(v.claim, at) for v, ok, at in zip(alignment, holds, spans) if not ok and at is not None]
+    right = [at for at, ok in zip(spans, holds) if ok and at is not None]
+    lenders = [(*at, v.claim) for v, at, ok in zip(alignment, spans, holds) if not ok and at is not None]
     out = []
     for v in coverage:
         quote = v.quote_offsets
-        on = [claim for claim, at in wrong if quote and _overlaps(at, quote, summary)]
-        if _firm_answer(v) and on and not any(_overlaps(at, quote, summary) for at in right if at and quote):
-            v = v.model_copy(update={
-                "answered": False, "probability": None,
-                "reason": f'{RESTS_ON_UNSUPPORTED} ("{on[0]}"); the judge said: {v.reason}',
-            })
+        if _firm_answer(v) and quote:
+            on = [claim for claim, at in wrong if _overlaps(at, quote, summary)]
+            if on and not any(_overlaps(at, quote, summary) for at in right):
+                v = _unanswered(v, f'{RESTS_ON_UNSUPPORTED} ("{on[0]}")')
+            elif (name := _lent_name(v, summary, lenders, right)) is not None:
+                v = _unanswered(v, LENT_NAME.format(name=name))
         out.append(v)
     return out
 
 
-__all__ = ["RESTS_ON_UNSUPPORTED", "answers_on_unsupported_claims"]
+def _unanswered(v: CoverageVerdict, why: str) -> CoverageVerdict:
+    return v.model_copy(update={"answered": False, "probability": None, "reason": f"{why}; the judge said: {v.reason}"})
+
+
+__all__ = ["LENT_NAME", "RESTS_ON_UNSUPPORTED", "answers_on_unsupported_claims"]

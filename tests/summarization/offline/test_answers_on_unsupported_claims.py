@@ -72,3 +72,34 @@ def test_a_claim_wrong_only_in_a_detail_its_passage_states_otherwise_still_answe
     alone = _answer("Governor Ruiz said it opened in 1964")
     assert answers_on_unsupported_claims([detail], [alone], SUMMARY) == [alone]
     assert not answers_on_unsupported_claims([unshown], [alone], SUMMARY)[0].answered
+
+
+SCHOOL = (
+    "The Marlow school board voted 5 to 4 on Wednesday to keep two primary schools open, rejecting a plan by "
+    "superintendent Diane Carver to merge them. The board asked Carver to present a new budget plan in January."
+)
+SCHOOL_FAITHFUL = "The Marlow school board voted to keep two primary schools open, and a new budget plan is due in January."
+SCHOOL_ADDED = "Superintendent Diane Carver resigned in 2019."
+
+
+def test_a_name_only_an_invented_sentence_gives_lends_it_to_no_answer():
+    scorer = create_summarization_scorer(LexicalJudge())
+    faithful = scorer.run_sync(input=SCHOOL, output=SCHOOL_FAITHFUL)
+    added = scorer.run_sync(input=SCHOOL, output=f"{SCHOOL_FAITHFUL} {SCHOOL_ADDED}")
+    asked = next(v for v in added.analyze_step_result.coverage if "Carver to present" in v.question)
+    assert not asked.answered and "'Carver'" in asked.reason
+    assert added.score <= faithful.score
+
+
+def test_a_name_a_supported_claim_gives_still_answers():
+    summary = "A new budget plan is due in January. Superintendent Diane Carver spoke last."
+    claims = [_claim("A new budget plan is due in January.", True),
+              _claim("Superintendent Diane Carver spoke last.", True)]
+    quote = "A new budget plan is due in January."
+    at = summary.index(quote)
+    answer = CoverageVerdict(question="Is it true that the board asked Carver to present a new budget plan in January?",
+                             quote=quote, reason="said", answered=True, quote_offsets=[at, at + len(quote)])
+    assert answers_on_unsupported_claims(claims, [answer], summary) == [answer]
+    invented = [claims[0], claims[1].model_copy(update={"supported": False})]
+    (out,) = answers_on_unsupported_claims(invented, [answer], summary)
+    assert not out.answered and "'Carver'" in out.reason
