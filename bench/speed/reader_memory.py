@@ -25,7 +25,7 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT / "bench" / "quality")]
 
 from bump_pairs import half_of  # noqa: E402
 
-from sumjudge.judges.local import usable_cpus  # noqa: E402
+from sumjudge.judges.local_settings import usable_cpus  # noqa: E402
 from sumjudge.summarization.reader.models import resolve_reader_model  # noqa: E402
 
 

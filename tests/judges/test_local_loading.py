@@ -10,7 +10,7 @@ import pytest
 
 from sumjudge.errors import ConfigurationError
 from sumjudge.judges import local
-from sumjudge.judges.local import LocalSettings
+from sumjudge.judges.local_settings import LocalSettings
 
 
 def _loads(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:

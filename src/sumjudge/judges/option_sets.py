@@ -42,7 +42,7 @@ def _http_options(extra: dict[str, Any]) -> dict[str, Any]:
 
 
 def _local_options(extra: dict[str, Any]) -> dict[str, Any]:
-    from .local import LocalSettings
+    from .local_settings import LocalSettings
 
     return LocalSettings.check(extra)
 
@@ -60,9 +60,9 @@ OFFLINE_OPTIONS = OptionSet((), _offline_options)
 
 
 def local_options() -> OptionSet:
-    """A GGUF model in process: llama.cpp's keys (:class:`~sumjudge.judges.local.LocalSettings`, imported
+    """A GGUF model in process: llama.cpp's keys (:class:`~sumjudge.judges.local_settings.LocalSettings`, imported
     only when asked)."""
-    from .local import LocalSettings
+    from .local_settings import LocalSettings
 
     return OptionSet(LocalSettings.KEYS, _local_options)
 

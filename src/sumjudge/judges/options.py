@@ -6,7 +6,7 @@ flag's key wins over the variable's) become :attr:`~sumjudge.judges.base.ModelCo
 a judge takes depends on its kind:
 
 - ``local/reader`` (and ``reader-0.5b``, ``reader:/path.gguf``): the reader's settings and llama.cpp's;
-- ``local/smollm2``, ``local/<file.gguf>``: llama.cpp's (:class:`~sumjudge.judges.local.LocalSettings`);
+- ``local/smollm2``, ``local/<file.gguf>``: llama.cpp's (:class:`~sumjudge.judges.local_settings.LocalSettings`);
 - ``offline/...``: none;
 - a judge over HTTP: any key but the request's own fields (:data:`REQUEST_FIELDS`: ``model``,
   ``messages``, ``response_format``, ``tools``, ...), sent in the request body as the provider's own
