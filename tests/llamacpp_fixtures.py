@@ -81,7 +81,7 @@ def llamacpp_process() -> Iterator[ServerProcess]:
     missing = _server_missing()
     if missing:
         pytest.skip(missing)
-    from sumjudge.judges.local import smollm2_path
+    from sumjudge.judges.llama_models import smollm2_path
 
     model = smollm2_path()
     port = _free_port()

@@ -50,7 +50,7 @@ def _makefile_cmake_args() -> str:
 
 
 def test_one_install_line_the_makefiles_flags_in_the_guide_the_readme_ci_and_the_error_messages() -> None:
-    from sumjudge.judges.local import LLAMA_INSTALL_LINE, PORTABLE_CMAKE_ARGS
+    from sumjudge.judges.llama_models import LLAMA_INSTALL_LINE, PORTABLE_CMAKE_ARGS
     from sumjudge.summarization.reader.models import READER_INSTALL
 
     flags = f'CMAKE_ARGS="{_makefile_cmake_args()}"'

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 PY="${PYTHON:-.venv/bin/python}"
 PORT="${PORT:-8089}"
 THREADS="${THREADS:-$(nproc)}"
-MODEL_PATH="$("$PY" -c 'from sumjudge.judges.local import smollm2_path; print(smollm2_path())')"
+MODEL_PATH="$("$PY" -c 'from sumjudge.judges.llama_models import smollm2_path; print(smollm2_path())')"
 LOG="$(mktemp)"
 "$PY" -m llama_cpp.server --model "$MODEL_PATH" --model_alias smollm2 --host 127.0.0.1 --port "$PORT" \
   --n_ctx 8192 --n_threads "$THREADS" --n_threads_batch "$THREADS" >"$LOG" 2>&1 &

@@ -23,7 +23,7 @@ from pathlib import Path
 from sumjudge import create_summarization_scorer
 from sumjudge.judges.base import ModelConfig
 from sumjudge.judges.cache import CachedJudge
-from sumjudge.judges.local import smollm2_path
+from sumjudge.judges.llama_models import smollm2_path
 from sumjudge.judges.registry import resolve_judge
 
 SOURCE = (

@@ -216,9 +216,9 @@ async def test_model_is_shared_and_calls_are_serialized_off_the_event_loop() -> 
     assert [type(r.output) for r in replies] == [QuestionsOutput, QuestionsOutput, CoverageOutput]
     # The event loop kept running other tasks while llama.cpp worked in a thread.
     assert ticks > 100
-    from sumjudge.judges import local
+    from sumjudge.judges import llama_models
 
-    assert local._MODELS.get(first.model_path, first._settings) is local._MODELS.get(
+    assert llama_models._MODELS.get(first.model_path, first._settings) is llama_models._MODELS.get(
         second.model_path, second._settings
     )
 

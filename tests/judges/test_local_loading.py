@@ -9,26 +9,26 @@ from typing import Any
 import pytest
 
 from sumjudge.errors import ConfigurationError
-from sumjudge.judges import local
+from sumjudge.judges import llama_models
 from sumjudge.judges.local_settings import LocalSettings
 
 
 def _loads(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     calls: list[dict[str, Any]] = []
-    monkeypatch.setattr(local, "import_llama_cpp", lambda: SimpleNamespace(Llama=lambda **kw: calls.append(kw) or object()))
+    monkeypatch.setattr(llama_models, "import_llama_cpp", lambda: SimpleNamespace(Llama=lambda **kw: calls.append(kw) or object()))
     return calls
 
 
 def test_the_file_is_read_not_mapped_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # A mapped file stays resident beside the weights llama.cpp repacks for the CPU (0.6 GB more for the reader).
     calls = _loads(monkeypatch)
-    local._ModelCache().get(tmp_path / "m.gguf", LocalSettings())
+    llama_models._ModelCache().get(tmp_path / "m.gguf", LocalSettings())
     assert calls[0]["use_mmap"] is False
 
 
 def test_use_mmap_1_maps_the_file_and_is_another_loaded_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls = _loads(monkeypatch)
-    cache = local._ModelCache()
+    cache = llama_models._ModelCache()
     read = cache.get(tmp_path / "m.gguf", LocalSettings())
     mapped = cache.get(tmp_path / "m.gguf", LocalSettings.from_extra({"use_mmap": "1"}))
     assert [c["use_mmap"] for c in calls] == [False, True]

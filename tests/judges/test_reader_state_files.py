@@ -103,7 +103,7 @@ needs_llama = pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None,
 def test_a_kept_state_that_does_not_fit_its_head_is_discarded_and_the_head_read_again(tmp_path: Path) -> None:
     """Another head's state under this head's key (a digest clash, a file written wrong) was restored,
     and every later question of the source failed with ``llama_decode returned -1``, for ever."""
-    from sumjudge.judges.local import smollm2_path
+    from sumjudge.judges.llama_models import smollm2_path
     from sumjudge.judges.local_settings import LocalSettings
     from sumjudge.judges.next_token import YesNoModel
 

@@ -1,7 +1,7 @@
 """Yes or no, read from a local model's next-token distribution: ``P(yes)`` of a closed question.
 
 A :class:`YesNoModel` renders a (system, user) prompt with the model's chat template, evaluates it
-in the llama.cpp context that :func:`~sumjudge.judges.local.load_model` shares in the process, and
+in the llama.cpp context that :func:`~sumjudge.judges.llama_models.load_model` shares in the process, and
 reads the logits of the first token of the answer: ``P(yes) = e^y / (e^y + e^n)``, ``y`` and ``n``
 the log-sum-exp of the logits of the single-token spellings of yes and of no ("Yes", " yes", ...).
 Nothing is generated.
@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import JudgeRequestError
-from .local import _LoadedModel, import_llama_cpp, load_model
+from .llama_models import _LoadedModel, import_llama_cpp, load_model
 from .local_settings import LocalSettings
 from .state_files import StateFiles
 

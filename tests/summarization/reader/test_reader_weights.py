@@ -12,7 +12,8 @@ from types import SimpleNamespace
 import pytest
 
 from sumjudge.errors import ConfigurationError, MissingDependencyError
-from sumjudge.judges import local
+from sumjudge.judges import llama_models
+from sumjudge.judges.local_settings import LocalSettings
 from sumjudge.judges.gguf_parts import PartedModel, cache_dir, joined_model, verify_model
 from sumjudge.judges.registry import resolve_judge
 from sumjudge.summarization.reader import is_reader_name
@@ -111,17 +112,17 @@ def test_a_partial_or_altered_file_in_the_cache_is_refused(tmp_path: Path, parts
 
 def test_a_refused_file_is_never_handed_to_llama_cpp(tmp_path: Path, parts, monkeypatch: pytest.MonkeyPatch) -> None:
     loaded: list[str] = []
-    monkeypatch.setattr(local, "import_llama_cpp", lambda: SimpleNamespace(Llama=lambda **kw: loaded.append(kw["model_path"])))
+    monkeypatch.setattr(llama_models, "import_llama_cpp", lambda: SimpleNamespace(Llama=lambda **kw: loaded.append(kw["model_path"])))
     model = fake_model()
     path = joined_model(model, parts, tmp_path / "cache")
     path.write_bytes(WHOLE[:100])
-    cache = local._ModelCache()
+    cache = llama_models._ModelCache()
     with pytest.raises(ConfigurationError, match="not the Fake-1B model"):
-        cache.get(path, local.LocalSettings(), lambda p: verify_model(model, p))
+        cache.get(path, LocalSettings(), lambda p: verify_model(model, p))
     assert loaded == []
     path.unlink()
     path = joined_model(model, parts, tmp_path / "cache")  # deleted: joined again from the parts
-    cache.get(path, local.LocalSettings(), lambda p: verify_model(model, p))
+    cache.get(path, LocalSettings(), lambda p: verify_model(model, p))
     assert loaded == [str(path)]
 
 
