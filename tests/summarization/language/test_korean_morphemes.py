@@ -35,6 +35,12 @@ def test_numbers_are_read_with_their_korean_units() -> None:
     assert _ko("투표율은 41.6%였다.").numbers == ("41.6%",)
 
 
+def test_an_object_particle_after_a_percent_is_no_word_of_the_sentence() -> None:
+    offered = _ko("병원은 3.5%를 제시했다.")
+    assert offered.numbers == ("3.5%",)
+    assert offered.units == {"병원", "제시", "#3.5%"}  # not 르, which the analyser reads in 3.5%를
+
+
 def test_proper_nouns_are_names_without_capitals() -> None:
     assert "윤하린" in _ko("윤하린 교수 연구팀이 기술을 내놓았다.").names
 

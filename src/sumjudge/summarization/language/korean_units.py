@@ -174,9 +174,21 @@ def _digits_apart(morphs: tuple[Morph, ...]) -> tuple[Morph, ...]:
     return tuple(out)
 
 
+def _object_after_percent(morphs: tuple[Morph, ...]) -> tuple[Morph, ...]:
+    """The morphemes with the object particle after a percent sign read as one: the analyser splits
+    "3.5%를" into 3.5/SN %/SW 르/NNG ᆯ/JKO, and 르 is no word of the sentence."""
+    from .korean import Morph
+
+    out = list(morphs)
+    for i in range(len(out) - 2, 0, -1):
+        if out[i].form == "르" and out[i - 1].form == "%" and out[i + 1].tag == "JKO":
+            out[i : i + 2] = [Morph("를", "JKO", out[i].start, out[i + 1].end, "를")]
+    return tuple(out)
+
+
 def _read(b: _Builder, morphs: tuple[Morph, ...]) -> None:
     """Reads the morphemes into ``b``."""
-    morphs = _digits_apart(morphs)
+    morphs = _object_after_percent(_digits_apart(morphs))
     i, n = 0, len(morphs)
     while i < n:
         m = morphs[i]
