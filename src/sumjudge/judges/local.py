@@ -25,7 +25,7 @@ from typing import Any
 
 from ..errors import JudgeRequestError
 from .base import ChatMessage, JudgeReply, JudgeRequest, ModelConfig, OutputT, Usage, merge_turns
-from .llama_models import PORTABLE_CMAKE_ARGS, _LoadedModel, import_llama_cpp, load_model, resolve_model_path
+from .llama_models import _LoadedModel, import_llama_cpp, load_model, resolve_model_path
 from .local_settings import MIN_STRING_CHARS, LocalSettings
 from .providers import ProviderSpec
 from .schema_bounds import JSONSchema, SchemaBounds, bound_schema, max_reply_tokens
@@ -176,4 +176,4 @@ def create_local_judge(spec: ProviderSpec, name: str, config: ModelConfig) -> Lo
     return LocalJudge(name, config)
 
 
-__all__ = ["LocalJudge", "LocalSettings", "PORTABLE_CMAKE_ARGS", "create_local_judge", "fit_schema"]
+__all__ = ["LocalJudge", "create_local_judge", "fit_schema"]

@@ -36,7 +36,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ...errors import ConfigurationError, JudgeError
 from ...judges.base import JudgeReply, JudgeRequest, ModelConfig, Usage
-from ...judges.local import LocalSettings
+from ...judges.local_settings import LocalSettings
 from ...judges.next_token import PromptTooLong, YesNoAnswer, YesNoModel
 from ...judges.next_token_server import ServerYesNoModel
 from ...judges.progress import notify

