@@ -13,6 +13,7 @@ articles' faithful summary passes, the flawed ones fail.
 
     .venv/bin/python bench/quality/calibration_halves.py ../shared/data
     .venv/bin/python bench/quality/calibration_halves.py ../shared/data --judge local/reader --limit 40 --scores /tmp/reader.jsonl
+    .venv/bin/python bench/quality/calibration_halves.py ../shared/data --judge local/reader --sets bump --set-limit bump=112 --scores /tmp/reader.jsonl
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ def _jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def sets(data: Path, limit: int | None) -> dict[str, list[Row]]:
+def sets(data: Path, limit: int | None, limits: dict[str, int] | None = None) -> dict[str, list[Row]]:
+    """Each set's rows; ``limits`` (a set's name, or ``summeval`` for both of its sets) overrides ``limit``."""
     docs = {d["doc_id"]: d["source"] for d in _jsonl(data / "summeval_docs.jsonl")}
     summeval = _jsonl(data / "summeval_summaries.jsonl")
     out: dict[str, list[Row]] = {}
@@ -59,15 +61,17 @@ def sets(data: Path, limit: int | None) -> dict[str, list[Row]]:
     out["bump"] = bump
     out["fresh"] = [{"id": r["id"], "group": r["doc"], "source": r["source"], "summary": r["summary"],
                      "passed": r["kind"] == "faithful", "rating": None} for r in _jsonl(data / "fresh_articles_dev.jsonl")]
-    if limit:  # whole articles, a tune one and a held one in turn (a fixed order), until the limit
-        for name, rows in out.items():
+    limits = limits or {}
+    for name, rows in out.items():  # whole articles, a tune one and a held one in turn (a fixed order), until the limit
+        cap = limits.get(name, limits.get(name.split("-")[0], limit))
+        if cap:
             ordered = sorted({r["group"] for r in rows}, key=lambda g: str(g))
             tune = [g for g in ordered if half_of(g) == "tune"]
             held = [g for g in ordered if half_of(g) == "held"]
             groups = [g for pair in zip(tune, held) for g in pair]
             kept, n = set(), 0
             for g in groups:
-                if n >= limit:
+                if n >= cap:
                     break
                 kept.add(g)
                 n += sum(1 for r in rows if r["group"] == g)
@@ -138,9 +142,12 @@ def main() -> None:
     parser.add_argument("--judge", default="offline/lexical")
     parser.add_argument("--sets", default="summeval-consistency,summeval-relevance,realsumm,bump,fresh")
     parser.add_argument("--limit", type=int, default=None, help="items per set at most (whole articles)")
+    parser.add_argument("--set-limit", action="append", default=[], metavar="SET=N",
+                        help="items at most for one set (summeval: both of its sets), over --limit; repeatable")
     parser.add_argument("--scores", type=Path, default=None, help="a JSONL file that keeps each item's verdicts")
     args = parser.parse_args()
-    all_sets = sets(args.data, args.limit)
+    limits = {k: int(v) for k, v in (x.split("=", 1) for x in args.set_limit)}
+    all_sets = sets(args.data, args.limit, limits)
     print(f"{'set':<22}{'held':>6}  {'before [95%]':<22}{'after [95%]':<22}{'gain 95%':<18}spearman  fitted")
     for name in args.sets.split(","):
         rows = all_sets[name]
