@@ -86,16 +86,22 @@ def _lent_name(
     if not quote:
         return None
     fact = fact_of_question(v.question)
-    for name in sorted({m.group() for m in _NAME.finditer(fact)}):
+    needed = sorted({m.group() for m in _NAME.finditer(fact)})
+    if not needed:
+        return None
+    others_words = _words(fact) - _words(" ".join(needed))
+    apart = [(s, e) for s, e, text in lenders if not _words(text) & others_words]
+    for name in needed:
         found = [(m.start(), m.end()) for m in regex.finditer(rf"\b{regex.escape(name)}\b", summary, regex.IGNORECASE)]
-        if not found or any(quote[0] <= a and b <= quote[1] for a, b in found):
-            continue
-        names = _words(" ".join(m.group() for m in _NAME.finditer(fact)))
-        apart = [(s, e) for s, e, text in lenders if not (_words(text) & _words(fact)) - names]
-        inside = lambda spans, a, b: any(s <= a and b <= e for s, e in spans)  # noqa: E731
-        if all(a >= quote[1] and inside(apart, a, b) and not inside(others, a, b) for a, b in found):
+        if found and not any(quote[0] <= a and b <= quote[1] for a, b in found) and all(
+            a >= quote[1] and _inside(apart, a, b) and not _inside(others, a, b) for a, b in found
+        ):
             return name
     return None
+
+
+def _inside(spans: list[tuple[int, int]], a: int, b: int) -> bool:
+    return any(s <= a and b <= e for s, e in spans)
 
 
 def _firm_answer(v: CoverageVerdict) -> bool:
