@@ -76,6 +76,10 @@ def sets(data: Path, limit: int | None, limits: dict[str, int] | None = None) ->
                 kept.add(g)
                 n += sum(1 for r in rows if r["group"] == g)
             out[name] = [r for r in rows if r["group"] in kept]
+    for name, rows in out.items():  # one row per distinct summary of an article: BUMP repeats its reference
+        seen: set[tuple] = set()  # once per edit, REALSumm lists a system twice; a copy is no new evidence
+        out[name] = [r for r in rows if not ((r["group"], r["summary"], r["passed"]) in seen
+                                             or seen.add((r["group"], r["summary"], r["passed"])))]
     return out
 
 
@@ -83,7 +87,7 @@ def scored(rows: list[Row], judge: str, cache: Path | None, set_name: str) -> li
     """Each row's verdicts as a LightItem, from the cache file where it holds them."""
     seen: dict[str, dict] = {}
     if cache is not None and cache.exists():
-        seen = {r["key"]: r for r in _jsonl(cache)}
+        seen = {r["key"]: r for r in map(_rule_known, _jsonl(cache)) if r is not None}
     scorer = create_summarization_scorer(judge)
     items = []
     for row in rows:
@@ -91,7 +95,8 @@ def scored(rows: list[Row], judge: str, cache: Path | None, set_name: str) -> li
         if key not in seen:
             res = scorer.run_sync(input=row["source"], output=row["summary"] or " ")
             seen[key] = {"key": key,
-                         "claims": [[v.probability, v.unchecked, v.supported] for v in res.preprocess_step_result.alignment],
+                         "claims": [[v.probability, v.unchecked, v.supported, v.decided_by is not None]
+                                    for v in res.preprocess_step_result.alignment],
                          "answers": [[v.probability, v.unchecked, v.answered] for v in res.analyze_step_result.coverage],
                          "questions": len(res.preprocess_step_result.questions)}
             if cache is not None:
@@ -100,6 +105,17 @@ def scored(rows: list[Row], judge: str, cache: Path | None, set_name: str) -> li
         s = seen[key]
         items.append(LightItem(row["id"], tuple(map(tuple, s["claims"])), tuple(map(tuple, s["answers"])), s["questions"]))
     return items
+
+
+def _rule_known(entry: dict) -> dict | None:
+    """A cached entry whose claims say whether a rule decided them. An entry from before they said so is
+    complete when every claim is supported (a rule only rejects); else it is scored again (``None``)."""
+    claims = entry["claims"]
+    if all(len(c) == 4 for c in claims):
+        return entry
+    if all(c[2] for c in claims):
+        return {**entry, "claims": [[*c[:3], False] for c in claims]}
+    return None
 
 
 def _ci(values: np.ndarray) -> tuple[float, float]:

@@ -49,10 +49,10 @@ def test_the_fit_scores_an_item_as_the_calibrated_scorer_does() -> None:
         questions("Q1?", "Q2?", "Q3?"), answers(True, False, False))
     plain = create_summarization_scorer(scripted).run_sync(input=SOURCE, output="The bridge opened in 1932. It was painted red.")
     # the scripted verdicts carry no probability: give the fit's light item the same verdicts with some
-    item = LightItem("x", ((0.95, False, True), (0.6, False, True)), ((0.9, False, True), (0.65, False, False), (0.2, False, False)), 3)
+    item = LightItem("x", ((0.95, False, True, False), (0.6, False, True, False)), ((0.9, False, True), (0.65, False, False), (0.2, False, False)), 3)
     params = Params(claim_threshold=0.7, question_threshold=0.6, unsure_margin=0.1)
     cal = _cal(**params.as_dict())
-    claims_ = [v.model_copy(update={"probability": p}) for v, (p, _, _) in zip(plain.preprocess_step_result.alignment, item.claims)]
+    claims_ = [v.model_copy(update={"probability": p}) for v, (p, _, _) in zip(plain.preprocess_step_result.alignment, (c[:3] for c in item.claims))]
     answers_ = [v.model_copy(update={"probability": p}) for v, (p, _, _) in zip(plain.analyze_step_result.coverage, item.answers)]
     new_claims, new_answers, _ = cal.redecide(claims_, answers_)
     from sumjudge.summarization.axes import alignment_value, coverage_value
@@ -60,6 +60,20 @@ def test_the_fit_scores_an_item_as_the_calibrated_scorer_does() -> None:
     expected = min(alignment_value(new_claims), coverage_value(new_answers, 3))
     assert share(item, params) == pytest.approx(expected)
     assert expected == pytest.approx(min(1 / 2, (1 + 0.65) / 3))  # the 0.65 answer is unsure: it counts as its P
+
+
+@pytest.mark.parametrize("rule", ["peer", "contrast", "words"])
+def test_a_threshold_does_not_undo_a_rejection_a_judge_s_rule_made(rule: str) -> None:
+    # the reader's peer rule rejects a claim whose own P (0.62) clears the threshold; a calibrated
+    # threshold re-decides claims by P, and must leave that decision, and the fit must score it the same
+    cal = _cal(claim_threshold=0.5)
+    ruled = AlignmentVerdict(claim="The mayor resigned.", reason="r", supported=False, probability=0.62, decided_by=rule)
+    assert cal.claim(ruled) is ruled
+    plain = ruled.model_copy(update={"decided_by": None})
+    assert cal.claim(plain).supported is True  # the threshold alone decides a verdict no rule decided
+    item = LightItem("x", ((0.9, False, True, False), (0.62, False, False, True)), ((0.9, False, True),), 1)
+    assert share(item, Params(claim_threshold=0.5)) == pytest.approx(0.5)
+    assert share(item, Params(claim_threshold=0.5), graded=True) == pytest.approx((0.9 + 0.62) / 2)
 
 
 def test_a_calibration_for_another_judge_is_refused_before_any_call() -> None:

@@ -39,7 +39,8 @@ BOOTSTRAP = 1000
 THRESHOLDS = tuple(round(0.3 + 0.05 * i, 2) for i in range(14))  # 0.30 ... 0.95
 MARGINS = (0.0, 0.05, 0.1, 0.15)
 PRESENCES = tuple(round(0.1 * i, 1) for i in range(11))  # 0.0 ... 1.0
-Verdict = tuple[float | None, bool, bool]  # probability, unchecked, supported / answered
+Verdict = tuple[float | None, bool, bool]  # probability, unchecked, answered
+ClaimVerdict = tuple[float | None, bool, bool, bool]  # probability, unchecked, supported, decided by a rule
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ class LightItem:
     """An item's verdicts as plain tuples: what the fit re-decides thousands of times."""
 
     id: str
-    claims: tuple[Verdict, ...]
+    claims: tuple[ClaimVerdict, ...]
     answers: tuple[Verdict, ...]
     questions: int
 
@@ -73,8 +74,9 @@ def light_items(store: RunStore, run_id: str) -> list[LightItem]:
         o = rec.outcome
         if isinstance(o, ScoredItem) and o.verdicts is not None:
             v = o.verdicts
-            out.append(LightItem(o.id, tuple((c.probability, c.unchecked, c.supported) for c in v.alignment),
-                                 tuple((a.probability, a.unchecked, a.answered) for a in v.coverage), len(v.questions)))
+            claims = tuple((c.probability, c.unchecked, c.supported, c.decided_by is not None) for c in v.alignment)
+            answers = tuple((a.probability, a.unchecked, a.answered) for a in v.coverage)
+            out.append(LightItem(o.id, claims, answers, len(v.questions)))
     return out
 
 
@@ -84,10 +86,10 @@ def share(item: LightItem, p: Params, graded: bool = False) -> float:
     if not item.claims or not item.questions:
         return 0.0
     total = 0.0
-    for prob, unchecked, supported in item.claims:
+    for prob, unchecked, supported, ruled in item.claims:
         if unchecked and p.unchecked_claims is not None:
             supported = p.unchecked_claims == "supported"
-        elif p.claim_threshold is not None and prob is not None and not unchecked:
+        elif p.claim_threshold is not None and prob is not None and not unchecked and not ruled:
             supported = prob >= p.claim_threshold
         total += prob if graded and prob is not None else float(supported)
     alignment = total / len(item.claims)
@@ -257,5 +259,5 @@ def fit(model: str, items: list[LightItem], labels: Labels, *, scale: float = 1.
     return result
 
 
-__all__ = ["Fit", "LightItem", "Params", "balanced_accuracy", "best_bound", "fit", "fit_params", "judge_kind",
+__all__ = ["ClaimVerdict", "Fit", "LightItem", "Params", "balanced_accuracy", "best_bound", "fit", "fit_params", "judge_kind",
            "light_items", "share"]

@@ -5,7 +5,8 @@
 ``--calibration FILE``) re-decides each verdict from what the judge already said, with no further call:
 
 - a judge with probabilities (``local/reader``, an OpenAI-compatible server with token log-probabilities):
-  a claim is supported at ``claim_threshold``, a question answered at ``question_threshold``, and a
+  a claim is supported at ``claim_threshold`` (unless a rule of the judge decided it, ``decided_by``: the
+  words showed it wrong, or the model preferred the source's alternative; that decision stands), a question answered at ``question_threshold``, and a
   question within ``unsure_margin`` of it is *unchecked* (it counts in coverage as its probability);
 - the offline judge: an *unchecked* claim (words it could not find, no error it could show) counts as
   ``unchecked_claims`` ("supported", the default, or "unsupported"), and an unsettled question counts in
@@ -132,7 +133,8 @@ class Calibration(BaseModel):
         supported = v.supported
         if v.unchecked and self.unchecked_claims is not None:
             supported = self.unchecked_claims == "supported"
-        elif self.claim_threshold is not None and v.probability is not None and not v.unchecked:
+        elif (self.claim_threshold is not None and v.probability is not None and not v.unchecked
+              and v.decided_by is None):  # a rule's decision (words, an alternative, the peers) stands
             supported = v.probability >= self.claim_threshold
         return v if supported == v.supported else v.model_copy(update={"supported": supported})
 

@@ -13,7 +13,7 @@ already given. The ``quote`` is checked by the scorer (:mod:`.quotes`): where it
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
 from pydantic.json_schema import SkipJsonSchema
@@ -130,6 +130,12 @@ class AlignmentVerdict(_Strict):
     contradicts it, not because the source was seen to state it. A reviewer filters by it. Left out
     of the result when ``False``."""
 
+    decided_by: SkipJsonSchema[Literal["words", "contrast", "peer"] | None] = None
+    """Set by a judge whose rule, not the claim's probability against a threshold, decided the verdict:
+    ``words`` (the words show the claim wrong), ``contrast`` (the source's alternative reads as more
+    probable) or ``peer`` (the claim reads far below the summary's best other claim). A calibration
+    re-decides by probability only the verdicts no rule decided. Left out of the result when ``None``."""
+
     @field_validator("probability")
     @classmethod
     def _readable(cls, value: float | None) -> float | None:
@@ -137,7 +143,7 @@ class AlignmentVerdict(_Strict):
 
     @model_serializer(mode="wrap")
     def _drop_absent(self, handler: SerializerFunctionWrapHandler) -> Any:
-        data = _drop_none(handler(self), ("evidence", "probability", "differs"))
+        data = _drop_none(handler(self), ("evidence", "probability", "differs", "decided_by"))
         return _drop_false(_drop_unlocated(data), ("unchecked",))
 
 

@@ -56,6 +56,7 @@ def test_a_value_the_source_attaches_to_something_else_is_unsupported_by_its_alt
     assert not verdict.supported  # P 0.82 alone would pass the threshold 0.5
     assert "0.820" in verdict.reason and "0.980" in verdict.reason and '"$25 million" -> "$18.5 million"' in verdict.reason
     assert verdict.probability is not None and verdict.probability < 0.5
+    assert verdict.decided_by == "contrast"  # a calibrated threshold leaves this decision alone
 
 
 def test_two_people_s_roles_swapped_are_unsupported_by_the_swap_back(tmp_path: Path) -> None:

@@ -49,6 +49,7 @@ def test_a_claim_far_below_the_summary_s_best_claim_is_unsupported_though_above_
     added = verdicts[2]
     assert added.probability == 0.62  # its own P kept: the graded axis still reads the model
     assert "2.5 log-odds below the summary's best other claim" in added.reason and "P = 0.950" in added.reason
+    assert [v.decided_by for v in verdicts] == [None, None, "peer"]
 
 
 def test_faithful_claims_within_the_margin_of_each_other_stay_supported(tmp_path: Path) -> None:

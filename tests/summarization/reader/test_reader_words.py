@@ -62,6 +62,7 @@ def test_a_number_the_source_states_otherwise_is_unsupported_though_the_model_sa
     assert verdict.probability == pytest.approx(0.09)  # the model's 0.9 times proof_scale, 0.1 by default
     assert "shown by words" in verdict.reason and "12" in verdict.reason  # the source's number, shown
     assert "P(supported) = 0.90" in verdict.reason  # and what the model read, kept beside it
+    assert verdict.decided_by == "words"
 
 
 def test_the_model_alone_decides_with_proof_scale_1(tmp_path: Path) -> None:
@@ -74,7 +75,7 @@ def test_a_faithful_claim_keeps_the_models_probability(tmp_path: Path) -> None:
     judge, _ = _judge(tmp_path, lambda user: 0.1 if "Claim: The library will cost 12" in user else 0.8)
     low, high = _align(judge, "The library will cost 12 million dollars. Ana Lopez is the mayor.").alignment
     assert not low.supported and low.probability == pytest.approx(0.1)  # below the threshold .15: the model's no
-    assert "shown by words" not in low.reason
+    assert "shown by words" not in low.reason and low.decided_by is None  # the threshold decided
     assert high.supported and high.probability == pytest.approx(0.8)
 
 

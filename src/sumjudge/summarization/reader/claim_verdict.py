@@ -68,18 +68,20 @@ def claim_verdict(
             reason += "; the words and the model disagree: the model alone would call it supported"
         # the words' evidence goes with them: the passage that disproves the claim, the words that differ
         return AlignmentVerdict(claim=claim.text, quote=proof.quote or quote, reason=reason, supported=False,
-                                probability=round(p, 4), differs=proof.differs)
+                                probability=round(p, 4), differs=proof.differs, decided_by="words")
     if contrast is not None:
         gap = beaten_by(answer.p_yes, contrast.answer.p_yes)
         if gap >= s.contrast_margin:  # the source's own value reads as the one it states
             p = round(min(answer.p_yes, 1 / (1 + math.exp(gap))), 4)
             reason = (f"not supported: the source's alternative reads as more probable than the claim: {against}; "
                       f"the model read {read}")
-            return AlignmentVerdict(claim=claim.text, quote=quote, reason=reason, supported=False, probability=p)
+            return AlignmentVerdict(claim=claim.text, quote=quote, reason=reason, supported=False, probability=p,
+                                    decided_by="contrast")
     supported = answer.p_yes >= t
     reason = f"{'supported' if supported else 'not supported'}: {read}"
     below = beaten_by(answer.p_yes, peer.p_yes) if peer is not None and s.peer_margin > 0 else 0.0
-    if supported and peer is not None and below >= s.peer_margin > 0:  # far below the summary's true claims
+    ruled = supported and peer is not None and below >= s.peer_margin > 0
+    if ruled and peer is not None:  # far below the summary's true claims
         supported = False
         reason = (f"not supported: its P reads {below:.1f} log-odds below the summary's best other claim "
                   f"(P = {peer.p_yes:.3f}; margin {s.peer_margin:g}): {read}")
@@ -87,7 +89,8 @@ def claim_verdict(
         reason += f"; {against}"
     if not supported and words is not None and not words.unchecked:
         reason += f"; the words and the model disagree: the words find it {words.reason.split(':')[0]}"
-    return AlignmentVerdict(claim=claim.text, quote=quote, reason=reason, supported=supported, probability=kept)
+    return AlignmentVerdict(claim=claim.text, quote=quote, reason=reason, supported=supported, probability=kept,
+                            decided_by="peer" if ruled else None)
 
 
 def _against(answer: YesNoAnswer, contrast: Contrast | None) -> str:
