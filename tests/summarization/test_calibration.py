@@ -76,6 +76,27 @@ def test_a_threshold_does_not_undo_a_rejection_a_judge_s_rule_made(rule: str) ->
     assert share(item, Params(claim_threshold=0.5), graded=True) == pytest.approx((0.9 + 0.62) / 2)
 
 
+def test_a_fitted_question_threshold_keeps_the_judge_s_own_doubt() -> None:
+    import numpy as np
+
+    from sumjudge.analysis.calibration_fit import fit_params, judge_margin
+
+    # the reader's way: unsure answers within 0.1 of its threshold 0.6; the team passes the items whose
+    # first answer (P 0.45, a firm no to the judge) it reads as answered, so the fit lowers the threshold
+    def item(n: int, first: float, unsure: float) -> LightItem:
+        return LightItem(f"i{n}", ((0.9, False, True, False),),
+                         ((first, False, False), (0.9, False, True), (unsure, True, unsure >= 0.6)), 3)
+
+    spread = (0.52, 0.55, 0.58, 0.63, 0.66, 0.69)
+    items = [item(n, 0.45 if n % 2 else 0.2, p) for n, p in enumerate(spread * 4)]
+    assert judge_margin(items) == 0.1
+    assert judge_margin([LightItem("x", (), ((0.2, False, False), (0.9, False, True)), 2)]) == 0.0
+    truth = np.array([i.answers[0][0] > 0.3 for i in items])
+    params = fit_params(items, truth, "probabilities", False)
+    assert params.question_threshold is not None and params.question_threshold < 0.45
+    assert params.unsure_margin is not None  # written in the file: not silently 0
+
+
 def test_a_calibration_for_another_judge_is_refused_before_any_call() -> None:
     scripted = judge(claims(("c", True)), questions("Q?"), answers(True))
     other = Calibration(judge="offline/lexical", labels_digest="sha256:x", labels=50, bound=0.5)

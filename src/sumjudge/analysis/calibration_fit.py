@@ -137,6 +137,7 @@ def fit_params(items: list[LightItem], truth: np.ndarray, kind: str, graded: boo
     if kind != "probabilities":
         return Params()
     best, best_value = Params(), _objective(items, truth, Params(), graded)
+    own_margin = judge_margin(items)
     for _ in range(2):  # two sweeps of the three coordinates
         for name, values in (("claim_threshold", THRESHOLDS), ("question_threshold", THRESHOLDS),
                              ("unsure_margin", MARGINS)):
@@ -144,10 +145,24 @@ def fit_params(items: list[LightItem], truth: np.ndarray, kind: str, graded: boo
                 if name == "unsure_margin" and best.question_threshold is None:
                     continue
                 trial = replace(best, **{name: value})
+                if name == "question_threshold" and trial.unsure_margin is None:
+                    trial = replace(trial, unsure_margin=own_margin)  # a moved threshold keeps the judge's doubt
                 got = _objective(items, truth, trial, graded)
                 if got > best_value + 1e-9:
                     best, best_value = trial, got
     return best
+
+
+def judge_margin(items: list[LightItem]) -> float:
+    """The unsure margin a calibration that moves the question threshold starts from: of MARGINS, the
+    one nearest the judge's own, read from its verdicts (its unsure answers lie within the margin on
+    either side of its threshold, so the margin is half their spread; 0 where it has none). Without it
+    a fitted threshold would silently turn every unsure answer firm."""
+    unsure = [prob for i in items for prob, unchecked, _ in i.answers if unchecked and prob is not None]
+    if not unsure:
+        return 0.0
+    reach = (max(unsure) - min(unsure)) / 2
+    return min(MARGINS[1:], key=lambda m: (abs(m - reach), m))  # a judge with unsure answers has some doubt
 
 
 def judge_kind(model: str, items: list[LightItem]) -> str:
