@@ -27,7 +27,7 @@ from .common import CHECK_EXIT_CODES, EXIT_BELOW, EXIT_OK, fail, say, stderr_con
 from .help import SectionedCommand
 from .options import (
     Finite, cache_options, calibration_option, gate_flag, item_gate_options, item_gates, judge_option_option,
-    model_option, read_calibration_option, scorer_options_decorator, scorer_spec, timeout_option,
+    model_option, read_calibration_option, ScorerFlags, scorer_options_decorator, scorer_spec, timeout_option,
 )
 
 _LOOKS_LIKE_A_PATH = re.compile(r"^\S+$")
@@ -83,8 +83,8 @@ def _text(value: str, option: str) -> str:
 @calibration_option
 @click.option("--json", "as_json", is_flag=True, help="Print the whole result as JSON.")
 def check(
-    source_arg: str, summary_arg: str, model: str | None, judge_option: tuple[str, ...], max_questions: int, scale: float, samples: int,
-    reducer: str, sample_temperature: float | None, graded: bool, timeout: float | None, use_cache: bool,
+    source_arg: str, summary_arg: str, model: str | None, judge_option: tuple[str, ...], scorer_flags: ScorerFlags,
+    timeout: float | None, use_cache: bool,
     cache_path: str | None, fail_under: float | None, max_unsupported: int | None, min_alignment: float | None,
     min_coverage: float | None, calibration_path: str | None, as_json: bool,
 ) -> None:
@@ -94,6 +94,7 @@ def check(
 
     if source_arg == "-" and summary_arg == "-":
         fail("only one of --source and --summary can read standard input")
+    scale = scorer_flags.scale
     if fail_under is not None and not 0 <= fail_under <= scale:
         fail(f"--fail-under must be from 0 to the scale ({scale:g}): outside it the gate can never pass or never "
              f"fail, got {fail_under:g}")
@@ -102,8 +103,7 @@ def check(
     calibration = read_calibration_option(calibration_path)
     if calibration is not None and fail_under is None and calibration.bound is not None:
         fail_under = calibration.bound  # the bound fitted on the team's labels
-    spec = scorer_spec(model, judge_option, max_questions=max_questions, scale=scale, samples=samples, reducer=reducer,
-                       sample_temperature=sample_temperature, graded=graded, calibration=calibration)
+    spec = scorer_spec(model, judge_option, scorer_flags, calibration=calibration)
     source, summary = _text(source_arg, "--source"), _text(summary_arg, "--summary")
     try:  # one pair: the spec's own scorer, none of the batch runner's machinery
         scorer = spec.scorer(concurrency=4, timeout=timeout, cache=cache_path or use_cache)

@@ -4,9 +4,11 @@ processes and provider batch jobs."""
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
 from typing import Any
 
 import click
@@ -129,7 +131,8 @@ def max_questions_option(help: str = f"Upper bound on coverage questions per sou
 
 def samples_option(help: str = "Independent evaluations per summary; the score is their --reducer, the spread is "
                                f"kept (at most {MAX_SAMPLES}).") -> F:
-    return click.option("--samples", type=count("--samples"), default=1, show_default=True, metavar="K", help=help)
+    return click.option("--samples", type=count("--samples"), default=ScorerFlags.samples, show_default=True,
+                        metavar="K", help=help)
 
 
 def concurrency_option(help: str = f"Items in flight, and the most judge requests in flight (lowered on 429; at "
@@ -166,18 +169,45 @@ graded_option = click.option(
 )
 """``--graded``: :attr:`SummarizationOptions.graded` (shared by ``score``, ``check`` and ``probe``)."""
 
+@dataclass(frozen=True)
+class ScorerFlags:
+    """What the scorer's flags said, as one value a command passes to :func:`scorer_spec` unopened. Its
+    defaults are the flags' defaults; :class:`~sumjudge.summarization.options.SummarizationOptions`
+    checks each value, once."""
+
+    max_questions: int = DEFAULT_MAX_QUESTIONS
+    scale: float = 1.0
+    samples: int = 1
+    reducer: str = "mean"
+    sample_temperature: float | None = None
+    graded: bool = False
+
+
+def _gathered(command: F) -> F:
+    """``command`` called with the scorer's flags gathered into one ``scorer_flags`` argument."""
+
+    @functools.wraps(command)
+    def gathered(*args: Any, **kwargs: Any) -> Any:
+        flags = ScorerFlags(**{f.name: kwargs.pop(f.name) for f in fields(ScorerFlags)})
+        return command(*args, scorer_flags=flags, **kwargs)
+
+    return gathered
+
+
 scorer_options_decorator = _stack(
     max_questions_option(),
-    click.option("--scale", type=PositiveNumber(), default=1.0, show_default=True, metavar="X",
+    click.option("--scale", type=PositiveNumber(), default=ScorerFlags.scale, show_default=True, metavar="X",
                  help="Multiplies every score."),
     samples_option(),
-    click.option("--reducer", type=click.Choice(["mean", "median", "min"]), default="mean", show_default=True,
-                 help="How --samples scores become the score."),
+    click.option("--reducer", type=click.Choice(["mean", "median", "min"]), default=ScorerFlags.reducer,
+                 show_default=True, help="How --samples scores become the score."),
     click.option("--sample-temperature", type=Temperature(), default=None,
                  metavar="T", help="Temperature of the samples when the judge is at 0 (default 0.7)."),
     graded_option,
+    _gathered,
 )
-"""``--max-questions``, ``--scale``, ``--samples``, ``--reducer``, ``--sample-temperature``, ``--graded``."""
+"""``--max-questions``, ``--scale``, ``--samples``, ``--reducer``, ``--sample-temperature``, ``--graded``,
+passed to the command as one ``scorer_flags`` (:class:`ScorerFlags`)."""
 
 cache_options = _stack(
     click.option("--cache", "use_cache", is_flag=True,
@@ -188,23 +218,22 @@ cache_options = _stack(
 """``--cache`` and ``--cache-path``."""
 
 
-def scorer_spec(
-    model: str | None, judge_option: Sequence[str], *, max_questions: int, scale: float, samples: int,
-    reducer: str, sample_temperature: float | None, graded: bool = False, **more: Any,
-) -> Any:
+def scorer_spec(model: str | None, judge_option: Sequence[str], flags: ScorerFlags, **more: Any) -> Any:
     """What the flags ask for, as one :class:`~sumjudge.summarization.spec.ScorerSpec`: the judge
     (``--model``, else the default), its options (``--judge-option`` and ``$SUMJUDGE_JUDGE_OPTIONS``),
-    and the scorer's :class:`~sumjudge.summarization.options.SummarizationOptions` (``more``: the
-    exam, the calibration, ``draw_missing``, ``strict_evidence``, ``question_draws``). Each is checked
-    there, once; a bad one is one line naming its flag and exit 2, before any model is loaded."""
+    and the scorer's :class:`~sumjudge.summarization.options.SummarizationOptions` (``flags``, and
+    ``more``: the exam, the calibration, ``draw_missing``, ``strict_evidence``, ``question_draws``).
+    Each is checked there, once; a bad one is one line naming its flag and exit 2, before any model is
+    loaded."""
     from ..errors import SumjudgeError
     from ..judges.options import gathered_options
     from ..summarization.spec import ScorerSpec
     from .common import fail
 
-    given = {"sample_temperature": sample_temperature} if sample_temperature is not None else {}
-    options = scorer_options(max_questions=max_questions, scale=scale, samples=samples, reducer=reducer,
-                             graded=graded, **given, **more)
+    given = {f.name: getattr(flags, f.name) for f in fields(ScorerFlags)}
+    if given["sample_temperature"] is None:  # the options' own default
+        del given["sample_temperature"]
+    options = scorer_options(**given, **more)
     try:
         return ScorerSpec.make(model, options, gathered_options(judge_option))
     except SumjudgeError as exc:
@@ -292,7 +321,7 @@ def read_calibration_option(path: str | None) -> Any:
 
 __all__ = [
     "COUNT_MAXIMA", "MAX_CONCURRENCY", "MAX_PER_KIND", "MAX_POLL_INTERVAL", "MAX_WORKERS", "Finite", "PositiveNumber",
-    "Seconds", "Share", "Temperature", "calibration_option", "read_calibration_option", "batch_options", "cache_options", "concurrency_option", "count",
+    "ScorerFlags", "Seconds", "Share", "Temperature", "calibration_option", "read_calibration_option", "batch_options", "cache_options", "concurrency_option", "count",
     "gate_flag", "graded_option", "item_gate_options", "item_gates", "judge_extra", "judge_option_option", "max_claims_option", "max_questions_option", "model_option", "per_kind_option", "samples_option",
     "scorer_options", "scorer_spec", "scorer_options_decorator", "timeout_option", "workers_option",
 ]

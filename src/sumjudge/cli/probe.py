@@ -25,7 +25,7 @@ from .common import (
 from .help import SectionedCommand
 from .options import (
     PositiveNumber, Seconds, batch_options, calibration_option, concurrency_option, graded_option,
-    judge_option_option, max_questions_option, per_kind_option, read_calibration_option, scorer_spec, workers_option,
+    judge_option_option, max_questions_option, per_kind_option, read_calibration_option, ScorerFlags, scorer_spec, workers_option,
 )
 
 
@@ -112,8 +112,8 @@ def probe(
     if len(models) > 2:
         fail("--model takes one judge, or two to compare")
     calibration = read_calibration_option(calibration_path)
-    specs = [scorer_spec(m, judge_option, max_questions=max_questions, scale=scale, samples=1, reducer="mean",
-                         sample_temperature=None, graded=graded,  # a calibration applies to the judge it names
+    flags = ScorerFlags(max_questions=max_questions, scale=scale, graded=graded)
+    specs = [scorer_spec(m, judge_option, flags,  # a calibration applies to the judge it names
                          calibration=calibration if calibration is not None and (len(models) < 2 or calibration.judge == m)
                          else None)
              for m in list(models) or [default_model_id()]]

@@ -16,7 +16,9 @@ from ..errors import JudgeError, SumjudgeError
 from ..guards.limits import MAX_CONCURRENCY
 from .common import EXIT_BELOW, fail, input_options, open_dataset, say
 from .help import SectionedCommand
-from .options import cache_options, count, judge_option_option, max_questions_option, model_option, scorer_spec, timeout_option
+from .options import (
+    ScorerFlags, cache_options, count, judge_option_option, max_questions_option, model_option, scorer_spec, timeout_option,
+)
 
 
 @click.command(cls=SectionedCommand, common=("out", "model", "judge_option", "max_questions"))
@@ -42,8 +44,7 @@ def questions(
     from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user
     from ..runs.exam import draw_exam, exam_output_plan, write_exam
 
-    spec = scorer_spec(model, judge_option, max_questions=max_questions, scale=1.0, samples=1, reducer="mean",
-                       sample_temperature=None)
+    spec = scorer_spec(model, judge_option, ScorerFlags(max_questions=max_questions))
     if out != "-":  # before any call: never over the data, a store or cache, or what a run reads
         try:
             exam_output_plan(out, data=None if data == "-" else data, cache=cache_path or use_cache).check()

@@ -20,7 +20,7 @@ from ..errors import SumjudgeError
 from .help import SectionedCommand
 from .options import (
     Finite, batch_options, cache_options, calibration_option, concurrency_option, item_gate_options,
-    item_gates, judge_option_option, model_option, read_calibration_option, scorer_options_decorator, scorer_spec,
+    item_gates, judge_option_option, model_option, read_calibration_option, ScorerFlags, scorer_options_decorator, scorer_spec,
     timeout_option, workers_option,
 )
 from .common import EXIT_INTERRUPTED, EXIT_TERMINATED, fail, say, stderr_console
@@ -80,8 +80,8 @@ from .common import SCORE_EXIT_CODES, gate_exit, input_options, on_inconclusive_
               help="Count a verdict whose quote is not found in its text (unverified) as unsupported / unanswered.")
 @batch_options
 def score(
-    data: str, model: str | None, judge_option: tuple[str, ...], max_questions: int, scale: float, samples: int,
-    reducer: str, sample_temperature: float | None, graded: bool, concurrency: int, workers: int | None,
+    data: str, model: str | None, judge_option: tuple[str, ...], scorer_flags: ScorerFlags, concurrency: int,
+    workers: int | None,
     out: str | None, report: str | None, fail_under: float | None, gate_kind: str, on_inconclusive: str,
     min_item_score: float | None, max_unsupported: int | None, min_alignment: float | None,
     min_coverage: float | None, allow_errors: str | None, pass_rate: str | None, threshold: float | None,
@@ -103,12 +103,11 @@ def score(
 
     console = stderr_console(quiet)
     gates = _gates(fail_under=fail_under, allow_errors=allow_errors, pass_rate=pass_rate, threshold=threshold,
-                   gate_kind=gate_kind, min_item_score=min_item_score, on_inconclusive=on_inconclusive, scale=scale,
-                   item=item_gates(max_unsupported, min_alignment, min_coverage))
+                   gate_kind=gate_kind, min_item_score=min_item_score, on_inconclusive=on_inconclusive,
+                   scale=scorer_flags.scale, item=item_gates(max_unsupported, min_alignment, min_coverage))
     exam = _checked_paths_and_exam(data, store_path, cache_path or use_cache, exam_path, draw_missing,
                                    {"--out": out, "--report": report, "--junit": junit})
-    spec = scorer_spec(model, judge_option, max_questions=max_questions, scale=scale, samples=samples,
-                       reducer=reducer, sample_temperature=sample_temperature, graded=graded, questions=exam,
+    spec = scorer_spec(model, judge_option, scorer_flags, questions=exam,
                        draw_missing=draw_missing, strict_evidence=strict_evidence, question_draws=question_draws,
                        calibration=read_calibration_option(calibration_path))
     dataset = open_dataset(data, source_field=source_field, summary_field=summary_field, id_field=id_field,
