@@ -169,6 +169,7 @@ graded_option = click.option(
 )
 """``--graded``: :attr:`SummarizationOptions.graded` (shared by ``score``, ``check`` and ``probe``)."""
 
+
 @dataclass(frozen=True)
 class ScorerFlags:
     """What the scorer's flags said, as one value a command passes to :func:`scorer_spec` unopened. Its
