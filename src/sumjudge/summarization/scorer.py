@@ -180,7 +180,7 @@ class SummarizationScorer:
             alignment, coverage, changed = cal.redecide(alignment, coverage)
             calibrated = f" Calibrated by {cal.short}: {changed} verdict(s) re-decided."
         # an answer whose only evidence is a claim the source does not support does not count
-        coverage = answers_on_unsupported_claims(alignment, coverage, ev.summary)
+        coverage = answers_on_unsupported_claims(alignment, coverage, ev.summary, ev.source)
         pre = SummarizationPreprocess(alignment=alignment, questions=questions)
         ana = SummarizationAnalysis(coverage=coverage)
         graded = self.options.graded

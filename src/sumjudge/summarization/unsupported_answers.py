@@ -21,8 +21,10 @@ in January" answers "did the board ask Carver to present a budget plan in Januar
 question's fact, where the summary writes that name only after the quote and only inside unsupported
 claims that share no other word with the fact, is re-decided as unanswered too. A name written before
 the quote is left alone (the quote's "he" may refer back to it), and so is one in a claim that carries
-the fact's words: it is part of the answer. Claims a judge left unchecked lend their names: on BUMP's
-faithful references, the offline judge's unchecked claims carry a fact's second half too often.
+the fact's words: it is part of the answer. A claim the judge left *unchecked* lends its names the same
+way only where none of its other words is the source's ("Diane Carver said she would resign", where the
+source never resigns or says): an unchecked claim that shares the source's words is most often a true
+paraphrase, the second half of a fact the answer needs.
 """
 
 from __future__ import annotations
@@ -111,22 +113,39 @@ def _firm_answer(v: CoverageVerdict) -> bool:
     return v.answered and not v.unchecked
 
 
+def _apart_from_source(claim: str, source_words: frozenset[str]) -> bool:
+    """Whether a claim's words, its capitalised words aside, are none of them the source's: a sentence
+    about something the source never mentions ("Diane Carver said she would resign")."""
+    names = " ".join(regex.findall(r"\p{Lu}[\p{L}\p{M}'’-]+", claim))  # the opening word too: "Diane Carver"
+    own = _words(claim) - _words(names)
+    return bool(own) and not own & source_words
+
+
 def answers_on_unsupported_claims(
-    alignment: list[AlignmentVerdict], coverage: list[CoverageVerdict], summary: str
+    alignment: list[AlignmentVerdict], coverage: list[CoverageVerdict], summary: str, source: str | None = None
 ) -> list[CoverageVerdict]:
     """``coverage`` with every answer that rests only on unsupported claims re-decided as unanswered
     (module notes): its quote, located in the summary, overlaps at least one unsupported claim and no
-    supported one; or a name it needs is only in unsupported claims about something else. The verdict keeps
-    its quote and says why in its reason."""
+    supported one; or a name it needs is only in unsupported claims about something else (or unchecked
+    ones none of whose other words is in ``source``, when given). The verdict keeps its quote and says
+    why in its reason."""
     holds = [v.supported or _detail_stated_otherwise(v) for v in alignment]  # what may answer a question
-    if all(holds) or not any(_firm_answer(v) and v.quote_offsets for v in coverage):
+    if not any(_firm_answer(v) and v.quote_offsets for v in coverage):
+        return coverage
+    invented = [False] * len(alignment)  # unchecked claims about nothing the source mentions
+    if source is not None and any(v.unchecked for v in alignment):
+        source_words = _words(source)
+        invented = [v.unchecked and _apart_from_source(v.claim, source_words) for v in alignment]
+    if all(holds) and not any(invented):
         return coverage
     spans = [_span(v, summary) for v in alignment]
     if any(at is None for at, ok in zip(spans, holds) if ok):
         return coverage
     wrong = [(v.claim, at) for v, ok, at in zip(alignment, holds, spans) if not ok and at is not None]
     right = [at for at, ok in zip(spans, holds) if ok and at is not None]
-    lenders = [(*at, v.claim) for v, at, ok in zip(alignment, spans, holds) if not ok and at is not None]
+    lenders = [(*at, v.claim) for v, at, ok, new in zip(alignment, spans, holds, invented)
+               if (not ok or new) and at is not None]
+    givers = [at for at, ok, new in zip(spans, holds, invented) if ok and not new and at is not None]
     out = []
     for v in coverage:
         quote = v.quote_offsets
@@ -134,7 +153,7 @@ def answers_on_unsupported_claims(
             on = [claim for claim, at in wrong if _overlaps(at, quote, summary)]
             if on and not any(_overlaps(at, quote, summary) for at in right):
                 v = _unanswered(v, f'{RESTS_ON_UNSUPPORTED} ("{on[0]}")')
-            elif (name := _lent_name(v, summary, lenders, right)) is not None:
+            elif (name := _lent_name(v, summary, lenders, givers)) is not None:
                 v = _unanswered(v, LENT_NAME.format(name=name))
         out.append(v)
     return out

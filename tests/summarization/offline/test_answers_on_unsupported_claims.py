@@ -103,3 +103,32 @@ def test_a_name_a_supported_claim_gives_still_answers():
     invented = [claims[0], claims[1].model_copy(update={"supported": False})]
     (out,) = answers_on_unsupported_claims(invented, [answer], summary)
     assert not out.answered and "'Carver'" in out.reason
+
+
+def test_an_unchecked_sentence_about_nothing_in_the_source_lends_no_name():
+    # the offline judge cannot show "said she would resign" wrong (it leaves the claim unchecked), but none
+    # of its words but the names is the source's: the 'Carver' it gives answers nothing
+    scorer = create_summarization_scorer(LexicalJudge())
+    faithful = scorer.run_sync(input=SCHOOL, output=SCHOOL_FAITHFUL)
+    added = scorer.run_sync(input=SCHOOL, output=f"{SCHOOL_FAITHFUL} Diane Carver said she would resign.")
+    (resign,) = [v for v in added.preprocess_step_result.alignment if "resign" in v.claim]
+    assert resign.supported and resign.unchecked
+    asked = next(v for v in added.analyze_step_result.coverage if "Carver to present" in v.question)
+    assert not asked.answered and "'Carver'" in asked.reason
+    assert added.score <= faithful.score
+
+
+def test_an_unchecked_claim_that_shares_the_source_s_words_still_gives_its_name():
+    # "merge" and "schools" are the source's words (not the question's): a paraphrase, not an invention
+    summary = "A new budget plan is due in January. Carver had wanted to merge the schools."
+    claims = [_claim("A new budget plan is due in January.", True),
+              _claim("Carver had wanted to merge the schools.", True).model_copy(update={"unchecked": True})]
+    quote = "A new budget plan is due in January."
+    at = summary.index(quote)
+    answer = CoverageVerdict(question="Is it true that the board asked Carver to present a new budget plan in January?",
+                             quote=quote, reason="said", answered=True, quote_offsets=[at, at + len(quote)])
+    assert answers_on_unsupported_claims(claims, [answer], summary, SCHOOL) == [answer]
+    apart = [claims[0], claims[1].model_copy(update={"claim": "Carver will resign."})]
+    summary_apart = "A new budget plan is due in January. Carver will resign."
+    (out,) = answers_on_unsupported_claims(apart, [answer], summary_apart, SCHOOL)
+    assert not out.answered and "'Carver'" in out.reason
