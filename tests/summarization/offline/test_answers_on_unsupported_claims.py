@@ -3,6 +3,8 @@ sentence added never scores above its faithful twin by what it invents."""
 
 from __future__ import annotations
 
+import pytest
+
 from sumjudge import create_summarization_scorer
 from sumjudge.summarization.offline.lexical import LexicalJudge
 from sumjudge.summarization.unsupported_answers import RESTS_ON_UNSUPPORTED, answers_on_unsupported_claims
@@ -82,10 +84,15 @@ SCHOOL_FAITHFUL = "The Marlow school board voted to keep two primary schools ope
 SCHOOL_ADDED = "Superintendent Diane Carver resigned in 2019."
 
 
-def test_a_name_only_an_invented_sentence_gives_lends_it_to_no_answer():
+# the offline judge shows "resigned in 2019" unsupported; it cannot show "said she would resign" wrong and
+# leaves it unchecked, but none of its words but the names is the source's: neither 'Carver' answers
+@pytest.mark.parametrize("sentence, unchecked", [(SCHOOL_ADDED, False), ("Diane Carver said she would resign.", True)])
+def test_a_name_only_an_invented_sentence_gives_lends_it_to_no_answer(sentence: str, unchecked: bool):
     scorer = create_summarization_scorer(LexicalJudge())
     faithful = scorer.run_sync(input=SCHOOL, output=SCHOOL_FAITHFUL)
-    added = scorer.run_sync(input=SCHOOL, output=f"{SCHOOL_FAITHFUL} {SCHOOL_ADDED}")
+    added = scorer.run_sync(input=SCHOOL, output=f"{SCHOOL_FAITHFUL} {sentence}")
+    (invented,) = [v for v in added.preprocess_step_result.alignment if "Carver" in v.claim]
+    assert invented.supported is unchecked and invented.unchecked is unchecked
     asked = next(v for v in added.analyze_step_result.coverage if "Carver to present" in v.question)
     assert not asked.answered and "'Carver'" in asked.reason
     assert added.score <= faithful.score
@@ -103,19 +110,6 @@ def test_a_name_a_supported_claim_gives_still_answers():
     invented = [claims[0], claims[1].model_copy(update={"supported": False})]
     (out,) = answers_on_unsupported_claims(invented, [answer], summary)
     assert not out.answered and "'Carver'" in out.reason
-
-
-def test_an_unchecked_sentence_about_nothing_in_the_source_lends_no_name():
-    # the offline judge cannot show "said she would resign" wrong (it leaves the claim unchecked), but none
-    # of its words but the names is the source's: the 'Carver' it gives answers nothing
-    scorer = create_summarization_scorer(LexicalJudge())
-    faithful = scorer.run_sync(input=SCHOOL, output=SCHOOL_FAITHFUL)
-    added = scorer.run_sync(input=SCHOOL, output=f"{SCHOOL_FAITHFUL} Diane Carver said she would resign.")
-    (resign,) = [v for v in added.preprocess_step_result.alignment if "resign" in v.claim]
-    assert resign.supported and resign.unchecked
-    asked = next(v for v in added.analyze_step_result.coverage if "Carver to present" in v.question)
-    assert not asked.answered and "'Carver'" in asked.reason
-    assert added.score <= faithful.score
 
 
 def test_an_unchecked_claim_that_shares_the_source_s_words_still_gives_its_name():
