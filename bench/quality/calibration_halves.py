@@ -76,10 +76,11 @@ def sets(data: Path, limit: int | None, limits: dict[str, int] | None = None) ->
                 kept.add(g)
                 n += sum(1 for r in rows if r["group"] == g)
             out[name] = [r for r in rows if r["group"] in kept]
-    for name, rows in out.items():  # one row per distinct summary of an article: BUMP repeats its reference
-        seen: set[tuple] = set()  # once per edit, REALSumm lists a system twice; a copy is no new evidence
-        out[name] = [r for r in rows if not ((r["group"], r["summary"], r["passed"]) in seen
-                                             or seen.add((r["group"], r["summary"], r["passed"])))]
+    # one row per distinct summary of an article (its first): BUMP repeats its reference once per edit,
+    # REALSumm lists a system twice; a copy is no new evidence
+    for name, rows in out.items():
+        first = {(r["group"], r["summary"], r["passed"]): r for r in reversed(rows)}
+        out[name] = [r for r in rows if first[(r["group"], r["summary"], r["passed"])] is r]
     return out
 
 

@@ -64,7 +64,8 @@ def _detail_stated_otherwise(claim: AlignmentVerdict) -> bool:
 LENT_NAME = "the name it needs, {name!r}, is only in a claim the source does not support"
 """The start of the reason of an answer whose name comes only from such a claim."""
 
-_NAME = regex.compile(r"(?<=\S\s+)\p{Lu}[\p{L}\p{M}'’-]+")
+_CAPITALISED = r"\p{Lu}[\p{L}\p{M}'’-]+"
+_NAME = regex.compile(rf"(?<=\S\s+){_CAPITALISED}")
 """A capitalised word that does not open the fact: a name ("Carver", "January")."""
 
 
@@ -116,7 +117,7 @@ def _firm_answer(v: CoverageVerdict) -> bool:
 def _apart_from_source(claim: str, source_words: frozenset[str]) -> bool:
     """Whether a claim's words, its capitalised words aside, are none of them the source's: a sentence
     about something the source never mentions ("Diane Carver said she would resign")."""
-    names = " ".join(regex.findall(r"\p{Lu}[\p{L}\p{M}'’-]+", claim))  # the opening word too: "Diane Carver"
+    names = " ".join(regex.findall(_CAPITALISED, claim))  # the opening word too: "Diane Carver"
     own = _words(claim) - _words(names)
     return bool(own) and not own & source_words
 
