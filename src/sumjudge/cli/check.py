@@ -90,7 +90,7 @@ def check(
 ) -> None:
     """Score one SUMMARY against its SOURCE and print the verdicts behind the score."""
     from ..judges.registry import DEFAULT_JUDGE_NOTICE, default_chosen_for_user
-    from .progress import JudgeNotices
+    from .notices import JudgeNotices
 
     if source_arg == "-" and summary_arg == "-":
         fail("only one of --source and --summary can read standard input")

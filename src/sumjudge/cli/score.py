@@ -269,7 +269,7 @@ async def _score(
     from .batch_view import provider_rounds
 
     rounds = provider_rounds(batch, console, quiet=quiet)
-    from .progress import JudgeNotices
+    from .notices import JudgeNotices
 
     try:
         with JudgeNotices(console, spinner=False):  # a model loading: said (the bar shows the reading)
