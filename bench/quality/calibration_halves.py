@@ -14,6 +14,7 @@ articles' faithful summary passes, the flawed ones fail.
     .venv/bin/python bench/quality/calibration_halves.py ../shared/data
     .venv/bin/python bench/quality/calibration_halves.py ../shared/data --judge local/reader --limit 40 --scores /tmp/reader.jsonl
     .venv/bin/python bench/quality/calibration_halves.py ../shared/data --judge local/reader --sets bump --set-limit bump=112 --scores /tmp/reader.jsonl
+    .venv/bin/python bench/quality/calibration_halves.py ../shared/data --judge local/reader --sets fresh --written bench/quality/fresh_written.jsonl
 """
 
 from __future__ import annotations
@@ -40,8 +41,10 @@ def _jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def sets(data: Path, limit: int | None, limits: dict[str, int] | None = None) -> dict[str, list[Row]]:
-    """Each set's rows; ``limits`` (a set's name, or ``summeval`` for both of its sets) overrides ``limit``."""
+def sets(data: Path, limit: int | None, limits: dict[str, int] | None = None,
+         written: list[Path] = ()) -> dict[str, list[Row]]:
+    """Each set's rows; ``limits`` (a set's name, or ``summeval`` for both of its sets) overrides ``limit``.
+    ``written`` files (the fresh articles' shape) join the fresh set."""
     docs = {d["doc_id"]: d["source"] for d in _jsonl(data / "summeval_docs.jsonl")}
     summeval = _jsonl(data / "summeval_summaries.jsonl")
     out: dict[str, list[Row]] = {}
@@ -60,7 +63,8 @@ def sets(data: Path, limit: int | None, limits: dict[str, int] | None = None) ->
                      "summary": r["reference_summary"], "passed": True, "rating": None})
     out["bump"] = bump
     out["fresh"] = [{"id": r["id"], "group": r["doc"], "source": r["source"], "summary": r["summary"],
-                     "passed": r["kind"] == "faithful", "rating": None} for r in _jsonl(data / "fresh_articles_dev.jsonl")]
+                     "passed": r["kind"] == "faithful", "rating": None}
+                    for path in (data / "fresh_articles_dev.jsonl", *written) for r in _jsonl(path)]
     limits = limits or {}
     for name, rows in out.items():  # whole articles, a tune one and a held one in turn (a fixed order), until the limit
         cap = limits.get(name, limits.get(name.split("-")[0], limit))
@@ -162,9 +166,11 @@ def main() -> None:
     parser.add_argument("--set-limit", action="append", default=[], metavar="SET=N",
                         help="items at most for one set (summeval: both of its sets), over --limit; repeatable")
     parser.add_argument("--scores", type=Path, default=None, help="a JSONL file that keeps each item's verdicts")
+    parser.add_argument("--written", type=Path, action="append", default=[],
+                        help="a file of written fresh articles (fresh_written.jsonl's shape) to join the fresh set")
     args = parser.parse_args()
     limits = {k: int(v) for k, v in (x.split("=", 1) for x in args.set_limit)}
-    all_sets = sets(args.data, args.limit, limits)
+    all_sets = sets(args.data, args.limit, limits, args.written)
     print(f"{'set':<22}{'held':>6}  {'before [95%]':<22}{'after [95%]':<22}{'gain 95%':<18}spearman  fitted")
     for name in args.sets.split(","):
         rows = all_sets[name]
