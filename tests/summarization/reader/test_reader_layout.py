@@ -157,3 +157,41 @@ def test_model_path_reads_with_the_users_file_and_its_digest_is_the_judges_ident
         check_options({"model_path": str(tmp_path / "mine.bin")})
     with pytest.raises(ConfigurationError, match="names its file already"):
         ReaderJudge(f"reader:{gguf}", ModelConfig(id="local/reader", extra={"model_path": str(gguf)}), llm=HeadModel())  # type: ignore[arg-type]
+
+
+def _cover(judge: ReaderJudge, questions: list[str]) -> None:
+    from sumjudge.summarization.verdicts import COVERAGE_STEP, CoverageOutput
+
+    judge.answer(JudgeRequest(step=COVERAGE_STEP, messages=[], output_type=CoverageOutput,
+                              inputs=StepInputs(summary="A new library will cost 12 million dollars.", questions=questions)))
+
+
+QUESTIONS = ["Is it true that the library will cost 12 million dollars?", "Did the council vote 7 to 2?"]
+
+
+def test_with_the_instruction_first_a_summary_s_questions_differ_only_in_their_own_words(tmp_path: Path) -> None:
+    model = HeadModel()
+    _cover(_judge(tmp_path, model, word_gaps=0, instruction_first=1), QUESTIONS)
+    first, second = model.asked
+    shared = first.removesuffix(QUESTIONS[0])
+    assert second == shared + QUESTIONS[1]  # the summary and the instruction, then only the question
+    assert "Does the summary alone answer the question below" in shared and shared.endswith("Question: ")
+
+
+def test_by_default_the_instruction_follows_each_question(tmp_path: Path) -> None:
+    model = HeadModel()
+    judge = _judge(tmp_path, model, word_gaps=0)
+    _cover(judge, QUESTIONS)
+    assert all(p.endswith("Does the summary alone answer this question with yes? Answer Yes or No.") for p in model.asked)
+    other = _judge(tmp_path, HeadModel(), word_gaps=0, instruction_first=1)
+    assert other.fingerprint != judge.fingerprint  # another prompt, another judge: runs and caches are apart
+
+
+def test_with_the_instruction_first_claims_read_after_the_source_differ_only_in_their_own_words(tmp_path: Path) -> None:
+    model = HeadModel()
+    _align(_judge(tmp_path, model, instruction_first=1, alternatives=0, peer_margin=0),
+           "The library will cost 12 million dollars. The mayor is Ana Lopez.")
+    first, second = model.tails
+    shared = first[: first.index("Claim:") + len("Claim:")]
+    assert second.startswith(shared) and "the claim below" in shared  # the question, then only the claim
+    assert first.endswith("12 million dollars.") and second.endswith("Ana Lopez.")

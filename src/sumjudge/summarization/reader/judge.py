@@ -154,6 +154,7 @@ class ReaderJudge:
             f"+drafts:{self._words.fingerprint}+t{s.threshold:g}/{s.coverage_threshold:g}~{s.unsure_margin:g}"
             f"+{s.claims}+k{s.passages}w{s.window}{s.layout}{s.max_sentences}+proof{s.proof_scale:g}+gaps{s.word_gaps}"
             f"+alt{s.alternatives}m{s.contrast_margin:g}+peer{s.peer_margin:g}"
+            f"{'+first' if s.instruction_first else ''}"  # named only when on: runs stored with the default keep their key
         )
 
     async def generate(self, request: JudgeRequest[Any]) -> JudgeReply[Any]:
@@ -204,8 +205,16 @@ class ReaderJudge:
         if not drafts.claims:
             return AlignmentOutput(alignment=[]), Usage(calls=1)
         plain = self.settings.claims == "sentences"
-        tail, prompt = (prompts.sentence_tail, prompts.sentence_prompt) if plain else (prompts.claim_tail, prompts.alignment_prompt)
+        tail_of, prompt_of = (prompts.sentence_tail, prompts.sentence_prompt) if plain else (prompts.claim_tail, prompts.alignment_prompt)
+        first = bool(self.settings.instruction_first)
         w = prompts.wording(detect_language(source))  # the instructions around the text, in the language chosen for it
+
+        def tail(text: str, w: prompts.Wording) -> str:
+            return tail_of(text, w, first)
+
+        def prompt(shown: str, text: str, w: prompts.Wording) -> str:
+            return prompt_of(shown, text, w, first)
+
         notify("read", f"reading {len(drafts.claims)} claim(s) against the source ({len(drafts.sentences)} sentences)")
         head = prompts.source_head(drafts.sentences, w) if self.settings.layout == "source" else None
 
@@ -274,7 +283,9 @@ class ReaderJudge:
         gaps = self._words.coverage_gaps(questions, summary) if self.settings.word_gaps else [None] * len(questions)
         read = [q for q, gap in zip(questions, gaps) if gap is None]
         w = prompts.wording(detect_language(" ".join(questions)))
-        answers, usage = self._ask([prompts.coverage_prompt(summary, q, w) for q in read], system=w.system) if read else ([], Usage(calls=1))
+        first = bool(self.settings.instruction_first)  # each question a tail on the shared prefix
+        asked = [prompts.coverage_prompt(summary, q, w, first) for q in read]
+        answers, usage = self._ask(asked, system=w.system) if read else ([], Usage(calls=1))
         by_question = dict(zip(read, answers))
         t = self.settings.coverage_threshold
         verdicts = []

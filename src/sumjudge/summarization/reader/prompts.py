@@ -1,6 +1,7 @@
 """The reader's closed questions. Each prompt puts what a run of questions shares first (the source's
 passages; the summary) and what changes last (the claim; the question), so that llama.cpp evaluates
-the shared part once (:mod:`~sumjudge.judges.next_token`)."""
+the shared part once (:mod:`~sumjudge.judges.next_token`). With ``instruction_first`` the instruction
+too comes before the text it asks about, and each claim or question costs only its own words."""
 
 from __future__ import annotations
 
@@ -33,9 +34,16 @@ def excerpt(sentences: tuple[str, ...], numbers: list[int]) -> str:
     return "\n".join(f"[{i + 1}] {readable(sentences[i])}" for i in numbers)
 
 
-def alignment_prompt(passages: str, claim: str, w: Wording | None = None) -> str:
+def _about(label: str, text: str, question: str, first: str, instruction_first: bool) -> str:
+    """A text and the question about it: the question last, or (``instruction_first``) first in its
+    "below" wording, so that the texts of one run of questions differ only in their own words."""
+    return f"{first}\n\n{label} {text}" if instruction_first else f"{label} {text}\n\n{question}"
+
+
+def alignment_prompt(passages: str, claim: str, w: Wording | None = None, instruction_first: bool = False) -> str:
     w = w or ENGLISH
-    return f"{w.passages}\n{passages}\n\n{w.claim} {readable(claim)}\n\n{w.passages_question}"
+    asked = _about(w.claim, readable(claim), w.passages_question, w.passages_first, instruction_first)
+    return f"{w.passages}\n{passages}\n\n{asked}"
 
 
 def source_head(sentences: tuple[str, ...], w: Wording | None = None) -> str:
@@ -44,27 +52,29 @@ def source_head(sentences: tuple[str, ...], w: Wording | None = None) -> str:
     return (w or ENGLISH).article + "\n" + excerpt(sentences, list(range(len(sentences)))) + "\n\n"
 
 
-def claim_tail(claim: str, w: Wording | None = None) -> str:
+def claim_tail(claim: str, w: Wording | None = None, instruction_first: bool = False) -> str:
     """What follows :func:`source_head` for one claim."""
     w = w or ENGLISH
-    return f"{w.claim} {readable(claim)}\n\n{w.claim_question}"
+    return _about(w.claim, readable(claim), w.claim_question, w.claim_first, instruction_first)
 
 
-def sentence_tail(sentence: str, w: Wording | None = None) -> str:
+def sentence_tail(sentence: str, w: Wording | None = None, instruction_first: bool = False) -> str:
     """What follows :func:`source_head` for one summary sentence (``claims="sentences"``): the plain question."""
     w = w or ENGLISH
-    return f"{w.sentence} {readable(sentence)}\n\n{w.sentence_question}"
+    return _about(w.sentence, readable(sentence), w.sentence_question, w.sentence_first, instruction_first)
 
 
-def sentence_prompt(passages: str, sentence: str, w: Wording | None = None) -> str:
+def sentence_prompt(passages: str, sentence: str, w: Wording | None = None, instruction_first: bool = False) -> str:
     """One summary sentence after the source's passages (``claims="sentences"``, a layout other than ``source``)."""
     w = w or ENGLISH
-    return f"{w.passages}\n{passages}\n\n{w.sentence} {readable(sentence)}\n\n{w.passages_sentence_question}"
+    asked = _about(w.sentence, readable(sentence), w.passages_sentence_question, w.passages_sentence_first, instruction_first)
+    return f"{w.passages}\n{passages}\n\n{asked}"
 
 
-def coverage_prompt(summary: str, question: str, w: Wording | None = None) -> str:
+def coverage_prompt(summary: str, question: str, w: Wording | None = None, instruction_first: bool = False) -> str:
+    """One question after the summary."""
     w = w or ENGLISH
-    return f"{w.summary}\n{summary}\n\n{w.question} {question}\n\n{w.coverage_question}"
+    return f"{w.summary}\n{summary}\n\n" + _about(w.question, question, w.coverage_question, w.coverage_first, instruction_first)
 
 
 @dataclass(frozen=True)
@@ -83,6 +93,12 @@ class Wording:
     summary: str
     question: str
     coverage_question: str
+    claim_first: str
+    passages_first: str
+    sentence_first: str
+    passages_sentence_first: str
+    coverage_first: str
+    """The five questions above as asked before their text (``instruction_first``): "the claim below"."""
 
 
 ENGLISH = Wording(
@@ -92,6 +108,11 @@ ENGLISH = Wording(
     "Sentence:", "Is this sentence supported by the article? Answer Yes or No.",
     "Is this sentence supported by these passages? Answer Yes or No.", "Summary:", "Question:",
     "Does the summary alone answer this question with yes? Answer Yes or No.",
+    "Is every detail of the claim below (names, numbers, places, who did what) supported by the article? Answer Yes or No.",
+    "Is every detail of the claim below (names, numbers, who did what) supported by these passages? Answer Yes or No.",
+    "Is the sentence below supported by the article? Answer Yes or No.",
+    "Is the sentence below supported by these passages? Answer Yes or No.",
+    "Does the summary alone answer the question below with yes? Answer Yes or No.",
 )
 KOREAN = Wording(
     "당신은 사실을 꼼꼼히 확인합니다. Yes 또는 No로만 답하세요.", "기사 (번호를 붙인 문장):", "기사의 일부 (번호를 붙인 문장):",
@@ -99,6 +120,10 @@ KOREAN = Wording(
     "주장의 모든 세부 내용(이름, 숫자, 누가 무엇을 했는지)이 이 문장들로 뒷받침됩니까? Yes 또는 No로 답하세요.",
     "문장:", "이 문장은 기사로 뒷받침됩니까? Yes 또는 No로 답하세요.", "이 문장은 이 문장들로 뒷받침됩니까? Yes 또는 No로 답하세요.",
     "요약:", "질문:", "요약만 읽고 이 질문에 '예'라고 답할 수 있습니까? Yes 또는 No로 답하세요.",
+    "아래 주장의 모든 세부 내용(이름, 숫자, 장소, 누가 무엇을 했는지)이 기사로 뒷받침됩니까? Yes 또는 No로 답하세요.",
+    "아래 주장의 모든 세부 내용(이름, 숫자, 누가 무엇을 했는지)이 이 문장들로 뒷받침됩니까? Yes 또는 No로 답하세요.",
+    "아래 문장은 기사로 뒷받침됩니까? Yes 또는 No로 답하세요.", "아래 문장은 이 문장들로 뒷받침됩니까? Yes 또는 No로 답하세요.",
+    "요약만 읽고 아래 질문에 '예'라고 답할 수 있습니까? Yes 또는 No로 답하세요.",
 )
 IN_TEXT_LANGUAGE: dict[str, Wording] = {}
 """Languages whose text is read with instructions in that language; every other with :data:`ENGLISH`.

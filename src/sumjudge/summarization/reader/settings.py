@@ -34,6 +34,7 @@ _RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "layout": (lambda v: v in LAYOUTS, " or ".join(LAYOUTS)),
     "proof_scale": (lambda v: 0 <= v <= 1, "0 to 1"),
     "word_gaps": (lambda v: v in (0, 1), "0 or 1"),
+    "instruction_first": (lambda v: v in (0, 1), "0 or 1"),
     "alternatives": (lambda v: 0 <= v <= MAX_ALTERNATIVES, f"0 to {MAX_ALTERNATIVES}"),
     "contrast_margin": (lambda v: 0 <= v <= 20, "0 to 20"),
     "peer_margin": (lambda v: 0 <= v <= 20, "0 to 20"),
@@ -99,6 +100,11 @@ class ReaderSettings:
     word_gaps: int = 1
     """1: questions the summary's words already settle are "not answered" without a model call; 0:
     the model reads every question."""
+    instruction_first: int = 0
+    """1: each instruction before the claim or question it asks about ("the claim below"), so that the
+    claims and alternatives read after a source, and the questions after a summary, differ only in
+    their own words (fewer tokens a summary); 0: the instruction after each (it ranks BUMP's edits
+    better; docs/design-notes.md)."""
     state_disk_mb: int = 1024
     """Megabytes of read sources' llama.cpp states kept on disk (``$XDG_CACHE_HOME/sumjudge/states``,
     least recently used out), so that a later process of the same model restores a source instead of
