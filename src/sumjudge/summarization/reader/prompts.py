@@ -34,10 +34,10 @@ def excerpt(sentences: tuple[str, ...], numbers: list[int]) -> str:
     return "\n".join(f"[{i + 1}] {readable(sentences[i])}" for i in numbers)
 
 
-def _about(label: str, text: str, question: str, first: str, instruction_first: bool) -> str:
-    """A text and the question about it: the question last, or (``instruction_first``) first in its
+def _about(label: str, text: str, after: str, before: str, instruction_first: bool) -> str:
+    """A text and the question about it: ``after`` it, or (``instruction_first``) ``before`` it, in its
     "below" wording, so that the texts of one run of questions differ only in their own words."""
-    return f"{first}\n\n{label} {text}" if instruction_first else f"{label} {text}\n\n{question}"
+    return f"{before}\n\n{label} {text}" if instruction_first else f"{label} {text}\n\n{after}"
 
 
 def alignment_prompt(passages: str, claim: str, w: Wording | None = None, instruction_first: bool = False) -> str:
