@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -42,7 +43,7 @@ def _jsonl(path: Path) -> list[dict]:
 
 
 def sets(data: Path, limit: int | None, limits: dict[str, int] | None = None,
-         written: list[Path] = ()) -> dict[str, list[Row]]:
+         written: Sequence[Path] = ()) -> dict[str, list[Row]]:
     """Each set's rows; ``limits`` (a set's name, or ``summeval`` for both of its sets) overrides ``limit``.
     ``written`` files (the fresh articles' shape) join the fresh set."""
     docs = {d["doc_id"]: d["source"] for d in _jsonl(data / "summeval_docs.jsonl")}

@@ -205,16 +205,9 @@ class ReaderJudge:
         if not drafts.claims:
             return AlignmentOutput(alignment=[]), Usage(calls=1)
         plain = self.settings.claims == "sentences"
-        tail_of, prompt_of = (prompts.sentence_tail, prompts.sentence_prompt) if plain else (prompts.claim_tail, prompts.alignment_prompt)
+        tail, prompt = (prompts.sentence_tail, prompts.sentence_prompt) if plain else (prompts.claim_tail, prompts.alignment_prompt)
         first = bool(self.settings.instruction_first)
         w = prompts.wording(detect_language(source))  # the instructions around the text, in the language chosen for it
-
-        def tail(text: str, w: prompts.Wording) -> str:
-            return tail_of(text, w, first)
-
-        def prompt(shown: str, text: str, w: prompts.Wording) -> str:
-            return prompt_of(shown, text, w, first)
-
         notify("read", f"reading {len(drafts.claims)} claim(s) against the source ({len(drafts.sentences)} sentences)")
         head = prompts.source_head(drafts.sentences, w) if self.settings.layout == "source" else None
 
@@ -223,13 +216,13 @@ class ReaderJudge:
             nonlocal head
             if head is not None:
                 try:
-                    return self._ask_after(head, [tail(text, w) for _, text in asked], w.system)
+                    return self._ask_after(head, [tail(text, w, first) for _, text in asked], w.system)
                 except PromptTooLong:  # a source longer than the context: each claim after its own passages
                     head = None
             if self.settings.layout == "shared":
                 shown = prompts.excerpt(drafts.sentences, self.shown_sentences(drafts))
-                return self._ask([prompt(shown, text, w) for _, text in asked], system=w.system)
-            return self._ask([prompt(prompts.excerpt(drafts.sentences, own_sentences(c)), text, w) for c, text in asked],
+                return self._ask([prompt(shown, text, w, first) for _, text in asked], system=w.system)
+            return self._ask([prompt(prompts.excerpt(drafts.sentences, own_sentences(c)), text, w, first) for c, text in asked],
                              system=w.system)
 
         words: list[AlignmentVerdict | None] = [None] * len(drafts.claims)
