@@ -2,7 +2,8 @@
 
 For each set the items are scored once by the judge (kept in ``--scores``, so a slow judge is not asked
 twice), split into halves by article (``half_of`` of ``bump_pairs.py``), fitted on the tune half with
-``sumjudge.analysis.calibration_fit`` (the parameters the judge exposes and the bound), and the held half
+``sumjudge.analysis.calibration_fit.choose`` (what ``calibrate`` writes: the parameters the judge exposes,
+where cross-validation by article on the tune half keeps them, and the bound), and the held half
 reported before (the judge as shipped, bound at half the scale) and after: balanced accuracy of the
 labels' pass/fail with a 95% bootstrap interval over held items, the paired gain, and Spearman with the
 ratings where the set has them.
@@ -32,7 +33,7 @@ from bump_pairs import half_of  # noqa: E402
 
 from sumjudge import create_summarization_scorer  # noqa: E402
 from sumjudge.analysis.calibration_fit import (  # noqa: E402
-    LightItem, Params, balanced_accuracy, best_bound, fit_params, judge_kind, share,
+    LightItem, Params, balanced_accuracy, choose, judge_kind, share,
 )
 
 Row = dict  # id, group, source, summary, passed, rating
@@ -109,7 +110,8 @@ def scored(rows: list[Row], judge: str, cache: Path | None, set_name: str) -> li
                 with cache.open("a", encoding="utf-8") as fh:
                     fh.write(json.dumps(seen[key]) + "\n")
         s = seen[key]
-        items.append(LightItem(row["id"], tuple(map(tuple, s["claims"])), tuple(map(tuple, s["answers"])), s["questions"]))
+        items.append(LightItem(row["id"], tuple(map(tuple, s["claims"])), tuple(map(tuple, s["answers"])), s["questions"],
+                               str(row["group"])))
     return items
 
 
@@ -134,8 +136,7 @@ def measure(name: str, rows: list[Row], items: list[LightItem], judge: str) -> d
     tune, held = halves == "tune", halves == "held"
     tune_items = [i for i, t in zip(items, tune) if t]
     kind = judge_kind(judge, items)
-    params = fit_params(tune_items, truth[tune], kind, False)
-    bound, _ = best_bound(np.array([share(i, params) for i in tune_items]), truth[tune])
+    params, bound = choose(tune_items, truth[tune], kind, False)
     held_items, held_truth = [i for i, h in zip(items, held) if h], truth[held]
     before_scores = np.array([share(i, Params()) for i in held_items])
     after_scores = np.array([share(i, params) for i in held_items])

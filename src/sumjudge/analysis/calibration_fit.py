@@ -7,9 +7,17 @@ on what the judge's verdicts carry:
 - the offline judge: how an unchecked claim counts (supported or not) and what an unsettled question
   counts as in coverage;
 - a judge with probabilities (the reader, a log-probability server): the claim and question thresholds and
-  the unsure margin, one coordinate at a time from the judge's own decisions;
+  the unsure margin, one coordinate at a time from the judge's own decisions; a threshold moves at most
+  :data:`REACH` from the judge's own (read from its verdicts), because above and below that band the
+  probabilities of one source differ from another's more than a faithful claim's from a wrong one's, and a
+  threshold fitted there on some sources zeroes every claim of others;
 - every judge: the score bound that best separates the labels' pass from fail (balanced accuracy), with a
   bootstrap interval.
+
+The parameters are written only where cross-validation on the labels (:func:`choose`) says they separate
+pass from fail better than the bound alone; on labels that cannot tell, the calibration moves the bound
+and leaves the judge's decisions as they are. Folds keep the summaries of one source together: summaries
+of one article are judged alike, and a fold that splits them scores a fit on its own training items.
 
 How much that helps is measured by k-fold cross-validation: each fold's items are scored by what was
 fitted on the other folds only, and the pooled out-of-fold decisions are compared with the labels, before
@@ -22,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field, fields, replace
+from collections.abc import Callable
 from typing import Any, Literal
 
 import numpy as np
@@ -36,7 +45,9 @@ MIN_ITEMS = 20
 MIN_EACH = 4
 FOLDS = 5
 BOOTSTRAP = 1000
-THRESHOLDS = tuple(round(0.3 + 0.05 * i, 2) for i in range(14))  # 0.30 ... 0.95
+THRESHOLDS = tuple(round(0.05 * i, 2) for i in range(1, 20))  # 0.05 ... 0.95
+REACH = 0.2
+"""How far a fitted claim or question threshold may move from the judge's own."""
 MARGINS = (0.0, 0.05, 0.1, 0.15)
 PRESENCES = tuple(round(0.1 * i, 1) for i in range(11))  # 0.0 ... 1.0
 Verdict = tuple[float | None, bool, bool]  # probability, unchecked, answered
@@ -65,6 +76,9 @@ class LightItem:
     claims: tuple[ClaimVerdict, ...]
     answers: tuple[Verdict, ...]
     questions: int
+    group: str = ""
+    """What the item shares with others it must not be split from in a fold (its source's digest);
+    empty: the item stands alone."""
 
 
 def light_items(store: RunStore, run_id: str) -> list[LightItem]:
@@ -76,7 +90,7 @@ def light_items(store: RunStore, run_id: str) -> list[LightItem]:
             v = o.verdicts
             claims = tuple((c.probability, c.unchecked, c.supported, c.decided_by is not None) for c in v.alignment)
             answers = tuple((a.probability, a.unchecked, a.answered) for a in v.coverage)
-            out.append(LightItem(o.id, claims, answers, len(v.questions)))
+            out.append(LightItem(o.id, claims, answers, len(v.questions), o.source_sha256 or ""))
     return out
 
 
@@ -138,9 +152,11 @@ def fit_params(items: list[LightItem], truth: np.ndarray, kind: str, graded: boo
         return Params()
     best, best_value = Params(), _objective(items, truth, Params(), graded)
     own_margin = judge_margin(items)
+    claim_own = judge_threshold([(c[0], c[2]) for i in items for c in i.claims if not c[1] and not c[3]])
+    question_own = judge_threshold([(a[0], a[2]) for i in items for a in i.answers])
     for _ in range(2):  # two sweeps of the three coordinates
-        for name, values in (("claim_threshold", THRESHOLDS), ("question_threshold", THRESHOLDS),
-                             ("unsure_margin", MARGINS)):
+        for name, values in (("claim_threshold", within_reach(claim_own)),
+                             ("question_threshold", within_reach(question_own)), ("unsure_margin", MARGINS)):
             for value in values:
                 if name == "unsure_margin" and best.question_threshold is None:
                     continue
@@ -151,6 +167,22 @@ def fit_params(items: list[LightItem], truth: np.ndarray, kind: str, graded: boo
                 if got > best_value + 1e-9:
                     best, best_value = trial, got
     return best
+
+
+def judge_threshold(decisions: list[tuple[float | None, bool]]) -> float:
+    """The judge's own threshold, read from its decisions (a probability and yes or no): of the 0.05
+    steps, the middle one of those that reproduce most of them; 0.5 where none carries a probability."""
+    known = [(p, yes) for p, yes in decisions if p is not None]
+    if not known:
+        return 0.5
+    agree = [sum((p >= t) == yes for p, yes in known) for t in THRESHOLDS]
+    best = [t for t, n in zip(THRESHOLDS, agree) if n == max(agree)]
+    return best[len(best) // 2]
+
+
+def within_reach(own: float) -> tuple[float, ...]:
+    """The thresholds a fit may try: those within :data:`REACH` of the judge's own."""
+    return tuple(t for t in THRESHOLDS if abs(t - own) <= REACH + 1e-9)
 
 
 def judge_margin(items: list[LightItem]) -> float:
@@ -174,15 +206,61 @@ def judge_kind(model: str, items: list[LightItem]) -> str:
     return "probabilities" if claims and with_p * 2 >= len(claims) else "plain"
 
 
-def folds_of(ids: list[str], truth: np.ndarray, k: int) -> np.ndarray:
-    """Each item's fold, stratified by its label, the order fixed by its id (no randomness to seed)."""
-    order = sorted(range(len(ids)), key=lambda i: hashlib.sha256(ids[i].encode()).hexdigest())
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def folds_of(items: list[LightItem], truth: np.ndarray, k: int) -> np.ndarray:
+    """Each item's fold, the order fixed by digests (no randomness to seed). Where the items name at least
+    ``k`` groups, a group's items share a fold (the groups dealt in turn); otherwise the items are dealt
+    one by one, stratified by their label."""
+    groups = sorted({i.group for i in items if i.group}, key=_digest)
+    if len(groups) >= k and all(i.group for i in items):
+        of = {g: n % k for n, g in enumerate(groups)}
+        return np.array([of[i.group] for i in items], dtype=int)
+    ids = [i.id for i in items]
+    order = sorted(range(len(ids)), key=lambda i: _digest(ids[i]))
     fold = np.zeros(len(ids), dtype=int)
     for label in (True, False):
         members = [i for i in order if bool(truth[i]) == label]
         for n, i in enumerate(members):
             fold[i] = n % k
     return fold
+
+
+def cross_validate(items: list[LightItem], truth: np.ndarray, kind: str, graded: bool, fold: np.ndarray,
+                   pick: Callable[[list[LightItem], np.ndarray], tuple[Params, float]]
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Out-of-fold decisions: the judge's scores at a bound fitted on the other folds (the bound alone),
+    and the scores under what ``pick`` fits on the other folds at its bound (with those scores)."""
+    default = np.array([share(i, Params(), graded) for i in items])
+    bound_only, after = np.zeros(len(items), dtype=bool), np.zeros(len(items), dtype=bool)
+    after_scores = np.zeros(len(items))
+    for f in sorted(set(fold.tolist())):
+        train, test = fold != f, fold == f
+        b0, _ = best_bound(default[train], truth[train])
+        bound_only[test] = default[test] >= b0
+        p, b = pick([i for i, t in zip(items, train) if t], truth[train])
+        after_scores[test] = [share(i, p, graded) for i, t in zip(items, test) if t]
+        after[test] = after_scores[test] >= b
+    return bound_only, after, after_scores
+
+
+def choose(items: list[LightItem], truth: np.ndarray, kind: str, graded: bool,
+           folds: int = FOLDS) -> tuple[Params, float]:
+    """What a calibration writes: the fitted parameters where, cross-validated on these items, they
+    separate pass from fail better than the bound alone (else none), and the bound for the scores they give."""
+    params = fit_params(items, truth, kind, graded)
+    if params != Params() and len(items) >= folds:
+
+        def plain(train: list[LightItem], t: np.ndarray) -> tuple[Params, float]:
+            p = fit_params(train, t, kind, graded)
+            return p, best_bound(np.array([share(i, p, graded) for i in train]), t)[0]
+
+        bound_only, after, _ = cross_validate(items, truth, kind, graded, folds_of(items, truth, folds), plain)
+        if balanced_accuracy(after, truth) <= balanced_accuracy(bound_only, truth):
+            params = Params()
+    return params, best_bound(np.array([share(i, params, graded) for i in items]), truth)[0]
 
 
 def _interval(values: np.ndarray) -> tuple[float, float]:
@@ -232,24 +310,13 @@ def fit(model: str, items: list[LightItem], labels: Labels, *, scale: float = 1.
             f"{int((~truth).sum())} fail; at least {MIN_ITEMS}, with {MIN_EACH} of each, are needed (50 or more "
             "give an interval worth reading). No calibration file was written.")
     kind = judge_kind(model, items)
-    fold = folds_of([i.id for i in items], truth, folds)
     default = np.array([share(i, Params(), graded) for i in items])
     before = default >= 0.5
-    bound_only, after = np.zeros(len(items), dtype=bool), np.zeros(len(items), dtype=bool)
-    after_scores = np.zeros(len(items))
-    for f in range(folds):
-        train, test = fold != f, fold == f
-        train_items = [i for i, t in zip(items, train) if t]
-        b0, _ = best_bound(default[train], truth[train])
-        bound_only[test] = default[test] >= b0
-        p = fit_params(train_items, truth[train], kind, graded)
-        trained = np.array([share(i, p, graded) for i in train_items])
-        b, _ = best_bound(trained, truth[train])
-        after_scores[test] = [share(i, p, graded) for i, t in zip(items, test) if t]
-        after[test] = after_scores[test] >= b
-    params = fit_params(items, truth, kind, graded)
+    bound_only, after, after_scores = cross_validate(
+        items, truth, kind, graded, folds_of(items, truth, folds),
+        lambda train, t: choose(train, t, kind, graded, folds))
+    params, bound = choose(items, truth, kind, graded, folds)
     full = np.array([share(i, params, graded) for i in items])
-    bound, _ = best_bound(full, truth)
     rng = np.random.default_rng(seed)
     draws = [rng.integers(0, len(items), len(items)) for _ in range(BOOTSTRAP)]
     stats = {name: np.array([balanced_accuracy(dec[d], truth[d]) for d in draws])
@@ -274,5 +341,6 @@ def fit(model: str, items: list[LightItem], labels: Labels, *, scale: float = 1.
     return result
 
 
-__all__ = ["ClaimVerdict", "Fit", "LightItem", "Params", "balanced_accuracy", "best_bound", "fit", "fit_params", "judge_kind",
-           "light_items", "share"]
+__all__ = ["ClaimVerdict", "Fit", "LightItem", "Params", "balanced_accuracy", "best_bound", "choose", "cross_validate", "fit",
+           "fit_params", "folds_of", "judge_kind",
+           "judge_threshold", "light_items", "share", "within_reach"]

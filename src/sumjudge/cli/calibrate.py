@@ -110,6 +110,8 @@ def _report(run_id: str, model: str, f: Fit, calibration: Calibration, out: str)
         click.echo("The labels are too few to tell a difference: the interval of the gain holds 0. Label more "
                    "items (the viewer's review queue picks the most telling) before trusting either figure.")
     fitted = ", ".join(f"{k} {v}" for k, v in f.params.as_dict().items()) or "nothing but the bound"
+    if not f.params.as_dict() and f.kind != "plain":
+        fitted += " (re-deciding the judge's verdicts did not beat the bound alone out of fold)"
     lo, hi = f.bound_interval
     click.echo(f"fitted on every label: {fitted}; bound {f.bound:.3f} [{lo:.3f}, {hi:.3f}]")
     say(f"sumjudge: calibration {calibration.short} written to {out}; use it with "
