@@ -106,3 +106,18 @@ def test_probe_and_agreement_take_the_calibration_and_refuse_one_for_another_jud
     code, said = invoke("agreement", str(rated), "--human-field", "human", "--model", "local/smollm2",
                         "--calibration", str(out))
     assert code == 2 and "fitted for the judge 'offline/lexical'" in said
+
+
+def test_labels_that_say_nothing_of_the_verdicts_move_the_bound_only_and_it_says_so(tmp_path: Path) -> None:
+    # each summary labelled pass in one copy and fail in the next: no re-decision of the judge's
+    # verdicts can beat the bound alone, so none is written
+    run, store, rows = _scored(tmp_path, copies=4)
+    path = tmp_path / "labels.jsonl"
+    path.write_text("".join(json.dumps({"id": r["id"], "label": "pass" if int(r["id"].rsplit("-", 1)[1]) % 2 else "fail"})
+                            + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "cal.json"
+    code, said = invoke("calibrate", run, "--labels", str(path), "--store", store, "--out", str(out))
+    assert code == 0, said
+    assert "nothing but the bound (re-deciding the judge's verdicts did not beat the bound alone" in said
+    cal = json.loads(out.read_text(encoding="utf-8"))
+    assert cal["unchecked_claims"] is None and cal["unsettled_presence"] is None, cal
