@@ -29,8 +29,8 @@ difference are said so in words.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field, fields, replace
 from collections.abc import Callable
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -228,7 +228,7 @@ def folds_of(items: list[LightItem], truth: np.ndarray, k: int) -> np.ndarray:
     return fold
 
 
-def cross_validate(items: list[LightItem], truth: np.ndarray, kind: str, graded: bool, fold: np.ndarray,
+def cross_validate(items: list[LightItem], truth: np.ndarray, graded: bool, fold: np.ndarray,
                    pick: Callable[[list[LightItem], np.ndarray], tuple[Params, float]]
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Out-of-fold decisions: the judge's scores at a bound fitted on the other folds (the bound alone),
@@ -257,7 +257,7 @@ def choose(items: list[LightItem], truth: np.ndarray, kind: str, graded: bool,
             p = fit_params(train, t, kind, graded)
             return p, best_bound(np.array([share(i, p, graded) for i in train]), t)[0]
 
-        bound_only, after, _ = cross_validate(items, truth, kind, graded, folds_of(items, truth, folds), plain)
+        bound_only, after, _ = cross_validate(items, truth, graded, folds_of(items, truth, folds), plain)
         if balanced_accuracy(after, truth) <= balanced_accuracy(bound_only, truth):
             params = Params()
     return params, best_bound(np.array([share(i, params, graded) for i in items]), truth)[0]
@@ -313,7 +313,7 @@ def fit(model: str, items: list[LightItem], labels: Labels, *, scale: float = 1.
     default = np.array([share(i, Params(), graded) for i in items])
     before = default >= 0.5
     bound_only, after, after_scores = cross_validate(
-        items, truth, kind, graded, folds_of(items, truth, folds),
+        items, truth, graded, folds_of(items, truth, folds),
         lambda train, t: choose(train, t, kind, graded, folds))
     params, bound = choose(items, truth, kind, graded, folds)
     full = np.array([share(i, params, graded) for i in items])
@@ -341,6 +341,5 @@ def fit(model: str, items: list[LightItem], labels: Labels, *, scale: float = 1.
     return result
 
 
-__all__ = ["ClaimVerdict", "Fit", "LightItem", "Params", "balanced_accuracy", "best_bound", "choose", "cross_validate", "fit",
-           "fit_params", "folds_of", "judge_kind",
-           "judge_threshold", "light_items", "share", "within_reach"]
+__all__ = ["ClaimVerdict", "Fit", "LightItem", "Params", "balanced_accuracy", "best_bound", "choose", "cross_validate",
+           "fit", "fit_params", "folds_of", "judge_kind", "judge_threshold", "light_items", "share", "within_reach"]
