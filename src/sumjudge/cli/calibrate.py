@@ -30,7 +30,8 @@ if TYPE_CHECKING:
 @click.option("--pass-at", type=click.IntRange(1, 5), default=4, show_default=True, metavar="R",
               help="A 1-5 rating passes from R up.")
 @click.option("--folds", type=click.IntRange(2, 20), default=5, show_default=True, metavar="K",
-              help="Cross-validation folds: each fold is scored by what was fitted on the others.")
+              help="Cross-validation folds: each fold is scored by what was fitted on the others; one "
+                   "source's summaries stay in one fold.")
 @click.option("--examples-tokens", type=click.IntRange(0, 100_000), default=None, metavar="N",
               help="For a judge that reads prompts (an LLM over HTTP): put the verdicts your labels corrected in "
                    "its prompts as examples, at most about N tokens a request (default 600; 0: none).")
