@@ -253,11 +253,11 @@ def choose(items: list[LightItem], truth: np.ndarray, kind: str, graded: bool,
     params = fit_params(items, truth, kind, graded)
     if params != Params() and len(items) >= folds:
 
-        def plain(train: list[LightItem], t: np.ndarray) -> tuple[Params, float]:
+        def fitted_freely(train: list[LightItem], t: np.ndarray) -> tuple[Params, float]:
             p = fit_params(train, t, kind, graded)
             return p, best_bound(np.array([share(i, p, graded) for i in train]), t)[0]
 
-        bound_only, after, _ = cross_validate(items, truth, graded, folds_of(items, truth, folds), plain)
+        bound_only, after, _ = cross_validate(items, truth, graded, folds_of(items, truth, folds), fitted_freely)
         if balanced_accuracy(after, truth) <= balanced_accuracy(bound_only, truth):
             params = Params()
     return params, best_bound(np.array([share(i, params, graded) for i in items]), truth)[0]
