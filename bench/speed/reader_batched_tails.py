@@ -29,24 +29,28 @@ def main() -> None:
     import llama_cpp
     from llama_cpp import _internals, llama_cpp as lib
 
-    from sumjudge.judges.next_token import NO_SPELLINGS, YES_SPELLINGS, _chatml, _p_yes
+    from sumjudge.judges.local_settings import LocalSettings
+    from sumjudge.judges.next_token import YesNoModel, _p_yes
     from sumjudge.summarization.language.segment import split_sentences
     from sumjudge.summarization.reader import prompts
     from sumjudge.summarization.reader.models import resolve_reader_model
 
-    llama = llama_cpp.Llama(model_path=str(resolve_reader_model("reader").path), n_ctx=4096, verbose=False)
+    path = resolve_reader_model("reader").path
+    llama = llama_cpp.Llama(model_path=str(path), n_ctx=4096, verbose=False)
+    reader = YesNoModel(path, LocalSettings())  # its prompt template and yes/no tokens, asked of this llama
     params = llama.context_params  # a context of several sequences sharing one cache
     params.n_seq_max, params.kv_unified = args.tails + 1, True
     single = llama._ctx
     llama._ctx = llama._stack.enter_context(contextlib.closing(_internals.LlamaContext(model=llama._model, params=params, verbose=False)))
     single.close()
     ctx, mem, vocab = llama._ctx.ctx, lib.llama_get_memory(llama._ctx.ctx), llama.n_vocab()
-    yes, no = ([llama.tokenize(s.encode(), add_bos=False)[0] for s in spellings] for spellings in (YES_SPELLINGS, NO_SPELLINGS))
+    yes, no = reader._answers(llama)
+    render = reader._renderer(llama)
 
     row = json.loads((args.data / "bump_task1_pairs.jsonl").open(encoding="utf-8").readline())
     head = prompts.source_head(tuple(split_sentences(row["source"])))
     claims = (split_sentences(row["reference_summary"]) * args.tails)[: args.tails]
-    whole = [_chatml(prompts.SYSTEM, head + prompts.claim_tail(f"{c} ({i})")) for i, c in enumerate(claims)]
+    whole = [render(prompts.SYSTEM, head + prompts.claim_tail(f"{c} ({i})")) for i, c in enumerate(claims)]
     cut = whole[0].find(head) + len(head)
     head_tokens = llama.tokenize(whole[0][:cut].encode(), add_bos=True, special=True)
     tails = [llama.tokenize(w[cut:].encode(), add_bos=False, special=True) for w in whole]
